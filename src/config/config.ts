@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { ConfigError } from '../errors/index.ts';
+import { envSchema } from './env-schema.ts';
+import { parseMasterKey } from './master-key.ts';
+
+export interface Config {
+  readonly env: 'development' | 'test' | 'production';
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  /** 32-byte key of the secret box. Never log it. */
+  readonly masterKey: Buffer;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly exportDir: string;
+}
+
+/**
+ * Validates an environment into a Config. The only place that reads
+ * environment variables: everything else receives the Config.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(issue.path.join('.') || 'environment', issue.message);
+  }
+  const raw = parsed.data;
+  const production = raw.NODE_ENV === 'production';
+  return Object.freeze({
+    env: raw.NODE_ENV,
+    databaseUrl: raw.DATABASE_URL,
+    redisUrl: raw.REDIS_URL,
+    masterKey: parseMasterKey(raw.LEDGERLINE_MASTER_KEY, production),
+    logLevel: raw.LOG_LEVEL,
+    exportDir: path.resolve(raw.EXPORT_DIR),
+  });
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, validated on first use. */
+export function getConfig(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

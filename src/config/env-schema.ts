@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable ledgerline reads, with its rule and local
+ * default. Later features add their variables here, never elsewhere.
+ */
+
+// Only for development and tests: production refuses to start without a real key.
+export const DEVELOPMENT_MASTER_KEY = '6c65646765726c696e652d646576656c6f706d656e742d6b65792d3030303030';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function urlWithProtocols(protocols: string[]) {
+  return z.string().refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return protocols.includes(url.protocol) && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+}
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  DATABASE_URL: urlWithProtocols(['postgresql:', 'postgres:'])
+    .refine((value) => new URL(value).pathname.length > 1, {
+      message: 'must name a database (postgresql://user@host:port/database)',
+    })
+    .default('postgresql://postgres@127.0.0.1:5432/ledgerline'),
+  REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  LEDGERLINE_MASTER_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  EXPORT_DIR: z.string().min(1, 'must not be empty').default('./exports'),
+});
+
+export type RawEnv = z.infer<typeof envSchema>;

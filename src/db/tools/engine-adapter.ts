@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { parse } from 'pg-connection-string';
+
+// Postgres' internal one-byte type "char" (OID 18), used by catalog columns
+// such as pg_class.relkind, which the schema engine reads when it introspects.
+const PG_CHAR_OID = 18;
+const PG_TEXT_OID = 25;
+
+type QueryResultLike = { fields?: Array<{ dataTypeID: number }> };
+
+/**
+ * A pg client that reports "char" columns as text. @prisma/adapter-pg refuses
+ * that type ("Column type 'char' could not be deserialized"), which breaks
+ * every schema-engine command that introspects a database (diffs against the
+ * shadow database included). pg already returns its values as strings, so
+ * only the reported type changes.
+ */
+class CharAsTextClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    // pg.Pool calls query with a callback, direct callers get a promise.
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (error: unknown, value: QueryResultLike) => callback(error, error ? value : reportCharAsText(value));
+    }
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) return result.then(reportCharAsText) as never;
+    return result as never;
+  }
+}
+
+function reportCharAsText(value: QueryResultLike): QueryResultLike {
+  for (const field of value?.fields ?? []) {
+    if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
+  }
+  return value;
+}
+
+/**
+ * The stock factory drops the shadow database while its own pool still holds
+ * a connection to it ("is being accessed by other users"), leaving it behind.
+ * This one closes the pool first and then drops it, forcefully.
+ */
+class ShadowSafePrismaPg extends PrismaPg {
+  readonly #pgConfig: pg.PoolConfig;
+
+  constructor(config: pg.PoolConfig) {
+    super(config);
+    this.#pgConfig = config;
+  }
+
+  override async connectToShadowDb(): ReturnType<PrismaPg['connect']> {
+    const database = `prisma_migrate_shadow_db_${randomUUID()}`;
+    await this.#admin(`CREATE DATABASE "${database}"`);
+    const adapter = await new PrismaPg({ ...this.#pgConfig, database }).connect();
+    const dispose = adapter.dispose.bind(adapter);
+    adapter.dispose = async () => {
+      await dispose();
+      await this.#admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    };
+    return adapter;
+  }
+
+  async #admin(sql: string): Promise<void> {
+    const client = new pg.Client(this.#pgConfig);
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  }
+}
+
+/**
+ * The adapter factory the schema engine runs on. The URL is split into
+ * discrete fields because the adapter derives the shadow database's pool by
+ * overriding `database` in this config, which a connectionString would win over.
+ */
+export function schemaEngineAdapter(databaseUrl: string): PrismaPg {
+  const parsed = parse(databaseUrl);
+  const config: pg.PoolConfig = {
+    host: parsed.host ?? undefined,
+    port: parsed.port ? Number(parsed.port) : undefined,
+    user: parsed.user,
+    password: parsed.password,
+    database: parsed.database ?? undefined,
+    Client: CharAsTextClient as unknown as typeof pg.Client,
+  };
+  if (parsed.ssl !== undefined && parsed.ssl !== false) config.ssl = parsed.ssl as pg.PoolConfig['ssl'];
+  return new ShadowSafePrismaPg(config);
+}

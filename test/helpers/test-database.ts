@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { dropDatabase } from '../../src/db/ensure-database.ts';
+import { migrateDatabase } from '../../src/db/migrations.ts';
+import { createPrisma, type PrismaClient } from '../../src/db/prisma.ts';
+
+const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/** A URL to a database of its own on the test server, never used before. */
+export function freshDatabaseUrl(label = 'test'): string {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/ll_${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(5).toString('hex')}`;
+  return url.toString();
+}
+
+export interface TestDatabase {
+  readonly url: string;
+  readonly prisma: PrismaClient;
+}
+
+/**
+ * Gives the calling test file its own migrated database, created before its
+ * tests and dropped after them, so files run in parallel without sharing rows.
+ */
+export function useTestDatabase(label?: string): TestDatabase {
+  const url = freshDatabaseUrl(label);
+  let prisma: PrismaClient | undefined;
+  beforeAll(async () => {
+    await migrateDatabase(url);
+    prisma = createPrisma(url);
+  });
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await dropDatabase(url);
+  });
+  return {
+    url,
+    get prisma(): PrismaClient {
+      if (!prisma) throw new Error('the test database is ready only inside tests and hooks');
+      return prisma;
+    },
+  };
+}
