@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors/index.ts';
 import { envSchema } from './env-schema.ts';
@@ -37,8 +38,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 let cached: Config | undefined;
 
-/** The process's configuration, validated on first use. */
+/**
+ * The process's configuration, validated on first use. A `.env` file in the
+ * working directory fills in variables the environment does not set.
+ */
 export function getConfig(): Config {
-  cached ??= loadConfig();
+  if (!cached) {
+    if (existsSync('.env')) {
+      // loadEnvFile never overrides variables that are already set.
+      process.loadEnvFile('.env');
+    }
+    cached = loadConfig();
+  }
   return cached;
 }

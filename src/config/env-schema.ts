@@ -10,27 +10,30 @@ export const DEVELOPMENT_MASTER_KEY = '6c65646765726c696e652d646576656c6f706d656
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-function urlWithProtocols(protocols: string[]) {
-  return z.string().refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return protocols.includes(url.protocol) && url.hostname.length > 0;
-      } catch {
-        return false;
-      }
-    },
-    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
-  );
+function urlWithProtocols(protocols: string[], needsPath = false) {
+  return z.string().superRefine((value, ctx) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !protocols.includes(url.protocol) || url.hostname.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+      });
+    } else if (needsPath && url.pathname.length <= 1) {
+      ctx.addIssue({ code: 'custom', message: 'must name a database (postgresql://user@host:port/database)' });
+    }
+  });
 }
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  DATABASE_URL: urlWithProtocols(['postgresql:', 'postgres:'])
-    .refine((value) => new URL(value).pathname.length > 1, {
-      message: 'must name a database (postgresql://user@host:port/database)',
-    })
-    .default('postgresql://postgres@127.0.0.1:5432/ledgerline'),
+  DATABASE_URL: urlWithProtocols(['postgresql:', 'postgres:'], true).default(
+    'postgresql://postgres@127.0.0.1:5432/ledgerline',
+  ),
   REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
   LEDGERLINE_MASTER_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),

@@ -1,5 +1,5 @@
-import { getConfig, type Config } from '../../config/config.ts';
-import { LedgerlineError } from '../../errors/index.ts';
+import { getConfig, type Config } from '../config/config.ts';
+import { LedgerlineError } from '../errors/index.ts';
 
 /**
  * Runs a command-line tool: a LedgerlineError (bad config, bad argument)

@@ -1,0 +1,20 @@
+import { Command } from 'commander';
+import { registerConfigCommands } from './commands/config-command.ts';
+import { registerDbCommands } from './commands/db-command.ts';
+
+/**
+ * `ledgerline <command>`: each command lives in its own file under commands/
+ * and registers itself here.
+ */
+const program = new Command('ledgerline')
+  .description('Tax-grade, permanent copy of an exchange account history, reconciled and exported for accountants.')
+  .showHelpAfterError()
+  .exitOverride((error) => {
+    // commander's own usage errors: one line, non-zero, no stack.
+    process.exit(error.exitCode === 0 ? 0 : 2);
+  });
+
+registerConfigCommands(program);
+registerDbCommands(program);
+
+await program.parseAsync(process.argv);

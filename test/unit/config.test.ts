@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.ts';
+import { DEVELOPMENT_MASTER_KEY } from '../../src/config/env-schema.ts';
+import { ConfigError } from '../../src/errors/index.ts';
+
+const STRONG_KEY = 'a3f1c2e4b5d6978812ab34cd56ef7890a1b2c3d4e5f60718293a4b5c6d7e8f90';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives local defaults for development', () => {
+    const config = loadConfig({});
+    expect(config.databaseUrl).toBe('postgresql://postgres@127.0.0.1:5432/ledgerline');
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.masterKey.toString('hex')).toBe(DEVELOPMENT_MASTER_KEY);
+    expect(config.logLevel).toBe('info');
+    expect(config.env).toBe('development');
+  });
+
+  it('accepts a production key as hex or base64', () => {
+    expect(loadConfig({ NODE_ENV: 'production', LEDGERLINE_MASTER_KEY: STRONG_KEY }).masterKey.toString('hex')).toBe(
+      STRONG_KEY,
+    );
+    const base64 = Buffer.from(STRONG_KEY, 'hex').toString('base64');
+    expect(loadConfig({ NODE_ENV: 'production', LEDGERLINE_MASTER_KEY: base64 }).masterKey.toString('hex')).toBe(
+      STRONG_KEY,
+    );
+  });
+
+  it('names the variable and the rule for a malformed DATABASE_URL', () => {
+    const error = configError({ DATABASE_URL: 'mysql://localhost/x' });
+    expect(error.field).toBe('DATABASE_URL');
+    expect(error.message).toMatch(/postgresql:\/\//);
+    expect(configError({ DATABASE_URL: 'postgresql://localhost' }).message).toMatch(/must name a database/);
+    expect(configError({ DATABASE_URL: 'not a url' }).field).toBe('DATABASE_URL');
+  });
+
+  it('refuses a missing, short, development or weak master key in production', () => {
+    expect(configError({ NODE_ENV: 'production' }).message).toMatch(/LEDGERLINE_MASTER_KEY: is required in production/);
+    expect(configError({ NODE_ENV: 'production', LEDGERLINE_MASTER_KEY: 'abcd1234' }).message).toMatch(
+      /32 random bytes/,
+    );
+    expect(configError({ NODE_ENV: 'production', LEDGERLINE_MASTER_KEY: DEVELOPMENT_MASTER_KEY }).message).toMatch(
+      /development key/,
+    );
+    expect(configError({ NODE_ENV: 'production', LEDGERLINE_MASTER_KEY: '00'.repeat(32) }).message).toMatch(/too weak/);
+  });
+
+  it('rejects a short key outside production too, rather than silently using it', () => {
+    expect(configError({ LEDGERLINE_MASTER_KEY: 'short' }).field).toBe('LEDGERLINE_MASTER_KEY');
+  });
+
+  it('rejects unknown log levels and bad redis URLs', () => {
+    expect(configError({ LOG_LEVEL: 'loud' }).field).toBe('LOG_LEVEL');
+    expect(configError({ REDIS_URL: 'http://127.0.0.1:6379' }).field).toBe('REDIS_URL');
+  });
+});
