@@ -1,0 +1,39 @@
+/**
+ * How one history stream maps onto its table, for the bulk page upsert.
+ * Each column is sent as one typed array parameter and unnested into rows,
+ * so a page of any size is one statement with a fixed number of parameters.
+ */
+export interface ColumnSpec {
+  /** Column name in the table. */
+  name: string;
+  /** Postgres type of the array parameter's elements (`numeric`, `text`, ...). */
+  paramType: string;
+  /**
+   * SQL turning the unnested value `u.<name>` into the column value, when the
+   * parameter cannot carry it directly (e.g. a text[] cell sent as one text).
+   */
+  select?: string;
+}
+
+export interface TableSpec<R> {
+  table: string;
+  /** The natural key (the table's primary key). */
+  key: readonly string[];
+  columns: readonly ColumnSpec[];
+  /** One row's values, in `columns` order. */
+  toRow(record: R, accountId: string): unknown[];
+}
+
+/** text[] cells travel as one comma-joined text per row (field names hold no commas). */
+export const UNMAPPED_COLUMN: ColumnSpec = {
+  name: 'unmapped',
+  paramType: 'text',
+  select: "COALESCE(string_to_array(NULLIF(u.unmapped, ''), ','), '{}'::text[])",
+};
+
+export const RAW_COLUMN: ColumnSpec = { name: 'raw', paramType: 'jsonb' };
+
+/** Unix ms as a decimal string (the exchange's form) to an ISO instant Postgres parses exactly. */
+export function msToIso(ms: string): string {
+  return new Date(Number(ms)).toISOString();
+}

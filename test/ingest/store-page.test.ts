@@ -1,0 +1,215 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '../../src/crypto/secret-box.ts';
+import { storePage } from '../../src/ingest/coverage/store-page.ts';
+import { WindowConflictError } from '../../src/ingest/coverage/window-conflict-error.ts';
+import { coveredRanges, ensureWindows, findGaps, getWindow } from '../../src/ingest/coverage/window-store.ts';
+import type { SpotLedgerRecord, TransferRecord } from '../../src/ingest/tables/record-types.ts';
+import { spotRecordTable } from '../../src/ingest/tables/spot-record-table.ts';
+import { brokerTransferTable } from '../../src/ingest/tables/broker-transfer-table.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+
+const db = useTestDatabase('storepage');
+let pool: pg.Pool;
+let accountId: string;
+
+beforeAll(async () => {
+  pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  const box = new SecretBox(Buffer.alloc(32, 7));
+  const account = await db.prisma.account.create({
+    data: {
+      name: 'acc',
+      baseUrl: 'http://127.0.0.1:1',
+      apiKey: 'k',
+      secretEnc: box.seal('s'),
+      passphraseEnc: box.seal('p'),
+    },
+  });
+  accountId = account.id;
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+function spot(id: string, amount: string, extra: Partial<SpotLedgerRecord> = {}): SpotLedgerRecord {
+  const base = {
+    id,
+    coin: 'BTC',
+    spotTaxType: 'Deposit',
+    amount,
+    fee: '0',
+    balance: amount,
+    bizOrderId: `b${id}`,
+    ts: '1767225600123',
+  };
+  const record = { ...base, ...extra };
+  const { raw: _raw, ...fields } = record as SpotLedgerRecord;
+  return { ...record, raw: { ...fields } };
+}
+
+const DAY = 86_400_000;
+
+describe('storePage', () => {
+  it('stores rows and advances the cursor together; re-reading changes nothing', async () => {
+    const [w] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: '', start: 0, end: DAY }]);
+    const page = [spot('11', '1.50'), spot('10', '-0.000000000000000000000001', { spotTaxType: 'Brand new type' })];
+    const first = await storePage(pool, {
+      windowId: w!.id,
+      accountId,
+      spec: spotRecordTable,
+      records: page,
+      fromCursor: null,
+      nextCursor: '10',
+      last: false,
+    });
+    expect(first).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+    const rows = await pool.query(`SELECT record_id, amount::text, unmapped, ts FROM spot_record ORDER BY record_id`);
+    // Exact as received: scale kept, no float, no exponent.
+    expect(rows.rows.map((r) => r.amount)).toEqual(['-0.000000000000000000000001', '1.50']);
+    expect(rows.rows[0].unmapped).toEqual(['spotTaxType']);
+    expect(rows.rows[1].unmapped).toEqual([]);
+    expect((rows.rows[0].ts as Date).toISOString()).toBe('2026-01-01T00:00:00.123Z');
+
+    const stored = await getWindow(pool, w!.id);
+    expect(stored).toMatchObject({ cursor: '10', pages: 1, rows: 2, status: 'running' });
+
+    const again = await storePage(pool, {
+      windowId: w!.id,
+      accountId,
+      spec: spotRecordTable,
+      records: page,
+      fromCursor: '10',
+      nextCursor: null,
+      last: true,
+    });
+    expect(again).toEqual({ inserted: 0, updated: 0, unchanged: 2 });
+    expect(await getWindow(pool, w!.id)).toMatchObject({ status: 'done', cursor: null, pages: 2 });
+  });
+
+  it('rolls back the rows when the cursor does not continue from the stored one', async () => {
+    const [w] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: '', start: DAY, end: 2 * DAY }]);
+    await expect(
+      storePage(pool, {
+        windowId: w!.id,
+        accountId,
+        spec: spotRecordTable,
+        records: [spot('99', '5')],
+        fromCursor: 'stale',
+        nextCursor: '99',
+        last: false,
+      }),
+    ).rejects.toBeInstanceOf(WindowConflictError);
+    const found = await pool.query(`SELECT 1 FROM spot_record WHERE record_id = '99'`);
+    expect(found.rowCount).toBe(0);
+    expect(await getWindow(pool, w!.id)).toMatchObject({ cursor: null, pages: 0 });
+  });
+
+  it('updates a settled transfer in place: same row, new status and ts', async () => {
+    const [w] = await ensureWindows(pool, [{ accountId, stream: 'transfers', scope: '', start: 0, end: DAY }]);
+    const pending: TransferRecord = {
+      uid: 'sub1',
+      txId: 'tx1',
+      coin: 'USDT',
+      type: 'withdrawal',
+      subType: 'onchain',
+      amount: '12.5',
+      status: 'pending',
+      ts: '1000',
+      raw: { txId: 'tx1', status: 'pending', ts: '1000' },
+    };
+    const settled: TransferRecord = {
+      ...pending,
+      status: 'success',
+      ts: '5000',
+      raw: { txId: 'tx1', status: 'success', ts: '5000' },
+    };
+    const odd: TransferRecord = {
+      ...pending,
+      txId: 'tx2',
+      status: 'reversed',
+      subType: 'teleport',
+      raw: { txId: 'tx2' },
+    };
+    await storePage(pool, {
+      windowId: w!.id,
+      accountId,
+      spec: brokerTransferTable,
+      records: [pending, odd],
+      fromCursor: null,
+      nextCursor: 'a',
+      last: false,
+    });
+    const stats = await storePage(pool, {
+      windowId: w!.id,
+      accountId,
+      spec: brokerTransferTable,
+      records: [settled],
+      fromCursor: 'a',
+      nextCursor: null,
+      last: true,
+    });
+    expect(stats).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+    const rows = await pool.query(
+      `SELECT tx_id, status::text, sub_type::text, unmapped, ts FROM broker_transfer ORDER BY tx_id`,
+    );
+    expect(rows.rows).toHaveLength(2);
+    expect(rows.rows[0]).toMatchObject({ tx_id: 'tx1', status: 'success' });
+    expect((rows.rows[0].ts as Date).getTime()).toBe(5000);
+    expect(rows.rows[1]).toMatchObject({
+      tx_id: 'tx2',
+      status: 'unknown',
+      sub_type: 'unknown',
+      unmapped: ['subType', 'status'],
+    });
+  });
+
+  it('keeps the last occurrence of a key repeated inside one page', async () => {
+    const [w] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: 'dup', start: 0, end: DAY }]);
+    const stats = await storePage(pool, {
+      windowId: w!.id,
+      accountId,
+      spec: spotRecordTable,
+      records: [spot('500', '1'), spot('500', '2')],
+      fromCursor: null,
+      nextCursor: null,
+      last: true,
+    });
+    expect(stats.inserted).toBe(1);
+    const row = await pool.query(`SELECT amount::text FROM spot_record WHERE record_id = '500'`);
+    expect(row.rows[0].amount).toBe('2');
+  });
+});
+
+describe('coverage ledger', () => {
+  it('registers windows idempotently and finds the gaps between done windows', async () => {
+    const key = { accountId, stream: 'positions' as const, scope: 'USDT-FUTURES' };
+    const windows = await ensureWindows(
+      pool,
+      [0, 1, 2, 3].map((i) => ({ ...key, start: i * DAY, end: (i + 1) * DAY })),
+    );
+    const again = await ensureWindows(pool, [{ ...key, start: 2 * DAY, end: 3 * DAY }]);
+    expect(again[0]!.id).toBe(windows[2]!.id);
+    for (const i of [0, 1, 3]) {
+      await storePage(pool, {
+        windowId: windows[i]!.id,
+        accountId,
+        spec: spotRecordTable,
+        records: [],
+        fromCursor: null,
+        nextCursor: null,
+        last: true,
+      });
+    }
+    expect(await coveredRanges(pool, key)).toEqual([
+      { start: 0, end: 2 * DAY },
+      { start: 3 * DAY, end: 4 * DAY },
+    ]);
+    expect(await findGaps(pool, key, 0, 5 * DAY)).toEqual([
+      { start: 2 * DAY, end: 3 * DAY },
+      { start: 4 * DAY, end: 5 * DAY },
+    ]);
+    // refetch resets a done window to be read again
+    const [reset] = await ensureWindows(pool, [{ ...key, start: 0, end: DAY }], true);
+    expect(reset).toMatchObject({ status: 'pending', cursor: null, pages: 0 });
+  });
+});
