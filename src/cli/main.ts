@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAccountsCommands } from './commands/accounts-command.ts';
 import { registerConfigCommands } from './commands/config-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
 
@@ -16,5 +17,6 @@ const program = new Command('ledgerline')
 
 registerConfigCommands(program);
 registerDbCommands(program);
+registerAccountsCommands(program);
 
 await program.parseAsync(process.argv);

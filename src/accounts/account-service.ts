@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { maskSecret, SecretBox } from '../crypto/secret-box.ts';
+import type { PrismaClient } from '../db/prisma.ts';
+import { AccountExistsError, AccountInUseError, AccountNotFoundError } from './account-errors.ts';
+import { parseAccountInput, type AccountInput } from './account-input.ts';
+
+/** An account's decrypted credentials: only for building an exchange client, never logged or queued. */
+export interface AccountCredentials {
+  id: string;
+  name: string;
+  uid: string;
+  baseUrl: string;
+  apiKey: string;
+  secretKey: string;
+  passphrase: string;
+  isBrokerParent: boolean;
+  isUnifiedAccount: boolean;
+}
+
+export interface AccountSummary {
+  id: string;
+  name: string;
+  uid: string;
+  baseUrl: string;
+  apiKey: string;
+  isBrokerParent: boolean;
+  isUnifiedAccount: boolean;
+  createdAt: Date;
+}
+
+// Binding each sealed value to its row and purpose: a ciphertext copied
+// into another account's row does not open.
+const secretContext = (id: string) => `account:${id}:secret`;
+const passphraseContext = (id: string) => `account:${id}:passphrase`;
+
+export class AccountService {
+  readonly #prisma: PrismaClient;
+  readonly #box: SecretBox;
+
+  constructor(prisma: PrismaClient, masterKey: Buffer) {
+    this.#prisma = prisma;
+    this.#box = new SecretBox(masterKey);
+  }
+
+  async add(input: AccountInput): Promise<AccountSummary> {
+    const valid = parseAccountInput(input);
+    if (await this.#prisma.account.findUnique({ where: { name: valid.name } }))
+      throw new AccountExistsError(valid.name);
+    const id = randomUUID();
+    const account = await this.#prisma.account.create({
+      data: {
+        id,
+        name: valid.name,
+        uid: valid.uid,
+        baseUrl: valid.baseUrl.replace(/\/$/, ''),
+        apiKey: valid.apiKey,
+        secretEnc: this.#box.seal(valid.secretKey, secretContext(id)),
+        passphraseEnc: this.#box.seal(valid.passphrase, passphraseContext(id)),
+        isBrokerParent: valid.isBrokerParent,
+        isUnifiedAccount: valid.isUnifiedAccount,
+      },
+    });
+    return summarize(account);
+  }
+
+  /** Accounts with their API key masked. */
+  async list(): Promise<AccountSummary[]> {
+    const accounts = await this.#prisma.account.findMany({ orderBy: { name: 'asc' } });
+    return accounts.map(summarize);
+  }
+
+  async get(name: string): Promise<AccountSummary> {
+    const account = await this.#prisma.account.findUnique({ where: { name } });
+    if (!account) throw new AccountNotFoundError(name);
+    return summarize(account);
+  }
+
+  async credentials(id: string): Promise<AccountCredentials> {
+    const account = await this.#prisma.account.findUnique({ where: { id } });
+    if (!account) throw new AccountNotFoundError(id);
+    return {
+      id: account.id,
+      name: account.name,
+      uid: account.uid ?? '',
+      baseUrl: account.baseUrl,
+      apiKey: account.apiKey,
+      secretKey: this.#box.open(account.secretEnc, secretContext(account.id)),
+      passphrase: this.#box.open(account.passphraseEnc, passphraseContext(account.id)),
+      isBrokerParent: account.isBrokerParent,
+      isUnifiedAccount: account.isUnifiedAccount,
+    };
+  }
+
+  /** Removes an account that has no stored history (history is permanent). */
+  async remove(name: string): Promise<void> {
+    const account = await this.#prisma.account.findUnique({ where: { name } });
+    if (!account) throw new AccountNotFoundError(name);
+    const where = { accountId: account.id };
+    const [positions, spot, transfers, limits] = await Promise.all([
+      this.#prisma.futuresPosition.count({ where }),
+      this.#prisma.spotRecord.count({ where }),
+      this.#prisma.brokerTransfer.count({ where }),
+      this.#prisma.openInterestLimitSnapshot.count({ where }),
+    ]);
+    const rows = positions + spot + transfers + limits;
+    if (rows > 0) throw new AccountInUseError(name, rows);
+    await this.#prisma.$transaction([
+      this.#prisma.syncWindow.deleteMany({ where }),
+      this.#prisma.account.delete({ where: { id: account.id } }),
+    ]);
+  }
+}
+
+function summarize(account: {
+  id: string;
+  name: string;
+  uid: string | null;
+  baseUrl: string;
+  apiKey: string;
+  isBrokerParent: boolean;
+  isUnifiedAccount: boolean;
+  createdAt: Date;
+}): AccountSummary {
+  return {
+    id: account.id,
+    name: account.name,
+    uid: account.uid ?? '',
+    baseUrl: account.baseUrl,
+    apiKey: maskSecret(account.apiKey),
+    isBrokerParent: account.isBrokerParent,
+    isUnifiedAccount: account.isUnifiedAccount,
+    createdAt: account.createdAt,
+  };
+}
