@@ -1,0 +1,118 @@
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { ValidationError } from '../errors/validation-error.ts';
+import type { Logger } from '../logging/logger.ts';
+import { ENDPOINT_NAMES, type EndpointName } from './endpoints.ts';
+import type { RateBudgetOptions } from './rate-budget/rate-budget.ts';
+import { DEFAULT_RETRY, type RetryOptions } from './retry-policy.ts';
+import { LOCALES, type Locale } from './signer.ts';
+import { DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
+
+export interface ExchangeClientOptions {
+  /** Origin of the exchange, e.g. `https://api.example.com` or the simulator's URL. */
+  baseUrl: string;
+  apiKey: string;
+  secretKey: string;
+  passphrase: string;
+  /** The main account's UID: the rate budget is kept per UID. */
+  uid: string;
+  /** Shared by every process: holds the rate budget. */
+  redis: Redis;
+  locale?: Locale;
+  timeouts?: Partial<TransportTimeouts>;
+  retry?: Partial<RetryOptions>;
+  logger?: Logger;
+  /** Source of ACCESS-TIMESTAMP and of "now" for the 3-month horizon; the simulator's clock in tests. */
+  clock?: () => number;
+  /** Keep-alive connections to the exchange. */
+  connections?: number;
+  rateBudget?: RateBudgetOptions & {
+    /** Per-second limits that differ from the spec's table (a simulator scaled for a test). */
+    perSecond?: Partial<Record<EndpointName, number>>;
+    /** Names this machine's public IP in budget keys; machines behind one NAT should share it. */
+    ipKey?: string;
+  };
+}
+
+export interface ResolvedClientOptions {
+  origin: string;
+  credentials: { apiKey: string; secretKey: string; passphrase: string };
+  uid: string;
+  locale: Locale;
+  timeouts: TransportTimeouts;
+  retry: RetryOptions;
+  clock: () => number;
+  connections: number;
+  ipKey: string;
+  perSecond: Partial<Record<EndpointName, number>>;
+  budget: RateBudgetOptions;
+}
+
+const positiveInt = z.number().int().positive();
+
+const optionsSchema = z.object({
+  baseUrl: z.string().refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return ['http:', 'https:'].includes(url.protocol) && (url.pathname === '/' || url.pathname === '');
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an http(s) origin without a path, e.g. https://api.example.com' },
+  ),
+  apiKey: z.string().min(1, { error: 'must not be empty' }),
+  secretKey: z.string().min(1, { error: 'must not be empty' }),
+  passphrase: z.string().min(1, { error: 'must not be empty' }),
+  uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be the account UID (letters, digits, _ or -)' }),
+  locale: z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` }).optional(),
+  timeouts: z.object({ connectMs: positiveInt, headersMs: positiveInt, bodyMs: positiveInt }).partial().optional(),
+  retry: z
+    .object({ maxAttempts: positiveInt, baseDelayMs: z.number().nonnegative(), maxDelayMs: z.number().nonnegative() })
+    .partial()
+    .optional(),
+  connections: positiveInt.optional(),
+  rateBudget: z
+    .object({
+      perSecond: z.partialRecord(z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]]), positiveInt).optional(),
+      ipKey: z.string().min(1).optional(),
+      prefix: z.string().min(1).optional(),
+      marginMs: z.number().nonnegative().optional(),
+      inFlightMs: positiveInt.optional(),
+      pollMs: positiveInt.optional(),
+    })
+    .optional(),
+});
+
+/** Checks the options once, at construction: a typed error names the option; secrets are never shown. */
+export function resolveClientOptions(options: ExchangeClientOptions): ResolvedClientOptions {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.');
+    const secret = ['secretKey', 'passphrase', 'apiKey'].includes(field);
+    const value = secret ? undefined : issue.path.reduce<unknown>(step, options);
+    throw new ValidationError(`exchange client ${field}`, issue.message, value);
+  }
+  const data = parsed.data;
+  const { perSecond, ipKey, ...budget } = data.rateBudget ?? {};
+  return {
+    origin: new URL(data.baseUrl).origin,
+    credentials: { apiKey: data.apiKey, secretKey: data.secretKey, passphrase: data.passphrase },
+    uid: data.uid,
+    locale: data.locale ?? 'en-US',
+    timeouts: { ...DEFAULT_TIMEOUTS, ...data.timeouts },
+    retry: { ...DEFAULT_RETRY, ...data.retry },
+    clock: options.clock ?? Date.now,
+    connections: data.connections ?? 8,
+    ipKey: ipKey ?? hostname(),
+    perSecond: perSecond ?? {},
+    budget,
+  };
+}
+
+function step(value: unknown, key: PropertyKey): unknown {
+  return value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+}

@@ -1,0 +1,85 @@
+/**
+ * The eleven endpoints: method, path and rate limit (trading-api.md Limits,
+ * decisions.md §3). One place, so the client, the rate budget and the tests
+ * read the same numbers.
+ */
+export interface EndpointSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Requests per sliding second. */
+  perSecond: number;
+  /** Whose budget a call spends: the account's main UID, or the caller's IP (public market data). */
+  keyedBy: 'uid' | 'ip';
+  /** Public endpoints go without authentication headers. */
+  signed: boolean;
+}
+
+export const ENDPOINTS = {
+  createVirtualSubaccountApiKey: {
+    method: 'POST',
+    path: '/api/v2/user/create-virtual-subaccount-apikey',
+    perSecond: 5,
+    keyedBy: 'uid',
+    signed: true,
+  },
+  modifyVirtualSubaccountApiKey: {
+    method: 'POST',
+    path: '/api/v2/user/modify-virtual-subaccount-apikey',
+    perSecond: 5,
+    keyedBy: 'uid',
+    signed: true,
+  },
+  batchCreateSubaccountAndApiKey: {
+    method: 'POST',
+    path: '/api/v2/user/batch-create-subaccount-and-apikey',
+    perSecond: 1,
+    keyedBy: 'uid',
+    signed: true,
+  },
+  createSub: { method: 'POST', path: '/api/v3/user/create-sub', perSecond: 10, keyedBy: 'uid', signed: true },
+  cancelSymbolOrder: {
+    method: 'POST',
+    path: '/api/v3/trade/cancel-symbol-order',
+    perSecond: 5,
+    keyedBy: 'uid',
+    signed: true,
+  },
+  // The spec states 10/s and 5/s; decisions.md §3 settles on the stricter.
+  batchCancelOrder: {
+    method: 'POST',
+    path: '/api/v2/spot/trade/batch-cancel-order',
+    perSecond: 5,
+    keyedBy: 'uid',
+    signed: true,
+  },
+  historyPosition: {
+    method: 'GET',
+    path: '/api/v2/mix/position/history-position',
+    perSecond: 20,
+    keyedBy: 'uid',
+    signed: true,
+  },
+  allSubDepositWithdrawal: {
+    method: 'GET',
+    path: '/api/v3/broker/all-sub-deposit-withdrawal',
+    perSecond: 20,
+    keyedBy: 'uid',
+    signed: true,
+  },
+  spotRecord: { method: 'GET', path: '/api/v2/tax/spot-record', perSecond: 1, keyedBy: 'uid', signed: true },
+  fundNetFlow: { method: 'GET', path: '/api/v2/spot/market/fund-net-flow', perSecond: 1, keyedBy: 'ip', signed: false },
+  openInterestLimit: {
+    method: 'GET',
+    path: '/api/v3/account/open-interest-limit',
+    perSecond: 5,
+    keyedBy: 'uid',
+    signed: true,
+  },
+} as const satisfies Record<string, EndpointSpec>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+
+/** On top of the per-endpoint budgets: 6000 requests per IP per minute (decisions.md §3). */
+export const PER_IP_PER_MINUTE = 6000;

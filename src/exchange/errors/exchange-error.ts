@@ -1,0 +1,121 @@
+import { LedgerlineError } from '../../errors/ledgerline-error.ts';
+
+export interface ExchangeErrorDetails {
+  /** Endpoint name as in the client, e.g. `historyPosition`. */
+  endpoint: string;
+  /** The envelope's `code` when the exchange sent one, otherwise a stable local code (`NETWORK`, ...). */
+  code: string;
+  /** The envelope's `msg`, or a description of what went wrong locally. */
+  msg: string;
+  /** HTTP status of the answer; undefined when no answer arrived. */
+  httpStatus?: number;
+  cause?: unknown;
+}
+
+/**
+ * Base of every failure of an exchange call. Subclasses are the categories the
+ * job layer acts on; `retryable` says whether the same call may be repeated.
+ */
+export abstract class ExchangeError extends LedgerlineError {
+  readonly endpoint: string;
+  readonly msg: string;
+  readonly httpStatus: number | undefined;
+
+  constructor(details: ExchangeErrorDetails) {
+    const status = details.httpStatus === undefined ? '' : ` HTTP ${details.httpStatus}`;
+    super(`${details.endpoint}:${status} ${details.code} ${details.msg}`, {
+      code: details.code,
+      cause: details.cause,
+    });
+    this.endpoint = details.endpoint;
+    this.msg = details.msg;
+    this.httpStatus = details.httpStatus;
+  }
+}
+
+/** Missing, unknown or wrong key, passphrase, signature or timestamp. */
+export class ExchangeAuthError extends ExchangeError {
+  readonly retryable = false;
+}
+
+/** The key lacks a permission or the account is of the wrong class (not main, not broker, not UTA). */
+export class ExchangePermissionError extends ExchangeError {
+  readonly retryable = false;
+}
+
+/** The caller's address is not whitelisted, or the key is not bound to an IP where it must be. */
+export class ExchangeIpError extends ExchangeError {
+  readonly retryable = false;
+}
+
+/** The exchange rejected a parameter or a quota (sub-accounts, keys) was reached. */
+export class ExchangeRequestError extends ExchangeError {
+  readonly retryable = false;
+}
+
+/** A time range the exchange does not serve: too wide, reversed, or older than the horizon. */
+export class ExchangeRangeError extends ExchangeError {
+  readonly retryable = false;
+}
+
+/** Unknown path or unknown object (e.g. a sub-account API key). */
+export class ExchangeNotFoundError extends ExchangeError {
+  readonly retryable = false;
+}
+
+/** HTTP 429: the budget was exceeded; waiting helps. */
+export class ExchangeRateLimitError extends ExchangeError {
+  readonly retryable = true;
+}
+
+/** HTTP 5xx or the internal-fault code: the exchange may answer next time. */
+export class ExchangeServerError extends ExchangeError {
+  readonly retryable = true;
+}
+
+/** No usable answer: connection refused or reset, timeout, or a truncated body. */
+export class ExchangeNetworkError extends ExchangeError {
+  readonly retryable = true;
+  /** Whether the request may have reached the exchange (false only when the connection never opened). */
+  readonly requestMayHaveBeenSent: boolean;
+
+  constructor(details: ExchangeErrorDetails & { requestMayHaveBeenSent: boolean }) {
+    super(details);
+    this.requestMayHaveBeenSent = details.requestMayHaveBeenSent;
+  }
+}
+
+/** An error code this client does not know: treated as final, never guessed at. */
+export class ExchangeUnknownError extends ExchangeError {
+  readonly retryable = false;
+}
+
+/** A complete answer that does not have the documented shape. Names the endpoint and the path at fault. */
+export class MalformedResponseError extends ExchangeError {
+  readonly retryable = false;
+  readonly path: string;
+
+  constructor(endpoint: string, path: string, rule: string, httpStatus?: number, cause?: unknown) {
+    super({ endpoint, code: 'MALFORMED_RESPONSE', msg: `${path || 'body'}: ${rule}`, httpStatus, cause });
+    this.path = path;
+  }
+}
+
+/**
+ * A state-changing call failed after the request may have reached the exchange
+ * (timeout, reset, 5xx, unreadable answer): it may or may not have taken effect.
+ * Never retried here: the caller checks the exchange's state and decides.
+ */
+export class AmbiguousResultError extends ExchangeError {
+  readonly retryable = false;
+
+  constructor(endpoint: string, cause: ExchangeError) {
+    super({
+      endpoint,
+      code: 'AMBIGUOUS_RESULT',
+      msg: `outcome unknown, check the exchange's state before repeating (${cause.code} ${cause.msg})`,
+      httpStatus: cause.httpStatus,
+      cause,
+    });
+  }
+}

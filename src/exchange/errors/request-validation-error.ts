@@ -1,0 +1,16 @@
+import { ValidationError } from '../../errors/validation-error.ts';
+
+/**
+ * A request parameter breaks a rule of the spec or decisions.md §5. Raised
+ * before anything is sent; names the endpoint, the field, the rule and the
+ * value (secrets shown as [redacted]).
+ */
+export class RequestValidationError extends ValidationError {
+  readonly endpoint: string;
+
+  constructor(endpoint: string, field: string, rule: string, value?: unknown) {
+    super(field, rule, value);
+    this.endpoint = endpoint;
+    this.message = `${endpoint}: ${this.message}`;
+  }
+}

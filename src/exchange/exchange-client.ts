@@ -1,0 +1,162 @@
+import { logger as moduleLogger } from '../logging/logger.ts';
+import { resolveClientOptions, type ExchangeClientOptions, type ResolvedClientOptions } from './client-options.ts';
+import { RateBudget } from './rate-budget/rate-budget.ts';
+import {
+  type AllSubDepositWithdrawalParams,
+  type HistoryPositionParams,
+  type SpotRecordParams,
+  allSubDepositWithdrawalRequest,
+  historyPositionRequest,
+  spotRecordRequest,
+} from './requests/history-requests.ts';
+import {
+  type FundNetFlowParams,
+  type OpenInterestLimitParams,
+  fundNetFlowRequest,
+  openInterestLimitRequest,
+} from './requests/market-requests.ts';
+import {
+  type BatchCreateSubaccountAndApiKeyParams,
+  type CreateSubParams,
+  type CreateVirtualSubaccountApiKeyParams,
+  type ModifyVirtualSubaccountApiKeyParams,
+  batchCreateSubaccountAndApiKeyRequest,
+  createSubRequest,
+  createVirtualSubaccountApiKeyRequest,
+  modifyVirtualSubaccountApiKeyRequest,
+} from './requests/sub-account-requests.ts';
+import {
+  type BatchCancelOrderParams,
+  type CancelSymbolOrderParams,
+  batchCancelOrderRequest,
+  cancelSymbolOrderRequest,
+} from './requests/trade-requests.ts';
+import {
+  type BatchCancelOrderResult,
+  type BatchCreatedSubAccount,
+  type CancelSymbolOrderResult,
+  type CreatedSubAccount,
+  type SubAccountApiKey,
+  batchCancelOrderData,
+  batchCreateSubaccountAndApiKeyData,
+  cancelSymbolOrderData,
+  createSubData,
+  subAccountApiKeyData,
+} from './responses/account-responses.ts';
+import {
+  type AllSubDepositWithdrawalPage,
+  type HistoryPositionPage,
+  type SpotRecord,
+  allSubDepositWithdrawalData,
+  historyPositionData,
+  spotRecordData,
+} from './responses/history-responses.ts';
+import {
+  type NetFlowPoint,
+  type OpenInterestLimit,
+  fundNetFlowData,
+  openInterestLimitData,
+} from './responses/market-responses.ts';
+import { SignedCaller } from './signed-caller.ts';
+import { Transport } from './transport.ts';
+
+/**
+ * One account's view of the exchange: one typed method per endpoint. Every
+ * method validates its parameters before anything is sent (RequestValidationError),
+ * waits for the shared rate budget, and returns normalized data or throws an
+ * ExchangeError subclass. The ingestion jobs build one per account.
+ */
+export class ExchangeClient {
+  readonly options: Omit<ResolvedClientOptions, 'credentials'>;
+  private readonly transport: Transport;
+  private readonly caller: SignedCaller;
+  private readonly historyPositionSchema: ReturnType<typeof historyPositionRequest>;
+
+  constructor(options: ExchangeClientOptions) {
+    const resolved = resolveClientOptions(options);
+    const { credentials: _credentials, ...visible } = resolved;
+    this.options = visible;
+    this.transport = new Transport(resolved.origin, resolved.timeouts, resolved.connections);
+    const budget = new RateBudget(options.redis, resolved.budget);
+    const log = (options.logger ?? moduleLogger('exchange-client')).child({ uid: resolved.uid });
+    this.caller = new SignedCaller(resolved, this.transport, budget, log);
+    this.historyPositionSchema = historyPositionRequest(resolved.clock);
+  }
+
+  // --- Sub-account management (POST, state-changing) ---
+
+  createVirtualSubaccountApiKey(params: CreateVirtualSubaccountApiKeyParams): Promise<SubAccountApiKey> {
+    return this.caller.call(
+      'createVirtualSubaccountApiKey',
+      createVirtualSubaccountApiKeyRequest,
+      subAccountApiKeyData,
+      params,
+    );
+  }
+
+  modifyVirtualSubaccountApiKey(params: ModifyVirtualSubaccountApiKeyParams): Promise<SubAccountApiKey> {
+    return this.caller.call(
+      'modifyVirtualSubaccountApiKey',
+      modifyVirtualSubaccountApiKeyRequest,
+      subAccountApiKeyData,
+      params,
+    );
+  }
+
+  batchCreateSubaccountAndApiKey(params: BatchCreateSubaccountAndApiKeyParams): Promise<BatchCreatedSubAccount[]> {
+    return this.caller.call(
+      'batchCreateSubaccountAndApiKey',
+      batchCreateSubaccountAndApiKeyRequest,
+      batchCreateSubaccountAndApiKeyData,
+      params,
+    );
+  }
+
+  createSub(params: CreateSubParams): Promise<CreatedSubAccount> {
+    return this.caller.call('createSub', createSubRequest, createSubData, params);
+  }
+
+  // --- Trading (POST, state-changing) ---
+
+  cancelSymbolOrder(params: CancelSymbolOrderParams): Promise<CancelSymbolOrderResult> {
+    return this.caller.call('cancelSymbolOrder', cancelSymbolOrderRequest, cancelSymbolOrderData, params);
+  }
+
+  batchCancelOrder(params: BatchCancelOrderParams): Promise<BatchCancelOrderResult> {
+    return this.caller.call('batchCancelOrder', batchCancelOrderRequest, batchCancelOrderData, params);
+  }
+
+  // --- History (GET, windowed and paged) ---
+
+  historyPosition(params: HistoryPositionParams = {}): Promise<HistoryPositionPage> {
+    return this.caller.call('historyPosition', this.historyPositionSchema, historyPositionData, params);
+  }
+
+  spotRecord(params: SpotRecordParams = {}): Promise<SpotRecord[]> {
+    return this.caller.call('spotRecord', spotRecordRequest, spotRecordData, params);
+  }
+
+  allSubDepositWithdrawal(params: AllSubDepositWithdrawalParams = {}): Promise<AllSubDepositWithdrawalPage> {
+    return this.caller.call(
+      'allSubDepositWithdrawal',
+      allSubDepositWithdrawalRequest,
+      allSubDepositWithdrawalData,
+      params,
+    );
+  }
+
+  // --- Market and account data (GET) ---
+
+  fundNetFlow(params: FundNetFlowParams): Promise<NetFlowPoint[]> {
+    return this.caller.call('fundNetFlow', fundNetFlowRequest, fundNetFlowData, params);
+  }
+
+  openInterestLimit(params: OpenInterestLimitParams): Promise<OpenInterestLimit> {
+    return this.caller.call('openInterestLimit', openInterestLimitRequest, openInterestLimitData, params);
+  }
+
+  /** Closes the keep-alive connections. The Redis connection belongs to the caller. */
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+}

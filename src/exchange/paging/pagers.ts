@@ -1,0 +1,123 @@
+import type { ExchangeClient } from '../exchange-client.ts';
+import { MalformedResponseError } from '../errors/exchange-error.ts';
+import type { DepositWithdrawalRecord, Position, SpotRecord } from '../responses/history-responses.ts';
+import { HORIZON_MARGIN_MS, positionHorizon, type TimeWindow } from './window-planner.ts';
+
+/** One page of one window. Save `cursor` after handling `items`; pass it back as `resumeFrom` to go on. */
+export interface Page<T> {
+  items: T[];
+  /** The cursor for the next (older) page. */
+  cursor: string;
+  /** The cursor this page was asked for with; null for the window's first page. */
+  requestedWith: string | null;
+}
+
+export interface PagingOptions {
+  /** A cursor saved from an earlier Page: paging continues with the page after it. */
+  resumeFrom?: string | null;
+  limit?: number;
+}
+
+interface Fetched<T> {
+  items: T[];
+  next: string | null;
+}
+
+/**
+ * Pages one window newest to oldest until the exchange answers an empty page
+ * (decisions.md §4: only an empty page ends paging; a short page does not).
+ * A cursor that does not move would loop forever: that is a malformed answer.
+ */
+async function* pageWindow<T>(
+  endpoint: string,
+  fetchPage: (cursor: string | null) => Promise<Fetched<T>>,
+  resumeFrom: string | null,
+): AsyncGenerator<Page<T>, void, undefined> {
+  let cursor = resumeFrom;
+  for (;;) {
+    const { items, next } = await fetchPage(cursor);
+    if (items.length === 0) return;
+    if (next === null || next === cursor) {
+      throw new MalformedResponseError(endpoint, 'cursor', `the page cursor did not advance (${String(next)})`);
+    }
+    yield { items, cursor: next, requestedWith: cursor };
+    cursor = next;
+  }
+}
+
+/**
+ * Positions of one window (idLessThan = previous endId). Each page re-checks
+ * the 3-month horizon: while a long window is paged the horizon moves, and a
+ * startTime that fell behind it would be refused; positions that old are
+ * leaving the exchange anyway.
+ */
+export function pageHistoryPositions(
+  client: ExchangeClient,
+  window: TimeWindow,
+  query: { symbol?: string; productType?: 'USDT-FUTURES' | 'COIN-FUTURES' | 'USDC-FUTURES' } = {},
+  options: PagingOptions = {},
+): AsyncGenerator<Page<Position>, void, undefined> {
+  return pageWindow(
+    'historyPosition',
+    async (cursor) => {
+      const horizon = positionHorizon(client.options.clock(), HORIZON_MARGIN_MS / 2);
+      const startTime = Math.max(Number(window.startTime), horizon);
+      if (startTime > Number(window.endTime)) return { items: [], next: null };
+      const page = await client.historyPosition({
+        ...query,
+        startTime: String(startTime),
+        endTime: window.endTime,
+        limit: options.limit ?? 100,
+        idLessThan: cursor ?? undefined,
+      });
+      return { items: page.list, next: page.endId ?? page.list.at(-1)?.positionId ?? null };
+    },
+    options.resumeFrom ?? null,
+  );
+}
+
+/** Spot finance records of one window (idLessThan = last record's id; never by time: many share one ts). */
+export function pageSpotRecords(
+  client: ExchangeClient,
+  window: TimeWindow,
+  query: { coin?: string } = {},
+  options: PagingOptions = {},
+): AsyncGenerator<Page<SpotRecord>, void, undefined> {
+  return pageWindow(
+    'spotRecord',
+    async (cursor) => {
+      const list = await client.spotRecord({
+        ...query,
+        startTime: window.startTime,
+        endTime: window.endTime,
+        limit: options.limit ?? 500,
+        idLessThan: cursor ?? undefined,
+      });
+      return { items: list, next: list.at(-1)?.id ?? null };
+    },
+    options.resumeFrom ?? null,
+  );
+}
+
+/** Broker sub-accounts' deposits and withdrawals of one window (cursor = previous endId). */
+export function pageSubDepositWithdrawals(
+  client: ExchangeClient,
+  window: TimeWindow,
+  query: { status?: 'pending' | 'fail' | 'success' } = {},
+  options: PagingOptions = {},
+): AsyncGenerator<Page<DepositWithdrawalRecord>, void, undefined> {
+  return pageWindow(
+    'allSubDepositWithdrawal',
+    async (cursor) => {
+      const page = await client.allSubDepositWithdrawal({
+        ...query,
+        startTime: window.startTime,
+        endTime: window.endTime,
+        limit: options.limit ?? 100,
+        cursor: cursor ?? undefined,
+      });
+      return { items: page.list, next: page.cursor ?? page.list.at(-1)?.txId ?? null };
+    },
+    options.resumeFrom ?? null,
+  );
+}

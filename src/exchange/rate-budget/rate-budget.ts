@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { ACQUIRE_SCRIPT, COMPLETE_SCRIPT, PAUSE_SCRIPT } from './sliding-log-scripts.ts';
+import { runScript } from './run-script.ts';
+
+/** One budget a request spends from: at most `limit` requests in any `windowMs`. */
+export interface RateRule {
+  /** Names the budget, e.g. `historyPosition:uid:1001`. */
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateBudgetOptions {
+  /** Prefix of every Redis key. */
+  prefix?: string;
+  /** Added to every window, so requests the same millisecond apart never meet in the exchange's window. */
+  marginMs?: number;
+  /** How long an unfinished request holds its slot (a crashed process releases it after this). */
+  inFlightMs?: number;
+  /** Polling interval while only in-flight requests block. */
+  pollMs?: number;
+}
+
+/** A taken slot: pass it to complete() once the answer is back (or the attempt failed). */
+export interface Slot {
+  readonly member: string;
+  readonly logKeys: readonly string[];
+  /** Time spent waiting for it. */
+  readonly waitedMs: number;
+}
+
+/**
+ * The request budget shared by every process and worker through Redis: a
+ * sliding log per rule (see sliding-log-scripts.ts for why it cannot let the
+ * exchange count more than the limit). Callers wait for a slot instead of
+ * collecting 429s; a 429 that still happens pauses the rule's key.
+ */
+export class RateBudget {
+  private readonly prefix: string;
+  private readonly marginMs: number;
+  private readonly inFlightMs: number;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly redis: Redis,
+    options: RateBudgetOptions = {},
+  ) {
+    this.prefix = options.prefix ?? 'll:rate';
+    this.marginMs = options.marginMs ?? 5;
+    this.inFlightMs = options.inFlightMs ?? 60_000;
+    this.pollMs = options.pollMs ?? 5;
+  }
+
+  /** Waits until every rule has room, then takes one slot in each, atomically. */
+  async acquire(rules: readonly RateRule[], signal?: AbortSignal): Promise<Slot> {
+    const started = Date.now();
+    for (;;) {
+      signal?.throwIfAborted();
+      const result = await this.tryAcquire(rules);
+      if ('slot' in result) return { ...result.slot, waitedMs: Date.now() - started };
+      await sleep(result.waitMs, undefined, signal ? { signal } : undefined);
+    }
+  }
+
+  /** One attempt: a slot, or how long to wait before the next attempt. */
+  async tryAcquire(rules: readonly RateRule[]): Promise<{ slot: Slot } | { waitMs: number }> {
+    const member = randomUUID();
+    const logKeys = rules.map((rule) => this.logKey(rule.key));
+    const keys = [...logKeys, ...rules.map((rule) => this.pauseKey(rule.key))];
+    const args: (string | number)[] = [member, this.inFlightMs];
+    for (const rule of rules) args.push(rule.limit, rule.windowMs + this.marginMs);
+    const [granted, waitMs] = (await runScript(this.redis, ACQUIRE_SCRIPT, keys, args)) as [number, number, number];
+    if (granted === 1) return { slot: { member, logKeys, waitedMs: 0 } };
+    return { waitMs: waitMs < 0 ? this.pollMs : waitMs };
+  }
+
+  /** Stamps the slot with the moment the answer arrived: the exchange has counted the request by then. */
+  async complete(slot: Slot): Promise<void> {
+    await runScript(this.redis, COMPLETE_SCRIPT, slot.logKeys, [slot.member]);
+  }
+
+  /** After a 429: nobody spends from this rule for `ms`. */
+  async pause(key: string, ms: number): Promise<void> {
+    await runScript(this.redis, PAUSE_SCRIPT, [this.pauseKey(key)], [Math.max(1, Math.ceil(ms))]);
+  }
+
+  private logKey(key: string): string {
+    return `${this.prefix}:log:${key}`;
+  }
+
+  private pauseKey(key: string): string {
+    return `${this.prefix}:pause:${key}`;
+  }
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { PERMISSIONS } from '../requests/primitives.ts';
+import { id, optionalId, timestamp } from './fields.ts';
+
+const stringList = z
+  .array(z.string())
+  .nullish()
+  .transform((list) => list ?? []);
+
+export const subAccountApiKeyData = z.object({
+  subAccountUid: id,
+  subAccountApiKey: id,
+  secretKey: id,
+  permList: z
+    .array(z.enum(PERMISSIONS))
+    .nullish()
+    .transform((list) => list ?? []),
+  label: z.string(),
+  ipList: stringList,
+});
+
+export const batchCreateSubaccountAndApiKeyData = z.array(
+  z.object({
+    subAccountUid: id,
+    subAccountName: id,
+    label: z.string(),
+    subAccountApiKey: id,
+    secretKey: id,
+    permList: z
+      .array(z.enum(PERMISSIONS))
+      .nullish()
+      .transform((list) => list ?? []),
+    ipList: stringList,
+  }),
+);
+
+export const createSubData = z.object({
+  username: id,
+  subUid: id,
+  status: id,
+  note: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  createdTime: timestamp,
+  updatedTime: timestamp,
+});
+
+export const cancelSymbolOrderData = z.object({
+  list: z
+    .array(
+      z.object({
+        orderId: optionalId,
+        clientOid: optionalId,
+        // Present only for an order that could not be cancelled, e.g. 24056 notExisted.
+        code: optionalId,
+        msg: optionalId,
+      }),
+    )
+    .nullish()
+    .transform((list) => list ?? []),
+});
+
+export const batchCancelOrderData = z.object({
+  successList: z
+    .array(z.object({ orderId: optionalId, clientOid: optionalId }))
+    .nullish()
+    .transform((list) => list ?? []),
+  failureList: z
+    .array(z.object({ orderId: optionalId, clientOid: optionalId, errorMsg: z.string(), errorCode: z.string() }))
+    .nullish()
+    .transform((list) => list ?? []),
+});
+
+export type SubAccountApiKey = z.output<typeof subAccountApiKeyData>;
+export type BatchCreatedSubAccount = z.output<typeof batchCreateSubaccountAndApiKeyData>[number];
+export type CreatedSubAccount = z.output<typeof createSubData>;
+export type CancelSymbolOrderResult = z.output<typeof cancelSymbolOrderData>;
+export type BatchCancelOrderResult = z.output<typeof batchCancelOrderData>;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { type ExchangeError, ExchangeNetworkError, MalformedResponseError } from '../errors/exchange-error.ts';
+import { mapEnvelopeError } from '../errors/map-envelope-error.ts';
+
+const envelope = z.object({
+  code: z.string(),
+  msg: z.string(),
+  requestTime: z.number().optional(),
+  data: z.unknown(),
+});
+
+export interface Answer<T> {
+  data: T;
+  /** The exchange's clock at the request, when it sent one. */
+  requestTime: number | undefined;
+}
+
+/**
+ * Reads one HTTP answer into the endpoint's normalized data, or throws the
+ * error class that decides what happens next: an envelope error code, a
+ * truncated body (retryable) or a malformed answer naming the endpoint and the
+ * path at fault (never an undefined further down).
+ */
+export function parseAnswer<S extends z.ZodType>(
+  endpoint: string,
+  httpStatus: number,
+  body: string,
+  dataSchema: S,
+): Answer<z.output<S>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (cause) {
+    if (httpStatus === 429 || httpStatus >= 500)
+      throw mapEnvelopeError(endpoint, httpStatus, String(httpStatus), 'no JSON body');
+    // A body cut short (connection dropped mid-answer) is the usual reason; it is worth another try.
+    throw truncated(endpoint, httpStatus, body, cause);
+  }
+  const parsedEnvelope = envelope.safeParse(json);
+  if (!parsedEnvelope.success) {
+    if (httpStatus === 429 || httpStatus >= 500) {
+      throw mapEnvelopeError(endpoint, httpStatus, String(httpStatus), 'no envelope in the body');
+    }
+    throw malformed(endpoint, httpStatus, parsedEnvelope.error, []);
+  }
+  const { code, msg, requestTime, data } = parsedEnvelope.data;
+  if (code !== '00000' || httpStatus !== 200) throw mapEnvelopeError(endpoint, httpStatus, code, msg);
+  const parsedData = dataSchema.safeParse(data);
+  if (!parsedData.success) throw malformed(endpoint, httpStatus, parsedData.error, ['data']);
+  return { data: parsedData.data, requestTime };
+}
+
+function truncated(endpoint: string, httpStatus: number, body: string, cause: unknown): ExchangeError {
+  return new ExchangeNetworkError({
+    endpoint,
+    code: 'TRUNCATED_BODY',
+    msg: `the answer is not complete JSON (${body.length} characters received)`,
+    httpStatus,
+    cause,
+    requestMayHaveBeenSent: true,
+  });
+}
+
+function malformed(endpoint: string, httpStatus: number, error: z.ZodError, prefix: PropertyKey[]): ExchangeError {
+  const issue = error.issues[0]!;
+  const path = [...prefix, ...issue.path].reduce<string>((text, key) => {
+    if (typeof key === 'number') return `${text}[${key}]`;
+    return text === '' ? String(key) : `${text}.${String(key)}`;
+  }, '');
+  return new MalformedResponseError(endpoint, path, issue.message, httpStatus, error);
+}

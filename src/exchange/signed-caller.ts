@@ -1,0 +1,99 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { z } from 'zod';
+import type { Logger } from '../logging/logger.ts';
+import type { ResolvedClientOptions } from './client-options.ts';
+import { ENDPOINTS, PER_IP_PER_MINUTE, type EndpointName } from './endpoints.ts';
+import { ExchangeError, ExchangeRateLimitError } from './errors/exchange-error.ts';
+import type { RateBudget, RateRule } from './rate-budget/rate-budget.ts';
+import { validateRequest } from './requests/validate-request.ts';
+import { parseAnswer } from './responses/parse-answer.ts';
+import { backoffDelay, decideRetry } from './retry-policy.ts';
+import { authHeaders, buildQueryString, type QueryValue } from './signer.ts';
+import type { Transport } from './transport.ts';
+
+/** How long a 429 stops a budget: one full window, since the exchange has just counted too many. */
+const PAUSE_AFTER_429_MS = 1_000;
+
+/**
+ * The thin signing transport under the typed methods: validate, wait for a
+ * budget slot, sign, send, parse, and retry what may be retried.
+ */
+export class SignedCaller {
+  constructor(
+    private readonly options: ResolvedClientOptions,
+    private readonly transport: Transport,
+    private readonly budget: RateBudget,
+    private readonly log: Logger,
+  ) {}
+
+  async call<Req extends z.ZodType, Res extends z.ZodType>(
+    endpoint: EndpointName,
+    requestSchema: Req,
+    dataSchema: Res,
+    params: unknown,
+  ): Promise<z.output<Res>> {
+    const request = validateRequest(endpoint, requestSchema, params) as unknown;
+    const spec = ENDPOINTS[endpoint];
+    const queryString = spec.method === 'GET' ? buildQueryString(request as Record<string, QueryValue>) : '';
+    // Serialized once: the signature covers these exact bytes, on every attempt.
+    const body = spec.method === 'POST' ? JSON.stringify(request) : '';
+    const pathAndQuery = queryString === '' ? spec.path : `${spec.path}?${queryString}`;
+    const rules = this.rulesOf(endpoint);
+
+    for (let attempt = 1; ; attempt += 1) {
+      const slot = await this.budget.acquire(rules);
+      const started = Date.now();
+      try {
+        const headers = spec.signed
+          ? authHeaders(
+              this.options.credentials,
+              {
+                timestamp: String(this.options.clock()),
+                method: spec.method,
+                requestPath: spec.path,
+                queryString,
+                body,
+              },
+              this.options.locale,
+            )
+          : { locale: this.options.locale };
+        let answer;
+        try {
+          answer = await this.transport.send({ endpoint, method: spec.method, pathAndQuery, headers, body });
+        } finally {
+          await this.budget.complete(slot);
+        }
+        const { data } = parseAnswer(endpoint, answer.status, answer.body, dataSchema);
+        this.log.debug({ endpoint, attempt, status: answer.status, ms: Date.now() - started }, 'exchange call');
+        return data;
+      } catch (error) {
+        if (!(error instanceof ExchangeError)) throw error;
+        if (error instanceof ExchangeRateLimitError) await this.budget.pause(rules[0]!.key, PAUSE_AFTER_429_MS);
+        const decision = decideRetry(spec.method, error, attempt, this.options.retry);
+        if (!decision.retry) {
+          this.log.warn(
+            { endpoint, attempt, code: decision.error.code, status: error.httpStatus },
+            'exchange call failed',
+          );
+          throw decision.error;
+        }
+        const delay = backoffDelay(attempt, this.options.retry);
+        this.log.info(
+          { endpoint, attempt, code: error.code, status: error.httpStatus, delay },
+          'exchange call retried',
+        );
+        await sleep(delay);
+      }
+    }
+  }
+
+  /** The endpoint's own budget first (a 429 pauses it), then the per-IP minute budget. */
+  rulesOf(endpoint: EndpointName): RateRule[] {
+    const spec = ENDPOINTS[endpoint];
+    const owner = spec.keyedBy === 'uid' ? `uid:${this.options.uid}` : `ip:${this.options.ipKey}`;
+    return [
+      { key: `${endpoint}:${owner}`, limit: this.options.perSecond[endpoint] ?? spec.perSecond, windowMs: 1_000 },
+      { key: `all:ip:${this.options.ipKey}`, limit: PER_IP_PER_MINUTE, windowMs: 60_000 },
+    ];
+  }
+}
