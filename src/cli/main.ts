@@ -1,7 +1,9 @@
 import { Command } from 'commander';
 import { registerAccountsCommands } from './commands/accounts-command.ts';
+import { registerBackfillCommand } from './commands/backfill-command.ts';
 import { registerConfigCommands } from './commands/config-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
+import { registerWorkerCommand } from './commands/worker-command.ts';
 
 /**
  * `ledgerline <command>`: each command lives in its own file under commands/
@@ -18,5 +20,7 @@ const program = new Command('ledgerline')
 registerConfigCommands(program);
 registerDbCommands(program);
 registerAccountsCommands(program);
+registerWorkerCommand(program);
+registerBackfillCommand(program);
 
 await program.parseAsync(process.argv);

@@ -12,6 +12,9 @@ export interface Config {
   readonly masterKey: Buffer;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly exportDir: string;
+  /** BullMQ key prefix: separate installations (or tests) sharing one Redis use different ones. */
+  readonly queuePrefix: string;
+  readonly workerConcurrency: number;
 }
 
 /**
@@ -33,6 +36,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: parseMasterKey(raw.LEDGERLINE_MASTER_KEY, production),
     logLevel: raw.LOG_LEVEL,
     exportDir: path.resolve(raw.EXPORT_DIR),
+    queuePrefix: raw.QUEUE_PREFIX,
+    workerConcurrency: raw.WORKER_CONCURRENCY,
   });
 }
 

@@ -38,6 +38,16 @@ export const envSchema = z.object({
   LEDGERLINE_MASTER_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   EXPORT_DIR: z.string().min(1, 'must not be empty').default('./exports'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 characters of letters, digits, _ and -')
+    .default('ledgerline'),
+  WORKER_CONCURRENCY: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(64, 'must be at most 64')
+    .default(4),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

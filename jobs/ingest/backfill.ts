@@ -1,0 +1,52 @@
+import { Queue } from 'bullmq';
+import { ensureWindows, type SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
+import { planBackfill, type StreamChoice } from '../../src/ingest/backfill-plan.ts';
+import { QUEUE } from '../definitions.ts';
+import type { Runtime } from '../runtime.ts';
+import { enqueueWindows } from './enqueue-windows.ts';
+import type { IngestWindowJob } from './ingest-job.ts';
+
+export interface BackfillRequest {
+  account: string;
+  stream: StreamChoice;
+  from: number;
+  to: number;
+  refetch?: boolean;
+  /** "Now" for the horizon and for clamping --to; the exchange's clock. */
+  now?: number;
+}
+
+export interface StartedBackfill {
+  windows: SyncWindowRow[];
+  enqueued: number;
+  alreadyDone: number;
+  notes: string[];
+}
+
+/**
+ * Validates and plans a backfill, records its windows in the coverage ledger
+ * and enqueues the ones not yet done. Every check happens before anything is
+ * written: a bad request leaves no window and no job behind.
+ */
+export async function startBackfill(runtime: Runtime, request: BackfillRequest): Promise<StartedBackfill> {
+  const account = await runtime.accounts.get(request.account);
+  const plan = planBackfill(account, request.stream, request.from, request.to, request.now ?? Date.now());
+  const windows = await ensureWindows(runtime.pool, plan.windows, request.refetch ?? false);
+  const queue = new Queue<IngestWindowJob>(QUEUE.ingest, { prefix: runtime.prefix, connection: runtime.redis });
+  try {
+    const enqueued = await enqueueWindows(queue, windows);
+    return { windows, enqueued, alreadyDone: windows.filter((w) => w.status === 'done').length, notes: plan.notes };
+  } finally {
+    await queue.close();
+  }
+}
+
+/** How many workers are listening on the ingest queue (to warn when none is). */
+export async function ingestWorkerCount(runtime: Runtime): Promise<number> {
+  const queue = new Queue(QUEUE.ingest, { prefix: runtime.prefix, connection: runtime.redis });
+  try {
+    return await queue.getWorkersCount();
+  } finally {
+    await queue.close();
+  }
+}

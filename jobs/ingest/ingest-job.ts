@@ -1,0 +1,22 @@
+import type { Stream } from '../../src/ingest/coverage/window-store.ts';
+
+/** Payload of an ingest job: which stored window to read. Never a secret. */
+export interface IngestWindowJob {
+  accountId: string;
+  windowId: string;
+  stream: Stream;
+  scope: string;
+  /** [start, end) in Unix ms, for people reading the queue; the window row is the truth. */
+  start: number;
+  end: number;
+}
+
+export const INGEST_JOB_NAME = 'ingest-window';
+
+/**
+ * One job id per (account, stream, scope, window): enqueueing a window twice
+ * while it waits or runs adds nothing. (BullMQ reserves ':' in ids.)
+ */
+export function ingestJobId(job: Pick<IngestWindowJob, 'accountId' | 'stream' | 'scope' | 'start' | 'end'>): string {
+  return ['ingest', job.accountId, job.stream, job.scope || 'all', job.start, job.end].join('.');
+}

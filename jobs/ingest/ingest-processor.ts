@@ -1,0 +1,79 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import type pg from 'pg';
+import { LedgerlineError } from '../../src/errors/index.ts';
+import type { ClientProvider } from '../../src/ingest/client-provider.ts';
+import { failWindow, startWindow } from '../../src/ingest/coverage/window-store.ts';
+import { runWindow, type WindowRunResult } from '../../src/ingest/run-window.ts';
+import type { Logger } from '../../src/logging/logger.ts';
+import type { IngestWindowJob } from './ingest-job.ts';
+
+export interface IngestProcessorDeps {
+  pool: pg.Pool;
+  clients: ClientProvider;
+  log: Logger;
+  /** True once the worker is shutting down: the job stops after the page in hand. */
+  stopping: () => boolean;
+}
+
+export type IngestJobResult = WindowRunResult | { discarded: string };
+
+/** Whether trying again could help: our own errors say so; anything else (a dropped DB connection) may pass. */
+function retryable(error: unknown): boolean {
+  return error instanceof LedgerlineError ? error.retryable : true;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof LedgerlineError) return `${error.name}: ${error.message}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * Reads one window. The error's class decides what BullMQ does: a permanent
+ * error (bad credentials, a rejected parameter) fails the job at once, a
+ * transient one is retried with backoff and resumes from the stored cursor.
+ */
+export function createIngestProcessor(deps: IngestProcessorDeps) {
+  return async (job: Job<IngestWindowJob>, token?: string): Promise<IngestJobResult> => {
+    const { windowId, accountId, stream, scope } = job.data;
+    const entity = { jobId: job.id, accountId, stream, scope: scope || undefined, windowId };
+    const window = await startWindow(deps.pool, windowId);
+    if (!window) {
+      deps.log.warn(entity, 'ingest window discarded: the window no longer exists');
+      return { discarded: 'window not found' };
+    }
+    if (window.status === 'done') {
+      deps.log.info(entity, 'ingest window discarded: already done');
+      return { discarded: 'already done' };
+    }
+    deps.log.info(
+      { ...entity, from: new Date(window.start), to: new Date(window.end), cursor: window.cursor },
+      'ingest window started',
+    );
+    try {
+      const client = await deps.clients.forAccount(accountId);
+      const result = await runWindow({
+        pool: deps.pool,
+        client,
+        window,
+        shouldStop: deps.stopping,
+        onPage: (progress) => job.updateProgress({ pages: progress.pages, rows: progress.rows }),
+      });
+      if (!result.done) {
+        // Shutting down: hand the job back; it resumes from the stored cursor.
+        deps.log.info({ ...entity, pages: result.pages }, 'ingest window released for shutdown');
+        await job.moveToDelayed(Date.now() + 500, token);
+        throw new DelayedError();
+      }
+      deps.log.info({ ...entity, ...result }, 'ingest window completed');
+      return result;
+    } catch (error) {
+      if (error instanceof DelayedError) throw error;
+      const canRetry = retryable(error);
+      const final = !canRetry || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      await failWindow(deps.pool, windowId, describe(error), final);
+      deps.log[final ? 'error' : 'warn']({ ...entity, err: error, final }, 'ingest window failed');
+      if (!canRetry) throw new UnrecoverableError(describe(error));
+      throw error;
+    }
+  };
+}

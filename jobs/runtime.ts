@@ -1,0 +1,64 @@
+import type { Redis } from 'ioredis';
+import pg from 'pg';
+import { AccountService } from '../src/accounts/account-service.ts';
+import type { Config } from '../src/config/config.ts';
+import { createPrisma, type PrismaClient } from '../src/db/prisma.ts';
+import { ClientProvider, type ClientOverrides } from '../src/ingest/client-provider.ts';
+import { createRedisConnection } from './connection.ts';
+
+/**
+ * The long-lived resources one process shares between its workers, queues
+ * and commands, and their orderly release.
+ */
+export interface Runtime {
+  config: Config;
+  prefix: string;
+  pool: pg.Pool;
+  prisma: PrismaClient;
+  /** Plain commands (rate budget, reads); BullMQ gets its own connections. */
+  redis: Redis;
+  accounts: AccountService;
+  clients: ClientProvider;
+  /** A new connection for a BullMQ Queue or Worker (blocking reads need their own). */
+  connection(): Redis;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  prefix?: string;
+  poolSize?: number;
+  clientOverrides?: ClientOverrides;
+}
+
+export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
+  const pool = new pg.Pool({
+    connectionString: config.databaseUrl,
+    max: options.poolSize ?? config.workerConcurrency + 2,
+  });
+  const prisma = createPrisma(config.databaseUrl);
+  const redis = createRedisConnection(config.redisUrl);
+  const accounts = new AccountService(prisma, config.masterKey);
+  const clients = new ClientProvider(accounts, redis, options.clientOverrides);
+  const connections: Redis[] = [];
+  return {
+    config,
+    prefix: options.prefix ?? config.queuePrefix,
+    pool,
+    prisma,
+    redis,
+    accounts,
+    clients,
+    connection() {
+      const connection = createRedisConnection(config.redisUrl);
+      connections.push(connection);
+      return connection;
+    },
+    async close() {
+      await clients.close();
+      await Promise.allSettled(connections.map((c) => c.quit()));
+      await redis.quit().catch(() => undefined);
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

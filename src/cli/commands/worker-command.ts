@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { createRuntime } from '../../../jobs/runtime.ts';
+import { startWorkers } from '../../../jobs/workers.ts';
+import { ValidationError } from '../../errors/index.ts';
+import { logger } from '../../logging/logger.ts';
+import { runTool } from '../run-tool.ts';
+
+function parseConcurrency(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new ValidationError('--concurrency', 'must be a whole number from 1 to 64', value);
+  return n;
+}
+
+export function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('run the job processors until SIGINT or SIGTERM (then finish or release the current page and exit)')
+    .option('--concurrency <n>', 'jobs processed at once (default: WORKER_CONCURRENCY)')
+    .action((options: { concurrency?: string }) =>
+      runTool(async (config) => {
+        const concurrency = parseConcurrency(options.concurrency, config.workerConcurrency);
+        const log = logger('worker');
+        const runtime = createRuntime(config);
+        const running = startWorkers(runtime, { concurrency });
+        log.info({ concurrency, prefix: runtime.prefix }, 'worker started');
+        await new Promise<void>((resolve) => {
+          const stop = (signal: string) => {
+            log.info({ signal }, 'worker stopping: finishing or releasing the current pages');
+            resolve();
+          };
+          process.once('SIGINT', () => stop('SIGINT'));
+          process.once('SIGTERM', () => stop('SIGTERM'));
+        });
+        await running.close();
+        await runtime.close();
+        log.info('worker stopped');
+      }),
+    );
+}

@@ -1,0 +1,66 @@
+import type pg from 'pg';
+import type { ExchangeClient } from '../exchange/index.ts';
+import { storePage } from './coverage/store-page.ts';
+import type { SyncWindowRow } from './coverage/window-store.ts';
+import { STREAM_DEFINITIONS, toTimeWindow } from './streams.ts';
+
+export interface WindowRunResult {
+  /** Whether the window reached its last page (false: stopped early on request). */
+  done: boolean;
+  pages: number;
+  rows: number;
+  inserted: number;
+  updated: number;
+}
+
+export interface RunWindowOptions {
+  pool: pg.Pool;
+  client: ExchangeClient;
+  window: SyncWindowRow;
+  /** Checked between pages: when set, the run stops after the page in hand is stored. */
+  shouldStop?: () => boolean;
+  onPage?: (progress: WindowRunResult) => void | Promise<void>;
+}
+
+/**
+ * Reads one window from its stored cursor to its end, storing each page with
+ * the cursor in one transaction. Stopping early (shutdown) or failing leaves
+ * the window at its last stored page; the next run resumes there.
+ */
+export async function runWindow(options: RunWindowOptions): Promise<WindowRunResult> {
+  const { pool, client, window } = options;
+  const definition = STREAM_DEFINITIONS[window.stream];
+  const result: WindowRunResult = { done: false, pages: 0, rows: 0, inserted: 0, updated: 0 };
+  let cursor = window.cursor;
+  const pages = definition.pages(client, toTimeWindow(window.start, window.end), window.scope, cursor);
+  for await (const page of pages) {
+    const stats = await storePage(pool, {
+      windowId: window.id,
+      accountId: window.accountId,
+      spec: definition.table,
+      records: page.items,
+      fromCursor: page.requestedWith,
+      nextCursor: page.cursor,
+      last: false,
+    });
+    cursor = page.cursor;
+    result.pages += 1;
+    result.rows += page.items.length;
+    result.inserted += stats.inserted;
+    result.updated += stats.updated;
+    await options.onPage?.(result);
+    if (options.shouldStop?.()) return result;
+  }
+  // The exchange answered the empty page that ends paging: the window is complete.
+  await storePage(pool, {
+    windowId: window.id,
+    accountId: window.accountId,
+    spec: definition.table,
+    records: [],
+    fromCursor: cursor,
+    nextCursor: cursor,
+    last: true,
+  });
+  result.done = true;
+  return result;
+}
