@@ -3,6 +3,7 @@ import pg from 'pg';
 import { AccountService } from '../src/accounts/account-service.ts';
 import type { Config } from '../src/config/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/prisma.ts';
+import { ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../src/exchange/index.ts';
 import { ClientProvider, type ClientOverrides } from '../src/ingest/client-provider.ts';
 import { createRedisConnection } from './connection.ts';
 
@@ -38,11 +39,16 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const prisma = createPrisma(config.databaseUrl);
   const redis = createRedisConnection(config.redisUrl);
   const accounts = new AccountService(prisma, config.masterKey);
-  const clients = new ClientProvider(accounts, redis, options.clientOverrides);
+  const prefix = options.prefix ?? config.queuePrefix;
+  const clients = new ClientProvider(accounts, redis, {
+    // The rate budget lives beside the queues, so installations sharing a Redis keep theirs apart.
+    rateBudget: { prefix: `${prefix}:rate`, perSecond: scaledBudgets(config.exchangeRateFactor) },
+    ...options.clientOverrides,
+  });
   const connections: Redis[] = [];
   return {
     config,
-    prefix: options.prefix ?? config.queuePrefix,
+    prefix,
     pool,
     prisma,
     redis,
@@ -61,4 +67,10 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       await pool.end();
     },
   };
+}
+
+/** The spec's per-second budgets times a factor (1: exactly the spec's). */
+export function scaledBudgets(factor: number): Partial<Record<EndpointName, number>> {
+  if (factor === 1) return {};
+  return Object.fromEntries(ENDPOINT_NAMES.map((name) => [name, ENDPOINTS[name].perSecond * factor]));
 }

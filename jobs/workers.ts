@@ -25,8 +25,11 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
   const common = {
     prefix: runtime.prefix,
     concurrency: options.concurrency ?? runtime.config.workerConcurrency,
-    lockDuration: options.lockDurationMs ?? 30_000,
-    stalledInterval: options.stalledIntervalMs ?? 30_000,
+    lockDuration: options.lockDurationMs ?? runtime.config.workerLockDurationMs,
+    stalledInterval: options.stalledIntervalMs ?? runtime.config.workerLockDurationMs,
+    // Reading a window again is harmless (upserts, cursor checks), so a job
+    // whose worker died may be taken over several times before it counts as failed.
+    maxStalledCount: 5,
   };
   const ingest = new Worker<IngestWindowJob, IngestJobResult>(
     QUEUE.ingest,

@@ -15,6 +15,13 @@ export interface Config {
   /** BullMQ key prefix: separate installations (or tests) sharing one Redis use different ones. */
   readonly queuePrefix: string;
   readonly workerConcurrency: number;
+  /** A killed worker's job is taken over by another worker after this long. */
+  readonly workerLockDurationMs: number;
+  /**
+   * Multiplies the spec's per-second budgets: for an account granted a higher
+   * limit tier, or a simulator scaled the same way for tests and benchmarks.
+   */
+  readonly exchangeRateFactor: number;
 }
 
 /**
@@ -38,6 +45,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportDir: path.resolve(raw.EXPORT_DIR),
     queuePrefix: raw.QUEUE_PREFIX,
     workerConcurrency: raw.WORKER_CONCURRENCY,
+    workerLockDurationMs: raw.WORKER_LOCK_DURATION_MS,
+    exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
   });
 }
 

@@ -48,6 +48,17 @@ export const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(64, 'must be at most 64')
     .default(4),
+  WORKER_LOCK_DURATION_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(1000, 'must be at least 1000')
+    .max(600_000, 'must be at most 600000')
+    .default(30_000),
+  EXCHANGE_RATE_FACTOR: z.coerce
+    .number({ message: 'must be a number' })
+    .positive('must be greater than 0')
+    .max(1000, 'must be at most 1000')
+    .default(1),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

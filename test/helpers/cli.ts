@@ -1,0 +1,41 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const BIN = path.resolve(import.meta.dirname, '../../bin/ledgerline.js');
+
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ...env,
+  };
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `ledgerline <args>` to completion. */
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 60_000): CliResult {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    env: childEnv(env),
+    encoding: 'utf8',
+    timeout: timeoutMs,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr.trim() };
+}
+
+/** Starts `ledgerline <args>` in the background (a worker to kill, say). */
+export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Resolves when the process has exited. */
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { QUEUE } from '../../jobs/definitions.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { runCli } from '../helpers/cli.ts';
+import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
+
+const db = useTestDatabase('backfillcli');
+let pipeline: Pipeline;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  pipeline = await startPipeline({ databaseUrl: db.url });
+  env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: pipeline.runtime.prefix.replaceAll(':', '-') };
+});
+afterAll(async () => {
+  await pipeline?.close();
+});
+
+const today = new Date().toISOString().slice(0, 10);
+const cases: Array<[string, string[], RegExp]> = [
+  [
+    'unknown stream',
+    ['--stream', 'futures', '--from', '2026-01-01'],
+    /^ValidationError: --stream: must be one of positions, spot, transfers, all/,
+  ],
+  [
+    'from after to',
+    ['--stream', 'spot', '--from', '2026-03-01', '--to', '2026-02-01'],
+    /^ValidationError: --from: must be before --to/,
+  ],
+  ['malformed from', ['--stream', 'spot', '--from', '2026-13-45'], /^ValidationError: --from: must be a date/],
+  [
+    'malformed to',
+    ['--stream', 'spot', '--from', '2026-01-01', '--to', 'yesterday'],
+    /^ValidationError: --to: must be a date/,
+  ],
+  [
+    'positions beyond the horizon',
+    ['--stream', 'positions', '--from', '2025-01-01'],
+    /^ValidationError: --from: positions can only be read for the last 90 days/,
+  ],
+  [
+    'from in the future',
+    ['--stream', 'spot', '--from', '2099-01-01', '--to', '2099-02-01'],
+    /^ValidationError: --from: must not be in the future/,
+  ],
+];
+
+describe('ledgerline backfill: bad input', () => {
+  it.each(cases)('%s: one-line error, non-zero exit, nothing enqueued', (_name, args, message) => {
+    const result = runCli(['backfill', '--account', 'demo', ...args], env);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.split('\n')).toHaveLength(1);
+    expect(result.status).toBe(2);
+  });
+
+  it('unknown account: one-line error', () => {
+    const result = runCli(['backfill', '--account', 'nobody', '--stream', 'spot', '--from', today], env);
+    expect(result.stderr).toBe(
+      'AccountNotFoundError: account "nobody" is not registered (see: ledgerline accounts list)',
+    );
+    expect(result.status).toBe(2);
+  });
+
+  it('left no window and no job behind', async () => {
+    expect(await db.prisma.syncWindow.count()).toBe(0);
+    const queue = new Queue(QUEUE.ingest, { prefix: env.QUEUE_PREFIX, connection: pipeline.runtime.redis });
+    const counts = await queue.getJobCounts();
+    await queue.close();
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(0);
+  });
+});
