@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBackfill } from '../../jobs/ingest/backfill.ts';
+import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
+import { positionHorizon } from '../../src/exchange/index.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { exited, spawnCli } from '../helpers/cli.ts';
+import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
+import {
+  storedPositions,
+  storedSpot,
+  storedTransfers,
+  truthPositions,
+  truthSpot,
+  truthTransfers,
+} from '../helpers/ground-truth.ts';
+
+const DAY = 86_400_000;
+const RATE_FACTOR = 3;
+const db = useTestDatabase('twoworkers');
+let pipeline: Pipeline;
+
+beforeAll(async () => {
+  pipeline = await startPipeline({
+    databaseUrl: db.url,
+    rateFactor: RATE_FACTOR,
+    simulator: { scale: { spotRecords: 6_000 } },
+  });
+});
+afterAll(async () => {
+  await pipeline?.close();
+});
+
+describe('two worker processes', () => {
+  it('finish one backfill together with the ground-truth result and no HTTP 429', async () => {
+    const env = {
+      DATABASE_URL: db.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: pipeline.runtime.prefix.replaceAll(':', '-'),
+      EXCHANGE_RATE_FACTOR: String(RATE_FACTOR),
+      WORKER_CONCURRENCY: '4',
+      LOG_LEVEL: 'info',
+    };
+    const workers = [spawnCli(['worker'], env), spawnCli(['worker'], env)];
+    const completedBy = workers.map(() => 0);
+    workers.forEach((worker, i) =>
+      worker.stdout?.on('data', (chunk: Buffer) => {
+        completedBy[i]! += chunk.toString().split('ingest window completed').length - 1;
+      }),
+    );
+    const now = Date.now();
+    const runtime = { ...pipeline.runtime, prefix: env.QUEUE_PREFIX };
+    const started = await startBackfill(runtime, {
+      account: 'demo',
+      stream: 'all',
+      from: now - 400 * DAY,
+      to: now,
+      now,
+    });
+    const ids = started.windows.map((w) => w.id);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const progress = await windowProgress(pipeline.runtime.pool, ids);
+      expect(progress.every((p) => p.failed === 0)).toBe(true);
+      if (progress.every((p) => p.done === p.total)) break;
+      if (Date.now() > deadline) throw new Error(`not finished: ${JSON.stringify(progress)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    for (const worker of workers) worker.kill('SIGTERM');
+    expect(await Promise.all(workers.map(exited))).toEqual([0, 0]);
+
+    // Both processes took part.
+    expect(completedBy[0]).toBeGreaterThan(0);
+    expect(completedBy[1]).toBeGreaterThan(0);
+    expect(completedBy[0]! + completedBy[1]!).toBe(ids.length);
+    const { pool } = pipeline.runtime;
+    const { sim, accountId } = pipeline;
+    expect(await storedSpot(pool, accountId)).toEqual(truthSpot(sim));
+    expect(await storedTransfers(pool, accountId)).toEqual(truthTransfers(sim));
+    expect(await storedPositions(pool, accountId)).toEqual(truthPositions(sim, positionHorizon(now)));
+
+    const counters = Object.values(sim.counters.get());
+    const served = counters.reduce((sum, c) => sum + c.served, 0);
+    const limited = counters.reduce((sum, c) => sum + c.rateLimited, 0);
+    expect(served).toBeGreaterThan(100);
+    expect(limited).toBe(0);
+  }, 180_000);
+});
