@@ -55,7 +55,8 @@ export async function runEndpoint(
     path,
     rawQuery,
     query: new URLSearchParams(rawQuery),
-    rawBody: typeof request.body === 'string' ? request.body : '',
+    // A GET is signed with an empty body, whatever came with it.
+    rawBody: endpoint.method === 'POST' && typeof request.body === 'string' ? request.body : '',
     ip: normalizeIp(request.socket.remoteAddress ?? ''),
     now: sim.clock.now(),
   };
