@@ -34,4 +34,25 @@ describe('signatures verify on the simulator', () => {
     expect(log[0]!.query).toBe('limit=1&symbol=BTC%20USDT');
     expect(log.some((entry) => entry.query.includes('%C3%A9%E6%97%A5'))).toBe(true);
   });
+
+  it('for POST bodies with non-ASCII text', async () => {
+    const client = simulatorClient(sim, redis, prefix);
+    sim.requestLog.clear();
+    const note = 'Büro Köln · 日本語 · 한국어 · ✓ 🚀';
+    const sub = await client.createSub({ username: 'unicode', note });
+    expect(sub.note).toBe(note);
+    const key = await client.createVirtualSubaccountApiKey({
+      subAccountUid: sub.subUid,
+      passphrase: 'Unicode2026',
+      label: 'clé 日本 ✓',
+      permList: ['read'],
+    });
+    expect(key.label).toBe('clé 日本 ✓');
+    const renamed = await client.batchCreateSubaccountAndApiKey([
+      { subAccountName: 'Unicodeb', passphrase: 'Unicode2026', label: 'Ünïcödé ✓', permList: ['read'] },
+    ]);
+    expect(renamed[0]!.label).toBe('Ünïcödé ✓');
+    await client.close();
+    expect(sim.requestLog.list().map((entry) => entry.code)).toEqual(['00000', '00000', '00000']);
+  });
 });
