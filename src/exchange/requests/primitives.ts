@@ -57,9 +57,13 @@ export const passphrase = z
     error: `must be ${PASSPHRASE_RULE}`,
   });
 
-/** Length in characters (code points), as a person counts them. */
+/**
+ * Length as the exchange counts it: UTF-16 code units (Java's String.length()),
+ * so a character outside the BMP (an emoji) counts twice. Stricter than code
+ * points, so nothing we let through is refused for its length.
+ */
 function charCount(value: string): number {
-  return [...value].length;
+  return value.length;
 }
 
 export const label = z

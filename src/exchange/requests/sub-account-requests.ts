@@ -45,16 +45,18 @@ export const batchCreateSubaccountAndApiKeyRequest = z
   .max(5, { error: 'must have 1 to 5 items' })
   .superRefine((items, ctx) => {
     // All-or-nothing on the exchange: one duplicate name rejects the whole batch (40071).
+    // Names are compared ignoring case, as the exchange does.
     const seen = new Set<string>();
     items.forEach((item, index) => {
-      if (seen.has(item.subAccountName)) {
+      const name = item.subAccountName.toLowerCase();
+      if (seen.has(name)) {
         ctx.addIssue({
           code: 'custom',
           path: [index, 'subAccountName'],
           message: 'must not repeat a subAccountName of the same batch',
         });
       }
-      seen.add(item.subAccountName);
+      seen.add(name);
     });
   });
 

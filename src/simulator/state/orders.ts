@@ -57,7 +57,7 @@ export class OrderBook {
         this.place({
           uid,
           category,
-          symbol: symbols[k % symbols.length]!,
+          symbol: symbols[Math.floor(k / 2) % symbols.length]!,
           status: k % 2 ? 'partially_filled' : 'live',
         });
       }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
+import http from 'node:http';
 
 /**
  * Test-only signer and caller, written from decisions.md §1 independently of
@@ -25,7 +25,8 @@ export interface CallOptions {
   signBody?: string;
   /** Extra or replacing headers; undefined values remove a header. */
   headers?: Record<string, string | undefined>;
-  dispatcher?: Dispatcher;
+  /** Leave from this local address (e.g. 127.0.0.2) to appear as another caller IP. */
+  localAddress?: string;
 }
 
 export interface CallResult<T = unknown> {
@@ -57,19 +58,35 @@ export async function call<T = unknown>(
     if (value === undefined) delete headers[name];
     else headers[name] = value;
   }
-  const response = await request(`${baseUrl}${path}${query ? `?${query}` : ''}`, {
+  const response = await send(
+    `${baseUrl}${path}${query ? `?${query}` : ''}`,
     method,
     headers,
-    ...(method === 'POST' ? { body } : {}),
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-  });
-  const text = await response.body.text();
-  return { status: response.statusCode, json: JSON.parse(text) as CallResult<T>['json'], text };
+    body,
+    options.localAddress,
+  );
+  return { status: response.status, json: JSON.parse(response.text) as CallResult<T>['json'], text: response.text };
 }
 
-/** A dispatcher whose connections leave from the given local address (e.g. 127.0.0.2). */
-export function agentFrom(localAddress: string): Agent {
-  return new Agent({ connect: { localAddress } });
+/** A plain node:http exchange (undici cannot pick the local address). Rejects when the connection is reset. */
+export function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+  localAddress?: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, ...(localAddress ? { localAddress } : {}) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (method === 'POST') req.end(body);
+    else req.end();
+  });
 }
 
 /** key=value pairs in ascending key order, as the client sends them. */

@@ -1,0 +1,31 @@
+import type { Redis } from 'ioredis';
+import { ExchangeClient } from '../../../src/exchange/exchange-client.ts';
+import type { ExchangeClientOptions } from '../../../src/exchange/client-options.ts';
+import { ENDPOINTS, ENDPOINT_NAMES, type EndpointName } from '../../../src/exchange/endpoints.ts';
+import type { RunningSimulator } from '../../../src/simulator/index.ts';
+
+/** The client's budgets scaled like a simulator started with rateLimits.factor (its rounding). */
+export function scaledLimits(factor: number): Partial<Record<EndpointName, number>> {
+  return Object.fromEntries(
+    ENDPOINT_NAMES.map((name) => [name, Math.max(1, Math.round(ENDPOINTS[name].perSecond * factor))]),
+  );
+}
+
+/** A client of the simulator's demo account, on the simulator's clock. */
+export function simulatorClient(
+  sim: RunningSimulator,
+  redis: Redis,
+  prefix: string,
+  overrides: Partial<ExchangeClientOptions> & { factor?: number } = {},
+): ExchangeClient {
+  const { factor = 1, ...rest } = overrides;
+  return new ExchangeClient({
+    baseUrl: sim.url,
+    ...sim.demo,
+    redis,
+    clock: () => sim.clock.now(),
+    retry: { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 50 },
+    ...rest,
+    rateBudget: { prefix, ipKey: 'test-host', perSecond: scaledLimits(factor), ...rest.rateBudget },
+  });
+}

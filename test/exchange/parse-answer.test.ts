@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ExchangeAuthError,
+  ExchangeIpError,
+  ExchangeNetworkError,
+  ExchangeNotFoundError,
+  ExchangePermissionError,
+  ExchangeRangeError,
+  ExchangeRateLimitError,
+  ExchangeRequestError,
+  ExchangeServerError,
+  ExchangeUnknownError,
+  MalformedResponseError,
+} from '../../src/exchange/errors/exchange-error.ts';
+import { parseAnswer } from '../../src/exchange/responses/parse-answer.ts';
+import {
+  allSubDepositWithdrawalData,
+  historyPositionData,
+  spotRecordData,
+} from '../../src/exchange/responses/history-responses.ts';
+import { fail, ok } from './helpers/fake-exchange.ts';
+
+const position = {
+  positionId: '900',
+  symbol: 'BTCUSDT',
+  marginCoin: 'USDT',
+  holdSide: 'long',
+  posMode: 'hedge_mode',
+  openAvgPrice: '64000.123456789012345678',
+  closeAvgPrice: '65000.5',
+  marginMode: 'crossed',
+  openTotalPos: '0.001',
+  closeTotalPos: '0.001',
+  pnl: '-1.000000000000000001',
+  netProfit: '0.9',
+  totalFunding: '0',
+  openFee: '-0.01',
+  closeFee: '-0.01',
+};
+
+describe('parseAnswer', () => {
+  it('accepts ctime/utime and cTime/uTime alike and gives one shape', () => {
+    const lower = parseAnswer(
+      'historyPosition',
+      200,
+      ok({ list: [{ ...position, ctime: '1700000000000', utime: '1700000000001' }], endId: '900' }),
+      historyPositionData,
+    );
+    const camel = parseAnswer(
+      'historyPosition',
+      200,
+      ok({ list: [{ ...position, cTime: '1700000000000', uTime: '1700000000001' }], endId: '900' }),
+      historyPositionData,
+    );
+    expect(lower.data).toEqual(camel.data);
+    expect(lower.data.list[0]).toMatchObject({ cTime: '1700000000000', uTime: '1700000000001' });
+    expect(lower.data.list[0]).not.toHaveProperty('ctime');
+  });
+
+  it('keeps amounts as the exact strings sent', () => {
+    const { data } = parseAnswer(
+      'historyPosition',
+      200,
+      ok({ list: [{ ...position, ctime: '1', utime: '2' }], endId: '900' }),
+      historyPositionData,
+    );
+    expect(data.list[0]!.openAvgPrice).toBe('64000.123456789012345678');
+    expect(data.list[0]!.pnl).toBe('-1.000000000000000001');
+  });
+
+  it('reads the deposit cursor from endId or from cursor', () => {
+    const record = {
+      uid: '1',
+      txId: 't9',
+      coin: 'USDT',
+      type: 'deposit',
+      subType: 'onchain',
+      amount: '10',
+      status: 'pending',
+      ts: '1',
+    };
+    const a = parseAnswer(
+      'allSubDepositWithdrawal',
+      200,
+      ok({ list: [record], endId: 't9' }),
+      allSubDepositWithdrawalData,
+    );
+    const b = parseAnswer(
+      'allSubDepositWithdrawal',
+      200,
+      ok({ list: [record], cursor: 't9' }),
+      allSubDepositWithdrawalData,
+    );
+    expect(a.data.cursor).toBe('t9');
+    expect(b.data).toEqual(a.data);
+  });
+
+  it('names the endpoint and the path of a malformed answer', () => {
+    const badAmount = ok([
+      { id: '1', coin: 'BTC', spotTaxType: 'Buy', amount: 0.1, fee: '0', balance: '1', bizOrderId: '', ts: '1' },
+    ]);
+    expect(() => parseAnswer('spotRecord', 200, badAmount, spotRecordData)).toThrow(MalformedResponseError);
+    try {
+      parseAnswer('spotRecord', 200, badAmount, spotRecordData);
+    } catch (error) {
+      expect((error as MalformedResponseError).endpoint).toBe('spotRecord');
+      expect((error as MalformedResponseError).path).toBe('data[0].amount');
+      expect((error as MalformedResponseError).retryable).toBe(false);
+    }
+    const noTimes = ok({ list: [position], endId: '900' });
+    expect(() => parseAnswer('historyPosition', 200, noTimes, historyPositionData)).toThrow(/data.list\[0\].cTime/);
+    expect(() => parseAnswer('spotRecord', 200, '{"code":"00000"}', spotRecordData)).toThrow(/spotRecord.*msg/);
+  });
+
+  it('treats a body cut short as a retryable network error', () => {
+    const body = ok([{ id: '1' }]).slice(0, 30);
+    const error = captured(() => parseAnswer('spotRecord', 200, body, spotRecordData));
+    expect(error).toBeInstanceOf(ExchangeNetworkError);
+    expect((error as ExchangeNetworkError).code).toBe('TRUNCATED_BODY');
+    expect((error as ExchangeNetworkError).retryable).toBe(true);
+  });
+
+  it.each([
+    [400, '40009', 'sign signature error', ExchangeAuthError, false],
+    [400, '40008', 'Request timestamp expired', ExchangeAuthError, false],
+    [400, '40014', 'Incorrect permissions, need read permissions', ExchangePermissionError, false],
+    [400, '40029', 'This account is not a Broker', ExchangePermissionError, false],
+    [400, '40018', 'Invalid IP', ExchangeIpError, false],
+    [400, '22010', 'Please bind ip whitelist address', ExchangeIpError, false],
+    [400, '40020', 'Parameter limit error', ExchangeRequestError, false],
+    [400, '40063', 'API exceeds the maximum limit added', ExchangeRequestError, false],
+    [400, '00001', 'startTime and endTime interval cannot be greater than 30 days', ExchangeRangeError, false],
+    [400, '40704', 'Can only check the data of the last three months', ExchangeRangeError, false],
+    [400, '40065', 'This subApikey does not exist', ExchangeNotFoundError, false],
+    [404, '40404', 'not found', ExchangeNotFoundError, false],
+    [429, '429', 'Too Many Requests', ExchangeRateLimitError, true],
+    [500, '40015', 'internal error', ExchangeServerError, true],
+    [400, '12345', 'something new', ExchangeUnknownError, false],
+  ] as const)('HTTP %i code %s → %s', (status, code, msg, Class, retryable) => {
+    const error = captured(() => parseAnswer('spotRecord', status, fail(code, msg), spotRecordData));
+    expect(error).toBeInstanceOf(Class);
+    expect(error).toMatchObject({ code, msg, httpStatus: status, endpoint: 'spotRecord', retryable });
+  });
+
+  it('maps a bare 502 page without an envelope to a server error', () => {
+    const error = captured(() => parseAnswer('spotRecord', 502, '<html>Bad gateway</html>', spotRecordData));
+    expect(error).toBeInstanceOf(ExchangeServerError);
+    expect((error as ExchangeServerError).httpStatus).toBe(502);
+  });
+});
+
+function captured(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}

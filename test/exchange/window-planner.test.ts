@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors/validation-error.ts';
+import {
+  HORIZON_MARGIN_MS,
+  MAX_SPAN_DAYS,
+  planWindows,
+  positionHorizon,
+  type TimeWindow,
+  type WindowedStream,
+} from '../../src/exchange/paging/window-planner.ts';
+
+const DAY = 86_400_000;
+const STREAMS: WindowedStream[] = ['historyPosition', 'spotRecord', 'allSubDepositWithdrawal'];
+
+/** mulberry32: a small seeded generator, so every failing case can be replayed from its seed. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Ranges of every size: empty, 1 ms, around a span boundary, up to years; edges at odd milliseconds. */
+function randomRange(random: () => number, maxSpanMs: number): [number, number] {
+  const from = Date.UTC(2020, 0, 1) + Math.floor(random() * 6 * 365 * DAY);
+  const kind = random();
+  let length: number;
+  if (kind < 0.1) length = 0;
+  else if (kind < 0.2) length = 1 + Math.floor(random() * 3);
+  else if (kind < 0.4) length = maxSpanMs * (1 + Math.floor(random() * 4)) + Math.floor(random() * 5) - 2;
+  else length = Math.floor(random() * 800 * DAY);
+  return [from, from + Math.max(0, length)];
+}
+
+function expectExactCover(windows: TimeWindow[], from: number, to: number, maxSpanMs: number): void {
+  if (from >= to) {
+    expect(windows).toEqual([]);
+    return;
+  }
+  expect(windows[0]!.from).toBe(from);
+  expect(windows.at(-1)!.to).toBe(to);
+  windows.forEach((window, index) => {
+    expect(window.to).toBeGreaterThan(window.from);
+    expect(window.to - window.from).toBeLessThanOrEqual(maxSpanMs);
+    // What the exchange receives: inclusive bounds, the range within its maximum.
+    expect(Number(window.startTime)).toBe(window.from);
+    expect(Number(window.endTime)).toBe(window.to - 1);
+    expect(Number(window.endTime) - Number(window.startTime)).toBeLessThanOrEqual(maxSpanMs);
+    if (index > 0) {
+      // Half-open windows meet exactly: no gap, no overlap, and the inclusive bounds follow on.
+      expect(window.from).toBe(windows[index - 1]!.to);
+      expect(Number(window.startTime)).toBe(Number(windows[index - 1]!.endTime) + 1);
+    }
+    // Only the last window may be shorter than the maximum span.
+    if (index < windows.length - 1) expect(window.to - window.from).toBe(maxSpanMs);
+  });
+}
+
+describe('planWindows (seeded property tests)', () => {
+  for (const stream of STREAMS) {
+    it(`${stream}: windows cover [from, to) exactly, never overlap, never exceed ${MAX_SPAN_DAYS[stream]} days`, () => {
+      const maxSpanMs = MAX_SPAN_DAYS[stream] * DAY;
+      for (let seed = 1; seed <= 400; seed += 1) {
+        const random = seeded(seed * 7919 + stream.length);
+        const [from, to] = randomRange(random, maxSpanMs);
+        // For positions, "now" sits right after `to` so the horizon does not cut: its clamp is tested below.
+        const now = stream === 'historyPosition' ? from + 80 * DAY : to;
+        const effectiveFrom = stream === 'historyPosition' ? Math.max(from, positionHorizon(now)) : from;
+        const windows = planWindows(stream, from, to, { now });
+        try {
+          expectExactCover(windows, Math.min(effectiveFrom, to), to, maxSpanMs);
+        } catch (error) {
+          throw new Error(`seed ${seed}: [${from}, ${to}) ${(error as Error).message}`, { cause: error });
+        }
+      }
+    });
+  }
+
+  it('historyPosition: clamps from to the 3-month horizon (plus the margin), for any now', () => {
+    for (let seed = 1; seed <= 300; seed += 1) {
+      const random = seeded(seed);
+      const now = Date.UTC(2026, 0, 1) + Math.floor(random() * 365 * DAY);
+      const from = now - Math.floor(random() * 200 * DAY);
+      const to = now - Math.floor(random() * 100 * DAY);
+      const windows = planWindows('historyPosition', from, Math.max(from, to), { now });
+      const horizon = now - 90 * DAY + HORIZON_MARGIN_MS;
+      expect(positionHorizon(now)).toBe(horizon);
+      for (const window of windows) expect(window.from).toBeGreaterThanOrEqual(horizon);
+      expectExactCover(windows, Math.min(Math.max(from, horizon), Math.max(from, to)), Math.max(from, to), 90 * DAY);
+    }
+  });
+
+  it('cuts at UTC day lengths, daylight-saving or not', () => {
+    const from = Date.UTC(2026, 2, 1); // spans the March DST change of every zone that has one
+    const windows = planWindows('allSubDepositWithdrawal', from, from + 21 * DAY);
+    expect(windows.map((window) => window.to - window.from)).toEqual([7 * DAY, 7 * DAY, 7 * DAY]);
+    expect(windows[1]!.startTime).toBe(String(Date.UTC(2026, 2, 8)));
+    expect(windows[0]!.endTime).toBe(String(Date.UTC(2026, 2, 8) - 1));
+  });
+
+  it('refuses a reversed range or a time that is not Unix ms', () => {
+    expect(() => planWindows('spotRecord', 10, 9)).toThrow(ValidationError);
+    expect(() => planWindows('spotRecord', 1.5, 9)).toThrow(/from: must be Unix milliseconds/);
+    expect(() => planWindows('spotRecord', 0, Number.NaN)).toThrow(/to: must be Unix milliseconds/);
+  });
+});
