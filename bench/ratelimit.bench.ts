@@ -9,7 +9,11 @@
  * second over the span, as the simulator saw the requests arrive. Target: 0
  * HTTP 429 and at least 0.95 of the budget used.
  *
- *   npm run bench:ratelimit [-- --seconds 12]
+ * For comparison, the same run is then repeated with a fixed-window limiter
+ * (rate-limiter-flexible's RateLimiterRedis, callers waiting msBeforeNext) in
+ * place of the client's sliding log: it shows why the client does not use one.
+ *
+ *   npm run bench:ratelimit [-- --seconds 12] [-- --no-compare]
  *
  * The last line is one JSON object with the figures.
  */
@@ -17,6 +21,7 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ExchangeClient } from '../src/exchange/exchange-client.ts';
 import { ENDPOINTS } from '../src/exchange/endpoints.ts';
 import { pageHistoryPositions, pageSpotRecords } from '../src/exchange/paging/pagers.ts';
@@ -25,12 +30,16 @@ import { startSimulator } from '../src/simulator/index.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PROCESSES = 2;
+const LIMITERS: readonly Limiter[] = ['sliding-log', 'fixed-window'];
 const STREAMS = [
   { name: 'historyPosition', path: ENDPOINTS.historyPosition.path },
   { name: 'spotRecord', path: ENDPOINTS.spotRecord.path },
 ] as const;
 
+type Limiter = 'sliding-log' | 'fixed-window';
+
 interface WorkerTask {
+  limiter: Limiter;
   baseUrl: string;
   credentials: { uid: string; apiKey: string; secretKey: string; passphrase: string };
   prefix: string;
@@ -47,15 +56,57 @@ interface WorkerReport {
 
 // ---------- worker: one process paging both streams until the deadline ----------
 
+/**
+ * The comparison: the client with its own budget opened wide, gated instead by
+ * rate-limiter-flexible's fixed 1-second windows in Redis (shared by both processes).
+ */
+class FixedWindowClient extends ExchangeClient {
+  private readonly limiters: Record<'historyPosition' | 'spotRecord', RateLimiterRedis>;
+
+  constructor(options: ConstructorParameters<typeof ExchangeClient>[0], redis: Redis, prefix: string) {
+    super({
+      ...options,
+      rateBudget: { ...options.rateBudget, perSecond: { historyPosition: 1000, spotRecord: 1000 } },
+    });
+    const limiter = (points: number) =>
+      new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:fixed`, points, duration: 1 });
+    this.limiters = { historyPosition: limiter(20), spotRecord: limiter(1) };
+  }
+
+  override async historyPosition(params: Parameters<ExchangeClient['historyPosition']>[0]) {
+    await waitFor(this.limiters.historyPosition, `historyPosition:${this.options.uid}`);
+    return super.historyPosition(params);
+  }
+
+  override async spotRecord(params: Parameters<ExchangeClient['spotRecord']>[0]) {
+    await waitFor(this.limiters.spotRecord, `spotRecord:${this.options.uid}`);
+    return super.spotRecord(params);
+  }
+}
+
+async function waitFor(limiter: RateLimiterRedis, key: string): Promise<void> {
+  for (;;) {
+    try {
+      await limiter.consume(key);
+      return;
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      await new Promise((resolve) => setTimeout(resolve, refused.msBeforeNext));
+    }
+  }
+}
+
 async function runWorker(task: WorkerTask): Promise<WorkerReport> {
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const report: WorkerReport = { pages: {}, records: {}, retried: 0, waitedMs: 0 };
-  const client = new ExchangeClient({
+  const options = {
     baseUrl: task.baseUrl,
     ...task.credentials,
     redis,
     rateBudget: { prefix: task.prefix, ipKey: 'bench-host' },
-  });
+  };
+  const client =
+    task.limiter === 'sliding-log' ? new ExchangeClient(options) : new FixedWindowClient(options, redis, task.prefix);
   const count = (stream: string, items: number) => {
     report.pages[stream] = (report.pages[stream] ?? 0) + 1;
     report.records[stream] = (report.records[stream] ?? 0) + items;
@@ -151,13 +202,25 @@ function parseSeconds(argv: string[]): number {
   return seconds;
 }
 
-async function coordinate(): Promise<void> {
-  const seconds = parseSeconds(process.argv.slice(2));
+interface Row {
+  endpoint: string;
+  allowedPerS: number;
+  requests: number;
+  achievedPerS: number;
+  used: number;
+  maxInAnySecond: number;
+  http429: number;
+  errors: number;
+  pagesPerProcess: number[];
+}
+
+/** One measured run: a fresh simulator, two worker processes, the figures from the simulator's side. */
+async function runPhase(limiter: Limiter, seconds: number): Promise<{ rows: Row[]; http429: number }> {
   const sim = await startSimulator({ seed: 42, scale: 'demo', rateLimits: { enabled: true, factor: 1 } });
   const prefix = `ll:bench:ratelimit:${randomBytes(4).toString('hex')}`;
   const startAt = Date.now() + 3_000; // time for both workers to load and warm up
   const deadline = startAt + seconds * 1_000;
-  const task: WorkerTask = { baseUrl: sim.url, credentials: sim.demo, prefix, startAt, deadline };
+  const task: WorkerTask = { limiter, baseUrl: sim.url, credentials: sim.demo, prefix, startAt, deadline };
   let reports: WorkerReport[];
   try {
     reports = await Promise.all(Array.from({ length: PROCESSES }, () => spawnWorker(task)));
@@ -173,12 +236,11 @@ async function coordinate(): Promise<void> {
 
   const rows = STREAMS.map(({ name, path }) => {
     const allowed = ENDPOINTS[name].perSecond;
-    const times = log.filter((entry) => entry.path === path).map((entry) => entry.time);
+    const times = log.filter((entry) => entry.path === path && entry.status !== 429).map((entry) => entry.time);
     const first = Math.min(...times);
     // Over a sliding second the ideal in [first, first + T) is exactly allowed * T requests.
     const inSpan = times.filter((time) => time < first + seconds * 1_000).length;
     const achieved = inSpan / seconds;
-    const perProcess = reports.map((report) => report.pages[name] ?? 0);
     const windows = slidingWindows(times, first, first + seconds * 1_000);
     return {
       endpoint: name,
@@ -190,48 +252,71 @@ async function coordinate(): Promise<void> {
       maxInAnySecond: windows.max,
       http429: counters[path]?.rateLimited ?? 0,
       errors: counters[path]?.errors ?? 0,
-      pagesPerProcess: perProcess,
+      pagesPerProcess: reports.map((report) => report.pages[name] ?? 0),
     };
   });
-  const total429 = Object.values(counters).reduce((sum, c) => sum + c.rateLimited, 0);
+  return { rows, http429: Object.values(counters).reduce((sum, c) => sum + c.rateLimited, 0) };
+}
 
-  console.log(`\nRate budget: ${PROCESSES} processes, ${seconds} s, simulator rate limits on (sliding 1 s window)\n`);
-  console.log(
-    [
-      'endpoint'.padEnd(18),
-      'allowed/s',
-      'requests',
-      'achieved/s',
-      'used',
-      'max in 1 s',
-      'HTTP 429',
-      'pages per process',
-    ].join('  '),
-  );
-  for (const row of rows) {
-    console.log(
-      [
-        row.endpoint.padEnd(18),
-        String(row.allowedPerS).padStart(9),
-        String(row.requests).padStart(8),
-        row.achievedPerS.toFixed(2).padStart(10),
-        row.used.toFixed(3).padStart(5),
-        String(row.maxInAnySecond).padStart(10),
-        String(row.http429).padStart(8),
-        `  ${row.pagesPerProcess.join(' + ')}`,
-      ].join('  '),
-    );
+async function coordinate(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const seconds = parseSeconds(argv);
+  const phases: { limiter: Limiter; rows: Row[]; http429: number }[] = [];
+  for (const limiter of argv.includes('--no-compare') ? (['sliding-log'] as const) : LIMITERS) {
+    phases.push({ limiter, ...(await runPhase(limiter, seconds)) });
   }
-  const pass = total429 === 0 && rows.every((row) => row.used >= 0.95);
-  console.log(`\nsimulator HTTP 429 in total: ${total429}; target 0 and used >= 0.95: ${pass ? 'met' : 'NOT met'}\n`);
+
+  console.log(`\nRate budget: ${PROCESSES} processes, ${seconds} s each run, simulator rate limits on (sliding 1 s)\n`);
+  const header = [
+    'limiter'.padEnd(13),
+    'endpoint'.padEnd(16),
+    'allowed/s',
+    'requests',
+    'achieved/s',
+    ' used',
+    'max in 1 s',
+    'HTTP 429',
+    ' pages per process',
+  ];
+  console.log(header.join('  '));
+  for (const phase of phases) {
+    for (const row of phase.rows) {
+      console.log(
+        [
+          phase.limiter.padEnd(13),
+          row.endpoint.padEnd(16),
+          String(row.allowedPerS).padStart(9),
+          String(row.requests).padStart(8),
+          row.achievedPerS.toFixed(2).padStart(10),
+          row.used.toFixed(3).padStart(5),
+          String(row.maxInAnySecond).padStart(10),
+          String(row.http429).padStart(8),
+          `  ${row.pagesPerProcess.join(' + ')}`,
+        ].join('  '),
+      );
+    }
+  }
+  const client = phases[0]!;
+  const pass = client.http429 === 0 && client.rows.every((row) => row.used >= 0.95);
+  console.log(
+    `\nclient (sliding log): ${client.http429} HTTP 429; target 0 and used >= 0.95: ${pass ? 'met' : 'NOT met'}` +
+      (phases[1] ? `; fixed window for comparison: ${phases[1].http429} HTTP 429` : '') +
+      '\n',
+  );
+  const figures = (phase: (typeof phases)[number]) => ({
+    http429: phase.http429,
+    endpoints: Object.fromEntries(phase.rows.map(({ endpoint, ...rest }) => [endpoint, rest])),
+  });
   console.log(
     JSON.stringify({
       bench: 'ratelimit',
       processes: PROCESSES,
       seconds,
-      http429: total429,
-      endpoints: Object.fromEntries(rows.map(({ endpoint, ...figures }) => [endpoint, figures])),
+      http429: client.http429,
+      used: Object.fromEntries(client.rows.map((row) => [row.endpoint, row.used])),
       targetMet: pass,
+      slidingLog: figures(client),
+      ...(phases[1] ? { fixedWindow: figures(phases[1]) } : {}),
     }),
   );
 }
