@@ -71,6 +71,7 @@ export class ExchangeClient {
   private readonly transport: Transport;
   private readonly caller: SignedCaller;
   private readonly historyPositionSchema: ReturnType<typeof historyPositionRequest>;
+  private readonly spotRecordSchema: ReturnType<typeof spotRecordRequest>;
 
   constructor(options: ExchangeClientOptions) {
     const resolved = resolveClientOptions(options);
@@ -81,6 +82,7 @@ export class ExchangeClient {
     const log = (options.logger ?? moduleLogger('exchange-client')).child({ uid: resolved.uid });
     this.caller = new SignedCaller(resolved, this.transport, budget, log);
     this.historyPositionSchema = historyPositionRequest(resolved.clock);
+    this.spotRecordSchema = spotRecordRequest(resolved.clock);
   }
 
   // --- Sub-account management (POST, state-changing) ---
@@ -133,7 +135,7 @@ export class ExchangeClient {
   }
 
   spotRecord(params: SpotRecordParams = {}): Promise<SpotRecord[]> {
-    return this.caller.call('spotRecord', spotRecordRequest, spotRecordData, params);
+    return this.caller.call('spotRecord', this.spotRecordSchema, spotRecordData, params);
   }
 
   allSubDepositWithdrawal(params: AllSubDepositWithdrawalParams = {}): Promise<AllSubDepositWithdrawalPage> {

@@ -1,4 +1,7 @@
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '../../src/exchange/endpoints.ts';
+import { authHeaders, buildQueryString } from '../../src/exchange/signer.ts';
 import { RequestValidationError } from '../../src/exchange/errors/request-validation-error.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
@@ -11,7 +14,7 @@ const { redis, prefix } = useTestRedis('exchange-sim-rules');
 let sim: RunningSimulator;
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 3, scale: 'tiny', now: NOW });
+  sim = await startSimulator({ seed: 3, scale: 'tiny', now: NOW, rateLimits: { enabled: false } });
 });
 afterAll(async () => {
   await sim.close();
@@ -42,5 +45,43 @@ describe('every spec rule is refused client-side, against the simulator', () => 
     // And the simulator's log does record requests that are sent: the empty log above means something.
     await simulatorClient(sim, redis, prefix).spotRecord({ limit: 1 });
     expect(sim.requestLog.list()).toHaveLength(1);
+  });
+
+  // The exchange's parameter-rule codes (decisions.md §2): missing, invalid, passphrase, name, label,
+  // duplicate name, range too long, older than 3 months, start after end.
+  const PARAMETER_CODES = ['40019', '40020', '40070', '40055', '40056', '40071', '00001', '40704', '40707'];
+
+  it('mirrors a refusal of the exchange for each rule: the same request sent raw is refused as a parameter error', async () => {
+    const mismatches: string[] = [];
+    for (const c of ruleCases(sim.clock.now())) {
+      const spec = ENDPOINTS[c.endpoint];
+      const query =
+        spec.method === 'GET'
+          ? buildQueryString(
+              Object.fromEntries(
+                Object.entries(c.params as Record<string, unknown>).map(([k, v]) => [
+                  k,
+                  v === undefined ? v : String(v),
+                ]),
+              ),
+            )
+          : '';
+      const body = spec.method === 'POST' ? JSON.stringify(c.params) : '';
+      const headers = authHeaders(
+        sim.demo,
+        { timestamp: String(Date.now()), method: spec.method, requestPath: spec.path, queryString: query, body },
+        'en-US',
+      );
+      const answer = await request(`${sim.url}${spec.path}${query ? `?${query}` : ''}`, {
+        method: spec.method,
+        headers,
+        body: spec.method === 'POST' ? body : undefined,
+      });
+      const { code } = (await answer.body.json()) as { code: string };
+      const refused = PARAMETER_CODES.includes(code);
+      if (refused === (c.stricter !== undefined)) mismatches.push(`${c.name}: exchange answered ${code}`);
+    }
+    // Every rule the client enforces is one the exchange enforces too, except the few marked stricter on purpose.
+    expect(mismatches).toEqual([]);
   });
 });

@@ -15,7 +15,11 @@ export interface RateRule {
 export interface RateBudgetOptions {
   /** Prefix of every Redis key. */
   prefix?: string;
-  /** Added to every window, so requests the same millisecond apart never meet in the exchange's window. */
+  /**
+   * Added to every window. The accounting is already conservative (a slot is
+   * held until the answer is back), so this only covers clock-rate differences
+   * between Redis and the exchange (NTP slewing: under 1 ms per second).
+   */
   marginMs?: number;
   /** How long an unfinished request holds its slot (a crashed process releases it after this). */
   inFlightMs?: number;
@@ -48,7 +52,7 @@ export class RateBudget {
     options: RateBudgetOptions = {},
   ) {
     this.prefix = options.prefix ?? 'll:rate';
-    this.marginMs = options.marginMs ?? 5;
+    this.marginMs = options.marginMs ?? 2;
     this.inFlightMs = options.inFlightMs ?? 60_000;
     this.pollMs = options.pollMs ?? 5;
   }

@@ -7,7 +7,8 @@
  * saw request k at or before its completion, and request k+limit is sent at or
  * after completion(k) + window, the exchange's own sliding window never holds
  * more than `limit` of ours, whatever the network jitter. Time is Redis's
- * clock, so every process and machine agrees on it.
+ * clock in microseconds (scores are fractional ms), so every process and
+ * machine agrees on it and no rounding eats into the window.
  */
 
 /**
@@ -18,7 +19,7 @@
  */
 export const ACQUIRE_SCRIPT = `
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local n = #KEYS / 2
 local member = ARGV[1]
 local inflight = tonumber(ARGV[2])
@@ -36,7 +37,7 @@ for i = 1, n do
     if score > now then
       polling = true
     else
-      local w = score + window - now
+      local w = math.ceil(score + window - now)
       if w < 1 then w = 1 end
       if w > wait then wait = w end
     end
@@ -55,7 +56,7 @@ return {1, 0, now}
 /** KEYS: the log keys of a slot. ARGV: member. Re-stamps the slot with the completion time. */
 export const COMPLETE_SCRIPT = `
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 for i = 1, #KEYS do
   redis.call('ZADD', KEYS[i], 'XX', now, ARGV[1])
 end

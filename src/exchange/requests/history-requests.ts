@@ -18,19 +18,29 @@ export function historyPositionRequest(now: () => number) {
       endTime: unixMs().optional(),
       limit: pageLimit(100).optional(),
     })
-    .superRefine(checkTimeRange({ maxDays: HISTORY_POSITION_MAX_DAYS, horizonDays: POSITION_HORIZON_DAYS, now }));
+    .superRefine(
+      checkTimeRange({
+        maxDays: HISTORY_POSITION_MAX_DAYS,
+        missingEndIsNow: true,
+        horizonDays: POSITION_HORIZON_DAYS,
+        now,
+      }),
+    );
 }
 
-export const spotRecordRequest = z
-  .strictObject({
-    coin: nonEmpty('a coin').optional(),
-    startTime: unixMs().optional(),
-    endTime: unixMs().optional(),
-    limit: pageLimit(500).optional(),
-    idLessThan: nonEmpty('the id of the last record of a previous page').optional(),
-  })
-  .superRefine(checkTimeRange({ maxDays: SPOT_RECORD_MAX_DAYS }));
+export function spotRecordRequest(now: () => number) {
+  return z
+    .strictObject({
+      coin: nonEmpty('a coin').optional(),
+      startTime: unixMs().optional(),
+      endTime: unixMs().optional(),
+      limit: pageLimit(500).optional(),
+      idLessThan: nonEmpty('the id of the last record of a previous page').optional(),
+    })
+    .superRefine(checkTimeRange({ maxDays: SPOT_RECORD_MAX_DAYS, missingEndIsNow: true, now }));
+}
 
+// Only one bound given: the exchange anchors a 7-day range at it, so nothing to check against now.
 export const allSubDepositWithdrawalRequest = z
   .strictObject({
     startTime: unixMs().optional(),
@@ -42,5 +52,5 @@ export const allSubDepositWithdrawalRequest = z
   .superRefine(checkTimeRange({ maxDays: DEPOSIT_WITHDRAWAL_MAX_DAYS }));
 
 export type HistoryPositionParams = z.input<ReturnType<typeof historyPositionRequest>>;
-export type SpotRecordParams = z.input<typeof spotRecordRequest>;
+export type SpotRecordParams = z.input<ReturnType<typeof spotRecordRequest>>;
 export type AllSubDepositWithdrawalParams = z.input<typeof allSubDepositWithdrawalRequest>;

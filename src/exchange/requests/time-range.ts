@@ -4,7 +4,12 @@ import { DAY_MS } from './primitives.ts';
 export interface TimeRangeRule {
   /** Widest allowed `endTime - startTime`, in days. */
   maxDays: number;
-  /** When set, `startTime` must not be older than this many days before `now()` (history-position). */
+  /**
+   * The exchange reads a missing endTime as "now" (history-position,
+   * spot-record): a lone startTime is then checked against now. Needs `now`.
+   */
+  missingEndIsNow?: boolean;
+  /** When set, `startTime` and `endTime` must not be older than this many days before `now()` (history-position). */
   horizonDays?: number;
   now?: () => number;
 }
@@ -21,27 +26,32 @@ interface Times {
  */
 export function checkTimeRange(rule: TimeRangeRule) {
   return (value: Times, ctx: z.RefinementCtx): void => {
+    const now = (rule.now ?? Date.now)();
     const start = value.startTime === undefined ? undefined : Number(value.startTime);
-    const end = value.endTime === undefined ? undefined : Number(value.endTime);
+    const givenEnd = value.endTime === undefined ? undefined : Number(value.endTime);
+    const end = givenEnd ?? (rule.missingEndIsNow ? now : undefined);
+    const endName = givenEnd === undefined ? 'now (endTime absent)' : 'endTime';
     if (start !== undefined && end !== undefined) {
       if (start > end) {
-        ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'must not be after endTime' });
+        ctx.addIssue({ code: 'custom', path: ['startTime'], message: `must not be after ${endName}` });
       } else if (end - start > rule.maxDays * DAY_MS) {
         ctx.addIssue({
           code: 'custom',
-          path: ['endTime'],
-          message: `must be at most ${rule.maxDays} days after startTime`,
+          path: [givenEnd === undefined ? 'startTime' : 'endTime'],
+          message:
+            givenEnd === undefined
+              ? `must be at most ${rule.maxDays} days before now when endTime is absent`
+              : `must be at most ${rule.maxDays} days after startTime`,
         });
       }
     }
-    if (rule.horizonDays !== undefined && start !== undefined) {
-      const oldest = (rule.now ?? Date.now)() - rule.horizonDays * DAY_MS;
-      if (start < oldest) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['startTime'],
-          message: `must not be older than ${rule.horizonDays} days before now (only the last 3 months can be queried)`,
-        });
+    if (rule.horizonDays !== undefined) {
+      const oldest = now - rule.horizonDays * DAY_MS;
+      const rule3m = `must not be older than ${rule.horizonDays} days before now (only the last 3 months can be queried)`;
+      if (start !== undefined && start < oldest) {
+        ctx.addIssue({ code: 'custom', path: ['startTime'], message: rule3m });
+      } else if (givenEnd !== undefined && givenEnd < oldest) {
+        ctx.addIssue({ code: 'custom', path: ['endTime'], message: rule3m });
       }
     }
   };
