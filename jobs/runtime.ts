@@ -5,6 +5,7 @@ import type { Config } from '../src/config/config.ts';
 import { createPrisma, type PrismaClient } from '../src/db/prisma.ts';
 import { ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../src/exchange/index.ts';
 import { ClientProvider, type ClientOverrides } from '../src/ingest/client-provider.ts';
+import { logger } from '../src/logging/logger.ts';
 import { createRedisConnection } from './connection.ts';
 
 /**
@@ -36,6 +37,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     connectionString: config.databaseUrl,
     max: options.poolSize ?? config.workerConcurrency + 2,
   });
+  // An idle connection the server closes (a Postgres restart, say) is reported
+  // here; without a listener it would crash the process. The pool reconnects.
+  pool.on('error', (error) => logger('db').warn({ err: error }, 'idle database connection lost'));
   const prisma = createPrisma(config.databaseUrl);
   const redis = createRedisConnection(config.redisUrl);
   const accounts = new AccountService(prisma, config.masterKey);
@@ -43,6 +47,11 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const clients = new ClientProvider(accounts, redis, {
     // The rate budget lives beside the queues, so installations sharing a Redis keep theirs apart.
     rateBudget: { prefix: `${prefix}:rate`, perSecond: scaledBudgets(config.exchangeRateFactor) },
+    timeouts: {
+      connectMs: Math.min(5_000, config.exchangeTimeoutMs),
+      headersMs: config.exchangeTimeoutMs,
+      bodyMs: config.exchangeTimeoutMs,
+    },
     ...options.clientOverrides,
   });
   const connections: Redis[] = [];

@@ -22,6 +22,8 @@ export interface Config {
    * limit tier, or a simulator scaled the same way for tests and benchmarks.
    */
   readonly exchangeRateFactor: number;
+  /** How long the exchange may take to answer (headers, then body) before a request counts as failed. */
+  readonly exchangeTimeoutMs: number;
 }
 
 /**
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: raw.WORKER_CONCURRENCY,
     workerLockDurationMs: raw.WORKER_LOCK_DURATION_MS,
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
+    exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
   });
 }
 

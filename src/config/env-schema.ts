@@ -54,6 +54,12 @@ export const envSchema = z.object({
     .min(1000, 'must be at least 1000')
     .max(600_000, 'must be at most 600000')
     .default(30_000),
+  EXCHANGE_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(500, 'must be at least 500')
+    .max(120_000, 'must be at most 120000')
+    .default(15_000),
   EXCHANGE_RATE_FACTOR: z.coerce
     .number({ message: 'must be a number' })
     .positive('must be greater than 0')

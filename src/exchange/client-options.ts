@@ -98,12 +98,16 @@ export function resolveClientOptions(options: ExchangeClientOptions): ResolvedCl
   }
   const data = parsed.data;
   const { perSecond, ipKey, ...budget } = data.rateBudget ?? {};
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...data.timeouts };
+  // A request cannot stay in flight longer than the transport lets it, so a
+  // slot held by a process that died mid-request is freed after that long.
+  budget.inFlightMs ??= timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs;
   return {
     origin: new URL(data.baseUrl).origin,
     credentials: { apiKey: data.apiKey, secretKey: data.secretKey, passphrase: data.passphrase },
     uid: data.uid,
     locale: data.locale ?? 'en-US',
-    timeouts: { ...DEFAULT_TIMEOUTS, ...data.timeouts },
+    timeouts,
     retry: { ...DEFAULT_RETRY, ...data.retry },
     clock: options.clock ?? Date.now,
     connections: data.connections ?? 8,

@@ -13,45 +13,59 @@ export interface UpsertStats {
 const sqlCache = new WeakMap<TableSpec<never>, string>();
 
 /**
- * One statement for a whole page: every column travels as one typed array and
- * is unnested into rows, so the parameter count is fixed whatever the page
- * size. An existing row is rewritten only when what the exchange sent differs
+ * One statement for a whole page. The page travels as ONE json parameter (an
+ * array of row objects) that json_to_recordset expands into typed rows: each
+ * value goes through its column type's input function, so numeric strings
+ * stay exact, and the parameter count is fixed whatever the page size.
+ * An existing row is rewritten only when what the exchange sent differs
  * (`raw` compared as jsonb: exact strings, key order ignored), so re-reading
  * a window changes nothing and keeps last_changed_at meaningful.
+ *
+ * `gate`, when given, is a condition every inserted row must satisfy (the
+ * page-store statement uses it to write rows only if the cursor advanced).
  */
-export function upsertSql<R>(spec: TableSpec<R>): string {
-  const cached = sqlCache.get(spec as TableSpec<never>);
+export function upsertSql<R>(spec: TableSpec<R>, param = 1, gate?: string): string {
+  const key = gate ? undefined : spec;
+  const cached = key && sqlCache.get(key as TableSpec<never>);
   if (cached) return cached;
   const names = spec.columns.map((c) => c.name);
-  const params = spec.columns.map((c, i) => `$${i + 1}::${c.paramType}[]`).join(', ');
+  const record = spec.columns.map((c) => `${c.name} ${c.paramType}`).join(', ');
   const selects = spec.columns.map((c) => c.select ?? `u.${c.name}`).join(', ');
   const updates = names
     .filter((name) => !spec.key.includes(name))
     .map((name) => `${name} = EXCLUDED.${name}`)
     .join(', ');
   const sql = `INSERT INTO ${spec.table} AS t (${names.join(', ')})
-SELECT ${selects} FROM unnest(${params}) AS u(${names.join(', ')})
+SELECT ${selects} FROM json_to_recordset($${param}::json) AS u(${record})${gate ? ` WHERE ${gate}` : ''}
 ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates}, last_changed_at = now()
 WHERE t.raw IS DISTINCT FROM EXCLUDED.raw OR t.unmapped IS DISTINCT FROM EXCLUDED.unmapped
 RETURNING (xmax = 0) AS inserted`;
-  sqlCache.set(spec as TableSpec<never>, sql);
+  if (key) sqlCache.set(key as TableSpec<never>, sql);
   return sql;
 }
 
+export interface PagePayload {
+  /** The page as a JSON array of row objects, keyed by column name. */
+  json: string;
+  /** Rows after removing repeated keys. */
+  rows: number;
+}
+
 /**
- * Column arrays for a page. A key repeated within one page keeps its last
- * occurrence: Postgres refuses to update one row twice in one statement.
+ * The page's rows as one JSON text. A key repeated within one page keeps its
+ * last occurrence: Postgres refuses to update one row twice in one statement.
  */
-export function toColumns<R>(spec: TableSpec<R>, records: readonly R[], accountId: string): unknown[][] {
-  const keyIndexes = spec.key.map((k) => spec.columns.findIndex((c) => c.name === k));
-  const byKey = new Map<string, unknown[]>();
+export function toPayload<R>(spec: TableSpec<R>, records: readonly R[], accountId: string): PagePayload {
+  const names = spec.columns.map((c) => c.name);
+  const keyIndexes = spec.key.map((k) => names.indexOf(k));
+  const byKey = new Map<string, Record<string, unknown>>();
   for (const record of records) {
     const row = spec.toRow(record, accountId);
-    byKey.set(JSON.stringify(keyIndexes.map((i) => row[i])), row);
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) object[names[i]!] = row[i];
+    byKey.set(keyIndexes.map((i) => String(row[i])).join('\u0000'), object);
   }
-  const columns: unknown[][] = spec.columns.map(() => []);
-  for (const row of byKey.values()) row.forEach((value, i) => columns[i]!.push(value));
-  return columns;
+  return { json: JSON.stringify([...byKey.values()]), rows: byKey.size };
 }
 
 export async function upsertPage<R>(
@@ -61,9 +75,9 @@ export async function upsertPage<R>(
   accountId: string,
 ): Promise<UpsertStats> {
   if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-  const columns = toColumns(spec, records, accountId);
-  const result = await db.query<{ inserted: boolean }>(upsertSql(spec), columns);
+  const payload = toPayload(spec, records, accountId);
+  const result = await db.query<{ inserted: boolean }>(upsertSql(spec), [payload.json]);
   const inserted = result.rows.filter((row) => row.inserted).length;
   const updated = result.rows.length - inserted;
-  return { inserted, updated, unchanged: columns[0]!.length - result.rows.length };
+  return { inserted, updated, unchanged: payload.rows - result.rows.length };
 }

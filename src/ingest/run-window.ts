@@ -33,23 +33,37 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
   const result: WindowRunResult = { done: false, pages: 0, rows: 0, inserted: 0, updated: 0 };
   let cursor = window.cursor;
   const pages = definition.pages(client, toTimeWindow(window.start, window.end), window.scope, cursor);
-  for await (const page of pages) {
-    const stats = await storePage(pool, {
-      windowId: window.id,
-      accountId: window.accountId,
-      spec: definition.table,
-      records: page.items,
-      fromCursor: page.requestedWith,
-      nextCursor: page.cursor,
-      last: false,
-    });
-    cursor = page.cursor;
-    result.pages += 1;
-    result.rows += page.items.length;
-    result.inserted += stats.inserted;
-    result.updated += stats.updated;
-    await options.onPage?.(result);
-    if (options.shouldStop?.()) return result;
+  const iterator = pages[Symbol.asyncIterator]();
+  // While one page is being stored, the next is already being fetched: the
+  // exchange's latency and the database's write overlap instead of adding up.
+  let next = iterator.next();
+  try {
+    for (;;) {
+      const { value: page, done } = await next;
+      if (done) break;
+      next = iterator.next();
+      // A failure of the prefetch surfaces when it is awaited; until then it must not count as unhandled.
+      next.catch(() => undefined);
+      const stats = await storePage(pool, {
+        windowId: window.id,
+        accountId: window.accountId,
+        spec: definition.table,
+        records: page.items,
+        fromCursor: page.requestedWith,
+        nextCursor: page.cursor,
+        last: false,
+      });
+      cursor = page.cursor;
+      result.pages += 1;
+      result.rows += page.items.length;
+      result.inserted += stats.inserted;
+      result.updated += stats.updated;
+      await options.onPage?.(result);
+      if (options.shouldStop?.()) return result;
+    }
+  } finally {
+    // Stopping early: close the pager (its in-flight fetch is simply dropped).
+    await iterator.return?.(undefined).catch(() => undefined);
   }
   // The exchange answered the empty page that ends paging: the window is complete.
   await storePage(pool, {

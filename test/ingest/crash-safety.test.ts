@@ -35,6 +35,8 @@ beforeAll(async () => {
     QUEUE_PREFIX: pipeline.runtime.prefix.replaceAll(':', '-'),
     EXCHANGE_RATE_FACTOR: String(RATE_FACTOR),
     WORKER_LOCK_DURATION_MS: '1500',
+    // A killed worker's in-flight requests hold their rate slots for the request timeout.
+    EXCHANGE_TIMEOUT_MS: '1500',
     WORKER_CONCURRENCY: '4',
   };
 });
@@ -86,7 +88,12 @@ describe('crash safety', () => {
     for (;;) {
       const progress = await windowProgress(pipeline.runtime.pool, ids);
       if (progress.every((p) => p.done === p.total)) break;
-      if (Date.now() > deadline) throw new Error(`not finished: ${JSON.stringify(progress)}`);
+      if (Date.now() > deadline) {
+        const stuck = await pipeline.runtime.pool.query(
+          `SELECT stream, status, cursor, pages, attempts, last_error FROM sync_window WHERE status <> 'done'`,
+        );
+        throw new Error(`not finished: ${JSON.stringify(progress)} ${JSON.stringify(stuck.rows)}`);
+      }
       await sleep(250);
     }
     last.kill('SIGTERM');

@@ -34,7 +34,7 @@ export const brokerTransferTable: TableSpec<TransferRecord> = {
       r.amount,
       status,
       msToIso(r.ts),
-      JSON.stringify(r.raw),
+      r.raw,
       unmapped.join(','),
     ];
   },

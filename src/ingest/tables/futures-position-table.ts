@@ -61,7 +61,7 @@ export const futuresPositionTable: TableSpec<ScopedPosition> = {
       p.closeFee,
       msToIso(p.cTime),
       msToIso(p.uTime),
-      JSON.stringify(p.raw),
+      p.raw,
       unmapped.join(','),
     ];
   },

@@ -33,7 +33,7 @@ export const spotRecordTable: TableSpec<SpotLedgerRecord> = {
       record.balance,
       record.bizOrderId,
       msToIso(record.ts),
-      JSON.stringify(record.raw),
+      record.raw,
       unmapped,
     ];
   },

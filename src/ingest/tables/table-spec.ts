@@ -1,16 +1,15 @@
 /**
- * How one history stream maps onto its table, for the bulk page upsert.
- * Each column is sent as one typed array parameter and unnested into rows,
- * so a page of any size is one statement with a fixed number of parameters.
+ * How one history stream maps onto its table, for the bulk page upsert: a
+ * page is sent as one JSON array of rows and expanded by json_to_recordset.
  */
 export interface ColumnSpec {
   /** Column name in the table. */
   name: string;
-  /** Postgres type of the array parameter's elements (`numeric`, `text`, ...). */
+  /** Postgres type the row's JSON value is read as (`numeric`, `text`, ...). */
   paramType: string;
   /**
-   * SQL turning the unnested value `u.<name>` into the column value, when the
-   * parameter cannot carry it directly (e.g. a text[] cell sent as one text).
+   * SQL turning the expanded value `u.<name>` into the column value, when the
+   * JSON cannot carry it directly (e.g. a text[] cell sent as one text).
    */
   select?: string;
 }

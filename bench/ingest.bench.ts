@@ -1,0 +1,199 @@
+/**
+ * bench:ingest — how fast ledgerline stores exchange records.
+ *
+ * 1. The page-upsert path (500-record pages, each upserted together with its
+ *    window's cursor in one transaction, exactly as the workers do) against
+ *    COPY of the same rows into the same table (psql \copy, the physical
+ *    reference), alternated over two rounds on one machine in one run.
+ * 2. End to end: backfill 1,000,000 spot records from the simulator (its own
+ *    process, rate limits off) through the real queue and workers.
+ *
+ * Prints a table, then one JSON object with the figures as the last line.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import pg from 'pg';
+import { loadConfig } from '../src/config/config.ts';
+import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
+import { dropDatabase } from '../src/db/ensure-database.ts';
+import { migrateDatabase } from '../src/db/migrations.ts';
+import { storePage } from '../src/ingest/coverage/store-page.ts';
+import { ensureWindows } from '../src/ingest/coverage/window-store.ts';
+import { windowProgress } from '../src/ingest/coverage/window-progress.ts';
+import { spotRecordTable } from '../src/ingest/tables/spot-record-table.ts';
+import type { SpotLedgerRecord } from '../src/ingest/tables/record-types.ts';
+import { spawnSimulator } from '../src/simulator/child-simulator.ts';
+import { startSimulator } from '../src/simulator/index.ts';
+import { startBackfill } from '../jobs/ingest/backfill.ts';
+import { createRuntime } from '../jobs/runtime.ts';
+import { startWorkers } from '../jobs/workers.ts';
+
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const UPSERT_ROWS = Number(process.env.BENCH_UPSERT_ROWS ?? 200_000);
+const E2E_ROWS = Number(process.env.BENCH_E2E_ROWS ?? 1_000_000);
+const DAY = 86_400_000;
+
+function databaseUrl(label: string): string {
+  const url = new URL(SERVER);
+  url.pathname = `/ll_bench_${label}_${randomBytes(4).toString('hex')}`;
+  return url.toString();
+}
+
+async function timed<T>(body: () => Promise<T>): Promise<[T, number]> {
+  const start = process.hrtime.bigint();
+  const value = await body();
+  return [value, Number(process.hrtime.bigint() - start) / 1e9];
+}
+
+async function upsertVsCopy() {
+  const url = databaseUrl('upsert');
+  await migrateDatabase(url);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const sim = await startSimulator({ scale: { spotRecords: UPSERT_ROWS }, rateLimits: { enabled: false } });
+  const records: SpotLedgerRecord[] = sim.truth('spot').map((r) => ({ ...r, raw: { ...r } }));
+  await sim.close();
+  const accountId = (
+    await pool.query(
+      `INSERT INTO account (id, name, base_url, api_key, secret_enc, passphrase_enc, updated_at)
+       VALUES (gen_random_uuid(), 'bench', 'http://x', 'k', 's', 'p', now()) RETURNING id`,
+    )
+  ).rows[0].id as string;
+  const csvPath = path.join(os.tmpdir(), `ll-bench-${process.pid}.csv`);
+  writeFileSync(csvPath, stringify(records.map((r) => spotRecordTable.toRow(r, accountId))));
+  const columns = spotRecordTable.columns.map((c) => c.name).join(', ');
+
+  const copy = async () => {
+    await pool.query('TRUNCATE spot_record');
+    const [, seconds] = await timed(async () =>
+      execFileSync('psql', [url, '-q', '-c', `\\copy spot_record (${columns}) FROM '${csvPath}' WITH (FORMAT csv)`]),
+    );
+    return seconds;
+  };
+  const upsert = async () => {
+    await pool.query('TRUNCATE spot_record');
+    await pool.query('DELETE FROM sync_window');
+    const [window] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: '', start: 0, end: DAY }]);
+    const [, seconds] = await timed(async () => {
+      let cursor: string | null = null;
+      for (let i = 0; i < records.length; i += 500) {
+        const page = records.slice(i, i + 500);
+        const next = page.at(-1)!.id;
+        await storePage(pool, {
+          windowId: window!.id,
+          accountId,
+          spec: spotRecordTable,
+          records: page,
+          fromCursor: cursor,
+          nextCursor: next,
+          last: false,
+        });
+        cursor = next;
+      }
+    });
+    return seconds;
+  };
+  // Alternate, so drift in the machine's load hits both alike; keep each one's best.
+  const copyTimes: number[] = [];
+  const upsertTimes: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    copyTimes.push(await copy());
+    upsertTimes.push(await upsert());
+  }
+  const stored = Number((await pool.query('SELECT count(*) FROM spot_record')).rows[0].count);
+  if (stored !== records.length) throw new Error(`upsert stored ${stored} of ${records.length} rows`);
+  await pool.end();
+  rmSync(csvPath, { force: true });
+  await dropDatabase(url);
+  const copyRate = records.length / Math.min(...copyTimes);
+  const upsertRate = records.length / Math.min(...upsertTimes);
+  return { rows: records.length, copyRate, upsertRate, ratio: upsertRate / copyRate, copyTimes, upsertTimes };
+}
+
+async function endToEnd() {
+  const url = databaseUrl('e2e');
+  await migrateDatabase(url);
+  const [sim, simSeconds] = await timed(() =>
+    spawnSimulator(['--port', '0', '--seed', '42', '--scale', String(E2E_ROWS), '--no-rate-limits']),
+  );
+  const config = loadConfig({
+    DATABASE_URL: url,
+    REDIS_URL,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    EXCHANGE_RATE_FACTOR: '1000',
+  });
+  const runtime = createRuntime(config, { prefix: `llbench-${randomBytes(4).toString('hex')}` });
+  try {
+    await runtime.accounts.add({
+      name: 'bench',
+      baseUrl: sim.url,
+      ...sim.demo,
+      uid: sim.demo.uid,
+      isBrokerParent: true,
+      isUnifiedAccount: true,
+    });
+    const workers = startWorkers(runtime, { concurrency: 4 });
+    const now = Date.now();
+    const [, seconds] = await timed(async () => {
+      const started = await startBackfill(runtime, {
+        account: 'bench',
+        stream: 'spot',
+        from: now - 400 * DAY,
+        to: now,
+        now,
+      });
+      const ids = started.windows.map((w) => w.id);
+      for (;;) {
+        const progress = await windowProgress(runtime.pool, ids);
+        if (progress.some((p) => p.failed > 0)) throw new Error(`windows failed: ${JSON.stringify(progress)}`);
+        if (progress.every((p) => p.done === p.total)) return;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    });
+    await workers.close();
+    const stored = Number((await runtime.pool.query('SELECT count(*) FROM spot_record')).rows[0].count);
+    const keys = await runtime.redis.keys(`${runtime.prefix}:*`);
+    if (keys.length > 0) await runtime.redis.del(...keys);
+    return { stored, seconds, rate: stored / seconds, simStartSeconds: simSeconds };
+  } finally {
+    await runtime.close();
+    await sim.stop();
+    await dropDatabase(url);
+  }
+}
+
+setRootLogger(createRootLogger({ level: 'silent' }));
+const a = await upsertVsCopy();
+const b = await endToEnd();
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+console.log('');
+console.log('bench:ingest (one run, same machine; COPY is the physical reference)');
+console.log('| measure                                   | value            |');
+console.log('|-------------------------------------------|------------------|');
+console.log(`| rows per method (spot_record, PK + 2 idx) | ${fmt(a.rows).padStart(16)} |`);
+console.log(`| COPY (psql \\copy), rows/s                 | ${fmt(a.copyRate).padStart(16)} |`);
+console.log(`| page upsert + cursor txn (500/page), rows/s| ${fmt(a.upsertRate).padStart(16)} |`);
+console.log(`| ratio upsert / COPY (target >= 0.5)        | ${a.ratio.toFixed(2).padStart(16)} |`);
+console.log(`| end-to-end backfill, spot rows stored      | ${fmt(b.stored).padStart(16)} |`);
+console.log(`| end-to-end backfill, seconds               | ${b.seconds.toFixed(1).padStart(16)} |`);
+console.log(`| end-to-end backfill, rows/s                | ${fmt(b.rate).padStart(16)} |`);
+console.log('');
+console.log(
+  JSON.stringify({
+    bench: 'ingest',
+    upsertRows: a.rows,
+    copyRowsPerSec: Math.round(a.copyRate),
+    upsertRowsPerSec: Math.round(a.upsertRate),
+    upsertToCopyRatio: Number(a.ratio.toFixed(3)),
+    copySeconds: a.copyTimes.map((t) => Number(t.toFixed(2))),
+    upsertSeconds: a.upsertTimes.map((t) => Number(t.toFixed(2))),
+    e2eSpotRows: b.stored,
+    e2eSeconds: Number(b.seconds.toFixed(1)),
+    e2eRowsPerSec: Math.round(b.rate),
+  }),
+);
