@@ -14,7 +14,7 @@ const sqlCache = new WeakMap<TableSpec<never>, string>();
 
 /**
  * One statement for a whole page. The page travels as ONE json parameter (an
- * array of row objects) that json_to_recordset expands into typed rows: each
+ * array of row objects) that jsonb_to_recordset expands into typed rows: each
  * value goes through its column type's input function, so numeric strings
  * stay exact, and the parameter count is fixed whatever the page size.
  * An existing row is rewritten only when what the exchange sent differs
@@ -36,7 +36,7 @@ export function upsertSql<R>(spec: TableSpec<R>, param = 1, gate?: string): stri
     .map((name) => `${name} = EXCLUDED.${name}`)
     .join(', ');
   const sql = `INSERT INTO ${spec.table} AS t (${names.join(', ')})
-SELECT ${selects} FROM json_to_recordset($${param}::json) AS u(${record})${gate ? ` WHERE ${gate}` : ''}
+SELECT ${selects} FROM jsonb_to_recordset($${param}::jsonb) AS u(${record})${gate ? ` WHERE ${gate}` : ''}
 ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates}, last_changed_at = now()
 WHERE t.raw IS DISTINCT FROM EXCLUDED.raw OR t.unmapped IS DISTINCT FROM EXCLUDED.unmapped
 RETURNING (xmax = 0) AS inserted`;
