@@ -10,7 +10,7 @@ import {
 import type { Stream } from './coverage/window-store.ts';
 import { brokerTransferTable } from './tables/broker-transfer-table.ts';
 import { futuresPositionTable, type ProductTypeValue, type ScopedPosition } from './tables/futures-position-table.ts';
-import type { PositionRecord, SpotLedgerRecord, TransferRecord } from './tables/record-types.ts';
+import type { SpotLedgerRecord, TransferRecord } from './tables/record-types.ts';
 import { spotRecordTable } from './tables/spot-record-table.ts';
 import type { TableSpec } from './tables/table-spec.ts';
 
@@ -35,10 +35,6 @@ async function* mapPages<T, R>(pages: AsyncIterable<Page<T>>, map: (item: T) => 
   for await (const page of pages) yield { ...page, items: page.items.map(map) };
 }
 
-// Until the client hands over each item exactly as received, the normalized
-// item is what `raw` keeps (all values are the exchange's own strings).
-const withRaw = <T extends object>(item: T) => ({ ...item, raw: { ...item } as Record<string, unknown> });
-
 const positions: StreamDefinition<ScopedPosition> = {
   stream: 'positions',
   endpoint: 'historyPosition',
@@ -47,7 +43,7 @@ const positions: StreamDefinition<ScopedPosition> = {
   pages: (client, window, scope, resumeFrom) =>
     mapPages(
       pageHistoryPositions(client, window, { productType: scope as ProductTypeValue }, { resumeFrom }),
-      (position) => ({ productType: scope as ProductTypeValue, position: withRaw(position) as PositionRecord }),
+      (position): ScopedPosition => ({ productType: scope as ProductTypeValue, position }),
     ),
 };
 
@@ -56,8 +52,7 @@ const spot: StreamDefinition<SpotLedgerRecord> = {
   endpoint: 'spotRecord',
   scopes: [''],
   table: spotRecordTable,
-  pages: (client, window, _scope, resumeFrom) =>
-    mapPages(pageSpotRecords(client, window, {}, { resumeFrom }), (record) => withRaw(record) as SpotLedgerRecord),
+  pages: (client, window, _scope, resumeFrom) => pageSpotRecords(client, window, {}, { resumeFrom }),
 };
 
 const transfers: StreamDefinition<TransferRecord> = {
@@ -65,11 +60,7 @@ const transfers: StreamDefinition<TransferRecord> = {
   endpoint: 'allSubDepositWithdrawal',
   scopes: [''],
   table: brokerTransferTable,
-  pages: (client, window, _scope, resumeFrom) =>
-    mapPages(
-      pageSubDepositWithdrawals(client, window, {}, { resumeFrom }),
-      (record) => withRaw(record) as TransferRecord,
-    ),
+  pages: (client, window, _scope, resumeFrom) => pageSubDepositWithdrawals(client, window, {}, { resumeFrom }),
 };
 
 export const STREAM_DEFINITIONS: { [S in Stream]: StreamDefinition<never> } = {

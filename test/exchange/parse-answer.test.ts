@@ -52,9 +52,14 @@ describe('parseAnswer', () => {
       ok({ list: [{ ...position, cTime: '1700000000000', uTime: '1700000000001' }], endId: '900' }),
       historyPositionData,
     );
-    expect(lower.data).toEqual(camel.data);
+    // One normalized shape; `raw` keeps each item as it was sent.
+    const { raw: lowerRaw, ...lowerItem } = lower.data.list[0]!;
+    const { raw: camelRaw, ...camelItem } = camel.data.list[0]!;
+    expect(lowerItem).toEqual(camelItem);
     expect(lower.data.list[0]).toMatchObject({ cTime: '1700000000000', uTime: '1700000000001' });
     expect(lower.data.list[0]).not.toHaveProperty('ctime');
+    expect(lowerRaw).toMatchObject({ ctime: '1700000000000', utime: '1700000000001' });
+    expect(camelRaw).toMatchObject({ cTime: '1700000000000', uTime: '1700000000001' });
   });
 
   it('keeps amounts as the exact strings sent', () => {

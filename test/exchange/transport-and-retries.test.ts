@@ -96,7 +96,7 @@ describe('retries through the client', () => {
     const client = makeClient(fake.url, redis, prefix, { rateBudget: { perSecond: { spotRecord: 100 } } });
     const records = await client.spotRecord({ coin: 'BTC' });
     await client.close();
-    expect(records).toEqual([record]);
+    expect(records).toEqual([{ ...record, raw: record }]);
     expect(fake.requests).toHaveLength(4);
     // Each attempt is signed afresh over the same query.
     expect(new Set(fake.requests.map((request) => request.url))).toEqual(new Set(['/api/v2/tax/spot-record?coin=BTC']));

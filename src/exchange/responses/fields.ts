@@ -19,3 +19,22 @@ export const optionalId = z
   .string()
   .nullish()
   .transform((value) => (value === undefined || value === null || value === '' ? null : value));
+
+/**
+ * A value the spec lists (holdSide, status, ...). Any non-empty string is
+ * accepted: the exchange adds values before its docs do, and ingestion stores
+ * an unlisted one flagged rather than refusing the whole page.
+ */
+export const listedValue = z.string().min(1, { error: 'must be a non-empty string' });
+
+/** The item exactly as the exchange sent it, kept beside the normalized fields. */
+export const rawItem = z.record(z.string(), z.unknown());
+
+/** Adds `raw`, a copy of the item as received, before the item's schema parses it. */
+export function keepingRaw<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (item) =>
+      item !== null && typeof item === 'object' && !Array.isArray(item) ? { ...item, raw: { ...item } } : item,
+    schema,
+  );
+}

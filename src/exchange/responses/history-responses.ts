@@ -1,18 +1,20 @@
 import { z } from 'zod';
-import { decimal, id, optionalId, timestamp } from './fields.ts';
+import { decimal, id, keepingRaw, listedValue, optionalId, rawItem, timestamp } from './fields.ts';
 
 // The field table spells cTime/uTime, the live exchange sends ctime/utime
 // (decisions.md §4): either is accepted and both become cTime/uTime.
+// Listed values (holdSide, posMode, ...) are plain strings here: checking them
+// against the spec's lists is ingestion's job, which keeps unlisted ones flagged.
 const positionItem = z
   .object({
     positionId: id,
     symbol: id,
     marginCoin: id,
-    holdSide: z.enum(['long', 'short']),
-    posMode: z.enum(['one_way_mode', 'hedge_mode']),
+    holdSide: listedValue,
+    posMode: listedValue,
     openAvgPrice: decimal,
     closeAvgPrice: decimal,
-    marginMode: z.enum(['isolated', 'crossed']),
+    marginMode: listedValue,
     openTotalPos: decimal,
     closeTotalPos: decimal,
     pnl: decimal,
@@ -24,6 +26,7 @@ const positionItem = z
     ctime: timestamp.optional(),
     uTime: timestamp.optional(),
     utime: timestamp.optional(),
+    raw: rawItem,
   })
   .transform(({ ctime, utime, cTime, uTime, ...rest }, ctx) => {
     const created = cTime ?? ctime;
@@ -35,26 +38,29 @@ const positionItem = z
 
 export const historyPositionData = z
   .object({
-    list: z.array(positionItem).nullish(),
+    list: z.array(keepingRaw(positionItem)).nullish(),
     endId: optionalId,
   })
   .transform((data) => ({ list: data.list ?? [], endId: data.endId }));
 
 export const spotRecordData = z
   .array(
-    z.object({
-      id,
-      coin: id,
-      spotTaxType: id,
-      amount: decimal,
-      fee: decimal,
-      balance: decimal,
-      bizOrderId: z
-        .string()
-        .nullish()
-        .transform((value) => value ?? ''),
-      ts: timestamp,
-    }),
+    keepingRaw(
+      z.object({
+        id,
+        coin: id,
+        spotTaxType: id,
+        amount: decimal,
+        fee: decimal,
+        balance: decimal,
+        bizOrderId: z
+          .string()
+          .nullish()
+          .transform((value) => value ?? ''),
+        ts: timestamp,
+        raw: rawItem,
+      }),
+    ),
   )
   .nullable()
   .transform((list) => list ?? []);
@@ -64,16 +70,19 @@ export const allSubDepositWithdrawalData = z
   .object({
     list: z
       .array(
-        z.object({
-          uid: id,
-          txId: id,
-          coin: id,
-          type: z.enum(['deposit', 'withdrawal']),
-          subType: z.enum(['onchain', 'internal', 'fast']),
-          amount: decimal,
-          status: z.enum(['pending', 'fail', 'success']),
-          ts: timestamp,
-        }),
+        keepingRaw(
+          z.object({
+            uid: id,
+            txId: id,
+            coin: id,
+            type: listedValue,
+            subType: listedValue,
+            amount: decimal,
+            status: listedValue,
+            ts: timestamp,
+            raw: rawItem,
+          }),
+        ),
       )
       .nullish(),
     endId: optionalId,
