@@ -1,191 +1,238 @@
 /**
  * Simulator benchmark: 500-record spot-record pages at 1,000,000 records,
- * rate limits and faults off. Measures generation time and memory, the
- * in-process cost of a page (query + JSON), and HTTP pages/s and latency
- * over one keep-alive connection and over 4 concurrent ones.
+ * rate limits and faults off.
+ *  - generation time and data memory, and the in-process cost of a page (query + JSON);
+ *  - HTTP pages/s and latency against the simulator as its own process (as the demo and
+ *    the pipeline run it), over one keep-alive connection and over 4;
+ *  - the same over one connection with the simulator inside the benchmark's process (as tests run it).
  * Last line: one JSON object with the figures.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Client } from 'undici';
 import { ByteWriter } from '../src/simulator/data/byte-writer.ts';
-import { startSimulator } from '../src/simulator/index.ts';
+import { startSimulator, type DemoCredentials } from '../src/simulator/index.ts';
 
 const DAY = 86_400_000;
 const SPOT = '/api/v2/tax/spot-record';
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
-const SEQUENTIAL_PAGES = 3_000;
-const CONCURRENT_PAGES = 3_000;
+const WARMUP = 300;
+const PAGES = 3_000;
 const CONCURRENCY = 4;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function summarize(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)! };
-}
-
-const round = (value: number, places = 3) => Number(value.toFixed(places));
-
-/** The records' ids of a spot-record page, found by scanning the text. */
-function idsOf(text: string): { id: string }[] {
-  const ids: { id: string }[] = [];
-  let at = text.indexOf('{"id":"');
-  while (at >= 0) {
-    const start = at + 7;
-    const end = text.indexOf('"', start);
-    ids.push({ id: text.slice(start, end) });
-    at = text.indexOf('{"id":"', end);
-  }
-  return ids;
-}
 
 // A full collection before each phase, so generation garbage is not charged to the pages.
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 
-async function main(): Promise<void> {
-  collect();
-  const memBefore = process.memoryUsage();
-  const genStart = performance.now();
-  const sim = await startSimulator({ scale: 'bench', now: NOW, rateLimits: { enabled: false }, admin: true });
-  const generationMs = performance.now() - genStart;
-  collect();
-  const memAfter = process.memoryUsage();
-  const dataMb = (memAfter.heapUsed + memAfter.arrayBuffers - memBefore.heapUsed - memBefore.arrayBuffers) / 1e6;
-  const records = sim.context.dataOf(sim.demo.uid).spot.size;
+interface Latencies {
+  pagesPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
 
-  // Windows: 30-day windows spread over the year, paged by idLessThan, restarting when a window runs dry.
-  let windowIndex = 0;
-  let cursor: string | undefined;
-  const nextQuery = (lastPage?: { id: string }[]) => {
-    if (lastPage && lastPage.length === 500) cursor = lastPage.at(-1)!.id;
-    else {
-      windowIndex = (windowIndex + 7) % 12;
-      cursor = undefined;
-    }
-    const endTime = NOW - windowIndex * 30 * DAY;
-    const params: Record<string, string> = {
-      endTime: String(endTime),
-      limit: '500',
-      startTime: String(endTime - 30 * DAY),
-    };
-    if (cursor) params.idLessThan = cursor;
-    return Object.keys(params)
-      .sort()
-      .map((key) => `${key}=${params[key]}`)
-      .join('&');
+function summarize(samples: number[], seconds: number): Latencies {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!);
+  return {
+    pagesPerSecond: Math.round(samples.length / seconds),
+    p50: at(0.5),
+    p99: at(0.99),
+    max: round(sorted.at(-1)!),
   };
+}
 
-  const store = sim.context.dataOf(sim.demo.uid).spot;
-  const writer = new ByteWriter();
-  const inProcess: number[] = [];
-  for (let i = 0; i < 2_500; i++) {
-    const endTime = NOW - (i % 12) * 30 * DAY;
-    const t0 = performance.now();
-    const page = store.query({ startTime: endTime - 30 * DAY, endTime, limit: 500, now: NOW });
-    store.writeJson(page, writer.reset());
-    writer.toBuffer();
-    // The first 500 pages warm the JIT up.
-    if (i >= 500) inProcess.push(performance.now() - t0);
+const round = (value: number, places = 3) => Number(value.toFixed(places));
+
+const FULL_PAGE = new Array<string>(500).fill('');
+function fullPage(lastId: string): readonly string[] {
+  FULL_PAGE[499] = lastId;
+  return FULL_PAGE;
+}
+
+/** Queries that walk 30-day windows across the year by idLessThan, moving to another window when one runs dry. */
+function queryWalker(): (lastIds?: readonly string[]) => string {
+  let window = 0;
+  return (lastIds) => {
+    let cursor: string | undefined;
+    if (lastIds && lastIds.length === 500) cursor = lastIds.at(-1);
+    else window = (window + 7) % 12;
+    const endTime = NOW - window * 30 * DAY;
+    const params = `endTime=${endTime}${cursor ? `&idLessThan=${cursor}` : ''}&limit=500&startTime=${endTime - 30 * DAY}`;
+    return params;
+  };
+}
+
+/** Record ids of a page, by scanning: the client's own JSON parsing is not the simulator's cost. */
+function idsOf(text: string): string[] {
+  const ids: string[] = [];
+  let at = text.indexOf('{"id":"');
+  while (at >= 0) {
+    const end = text.indexOf('"', at + 7);
+    ids.push(text.slice(at + 7, end));
+    at = text.indexOf('{"id":"', end);
   }
+  return ids;
+}
 
-  const headersFor = (query: string) => {
-    const timestamp = String(Date.now());
-    const sign = createHmac('sha256', sim.demo.secretKey).update(`${timestamp}GET${SPOT}?${query}`).digest('base64');
-    return {
-      'access-key': sim.demo.apiKey,
+async function fetchPage(client: Client, demo: DemoCredentials, query: string, check: boolean) {
+  const timestamp = String(Date.now());
+  const sign = createHmac('sha256', demo.secretKey).update(`${timestamp}GET${SPOT}?${query}`).digest('base64');
+  const started = performance.now();
+  const res = await client.request({
+    method: 'GET',
+    path: `${SPOT}?${query}`,
+    headers: {
+      'access-key': demo.apiKey,
       'access-sign': sign,
-      'access-passphrase': sim.demo.passphrase,
+      'access-passphrase': demo.passphrase,
       'access-timestamp': timestamp,
-      locale: 'en-US',
-    };
-  };
-  const clients = Array.from({ length: CONCURRENCY }, () => new Client(sim.url, { pipelining: 1 }));
-  let shortPages = 0;
-  let served = 0;
-  const fetchPage = async (client: Client, query: string) => {
-    const started = performance.now();
-    const res = await client.request({ method: 'GET', path: `${SPOT}?${query}`, headers: headersFor(query) });
-    const text = await res.body.text();
-    const elapsed = performance.now() - started;
-    if (res.statusCode !== 200 || !text.startsWith('{"code":"00000"')) throw new Error(`bench: HTTP ${res.statusCode}`);
-    // The client's own JSON parsing is not the simulator's cost: read ids by scanning, parse fully now and then.
-    if (++served % 50 === 0) JSON.parse(text);
-    return { elapsed, page: idsOf(text) };
-  };
+    },
+  });
+  const text = await res.body.text();
+  const elapsed = performance.now() - started;
+  if (res.statusCode !== 200 || !text.startsWith('{"code":"00000"')) throw new Error(`HTTP ${res.statusCode}: ${text}`);
+  if (check) JSON.parse(text);
+  return { elapsed, ids: idsOf(text) };
+}
 
-  collect();
-  let last: { id: string }[] | undefined;
-  for (let i = 0; i < 300; i++) last = (await fetchPage(clients[0]!, nextQuery(last))).page; // warm-up
-  const sequential: number[] = [];
-  const seqStart = performance.now();
-  for (let i = 0; i < SEQUENTIAL_PAGES; i++) {
-    const { elapsed, page } = await fetchPage(clients[0]!, nextQuery(last));
-    if (page.length < 500) shortPages++;
-    sequential.push(elapsed);
-    last = page;
-  }
-  const sequentialSeconds = (performance.now() - seqStart) / 1000;
-
-  const concurrent: number[] = [];
-  const concStart = performance.now();
+/** `connections` clients each walking windows until `pages` pages are served in total. */
+async function measure(url: string, demo: DemoCredentials, connections: number): Promise<Latencies> {
+  const clients = Array.from({ length: connections }, () => new Client(url, { pipelining: 1 }));
+  let warm: string[] | undefined;
+  const walk = queryWalker();
+  for (let i = 0; i < WARMUP; i++) warm = (await fetchPage(clients[0]!, demo, walk(warm), false)).ids;
+  const samples: number[] = [];
   let issued = 0;
+  const started = performance.now();
   await Promise.all(
     clients.map(async (client) => {
-      let own: { id: string }[] | undefined;
-      while (issued < CONCURRENT_PAGES) {
+      const next = queryWalker();
+      let last: string[] | undefined;
+      while (issued < PAGES) {
         issued++;
-        const { elapsed, page } = await fetchPage(client, nextQuery(own));
-        concurrent.push(elapsed);
-        own = page;
+        const page = await fetchPage(client, demo, next(last), issued % 50 === 0);
+        samples.push(page.elapsed);
+        last = page.ids;
       }
     }),
   );
-  const concurrentSeconds = (performance.now() - concStart) / 1000;
+  const seconds = (performance.now() - started) / 1000;
   await Promise.all(clients.map((client) => client.close()));
+  return summarize(samples, seconds);
+}
+
+async function spawnSimulator(): Promise<{ child: ChildProcess; url: string; demo: DemoCredentials }> {
+  const args = ['--import', 'tsx', 'src/simulator/main.ts', '--port', '0', '--scale', 'bench', '--no-rate-limits'];
+  const child = spawn(process.execPath, [...args, '--now', String(NOW)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/passphrase\s+\S+\n/.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`simulator exited with ${String(code)}`)));
+  });
+  const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(out)![1]!;
+  return {
+    child,
+    url: /listening on (\S+)/.exec(out)![1]!,
+    demo: {
+      uid: field('uid'),
+      apiKey: field('API key'),
+      secretKey: field('secret key'),
+      passphrase: field('passphrase'),
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  collect();
+  const before = process.memoryUsage();
+  const genStart = performance.now();
+  const sim = await startSimulator({ scale: 'bench', now: NOW, rateLimits: { enabled: false } });
+  const generationMs = Math.round(performance.now() - genStart);
+  collect();
+  const after = process.memoryUsage();
+  const dataMemoryMb = round((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6, 1);
+  const store = sim.context.dataOf(sim.demo.uid).spot;
+
+  const writer = new ByteWriter();
+  const pageCosts: number[] = [];
+  const walk = queryWalker();
+  let last: string[] | undefined;
+  for (let i = 0; i < 2_500; i++) {
+    const params = new URLSearchParams(walk(last));
+    const t0 = performance.now();
+    const found = store.query({
+      startTime: Number(params.get('startTime')),
+      endTime: Number(params.get('endTime')),
+      ...(params.get('idLessThan') ? { idLessThan: Number(params.get('idLessThan')) } : {}),
+      limit: 500,
+      now: NOW,
+    });
+    store.writeJson(found, writer.reset());
+    writer.toBuffer();
+    // The first 500 pages warm the JIT up.
+    if (i >= 500) pageCosts.push(performance.now() - t0);
+    // Only the page's length and last id matter to the walker.
+    last = found.length === 500 ? fullPage(store.id(found[499]!)) : [];
+  }
+  const inProcessPage = summarize(pageCosts, 1);
+
+  const external = await spawnSimulator();
+  let separate: Latencies;
+  let separateConcurrent: Latencies;
+  try {
+    collect();
+    separate = await measure(external.url, external.demo, 1);
+    separateConcurrent = await measure(external.url, external.demo, CONCURRENCY);
+  } finally {
+    const exited = new Promise((resolve) => external.child.once('exit', resolve));
+    external.child.kill('SIGTERM');
+    await exited;
+  }
+  collect();
+  const sameProcess = await measure(sim.url, sim.demo, 1);
   await sim.close();
 
-  const seq = summarize(sequential);
-  const conc = summarize(concurrent);
-  const proc = summarize(inProcess);
   const figures = {
     bench: 'simulator',
-    spotRecords: records,
-    generationMs: Math.round(generationMs),
-    dataMemoryMb: round(dataMb, 1),
-    inProcessPageP50Ms: round(proc.p50),
-    inProcessPageP99Ms: round(proc.p99),
-    sequentialPagesPerSecond: Math.round(SEQUENTIAL_PAGES / sequentialSeconds),
-    sequentialP50Ms: round(seq.p50),
-    sequentialP99Ms: round(seq.p99),
-    sequentialMaxMs: round(seq.max),
-    concurrency: CONCURRENCY,
-    concurrentPagesPerSecond: Math.round(CONCURRENT_PAGES / concurrentSeconds),
-    concurrentP99Ms: round(conc.p99),
-    shortPages,
+    spotRecords: store.size,
+    pageSize: 500,
+    generationMs,
+    dataMemoryMb,
+    inProcessPageP50Ms: inProcessPage.p50,
+    inProcessPageP99Ms: inProcessPage.p99,
+    pagesPerSecond: separate.pagesPerSecond,
+    p50Ms: separate.p50,
+    p99Ms: separate.p99,
+    maxMs: separate.max,
+    concurrentConnections: CONCURRENCY,
+    concurrentPagesPerSecond: separateConcurrent.pagesPerSecond,
+    concurrentP99Ms: separateConcurrent.p99,
+    sameProcessPagesPerSecond: sameProcess.pagesPerSecond,
+    sameProcessP99Ms: sameProcess.p99,
     p99TargetMs: 5,
-    p99UnderTarget: seq.p99 < 5,
+    p99UnderTarget: separate.p99 < 5,
   };
   const rows: [string, string][] = [
-    ['spot records', records.toLocaleString('en-US')],
-    ['generation (whole simulator)', `${figures.generationMs} ms`],
-    ['data memory (heap + buffers)', `${figures.dataMemoryMb} MB`],
-    ['in-process page (query + JSON) p50 / p99', `${figures.inProcessPageP50Ms} / ${figures.inProcessPageP99Ms} ms`],
-    ['HTTP, 1 connection: pages/s', String(figures.sequentialPagesPerSecond)],
-    [
-      'HTTP, 1 connection: p50 / p99 / max',
-      `${figures.sequentialP50Ms} / ${figures.sequentialP99Ms} / ${figures.sequentialMaxMs} ms`,
-    ],
-    [`HTTP, ${CONCURRENCY} connections: pages/s`, String(figures.concurrentPagesPerSecond)],
-    [`HTTP, ${CONCURRENCY} connections: p99`, `${figures.concurrentP99Ms} ms`],
-    ['p99 target (1 connection)', `< 5 ms: ${figures.p99UnderTarget ? 'met' : 'NOT met'}`],
+    ['spot records', store.size.toLocaleString('en-US')],
+    ['generation (whole simulator)', `${generationMs} ms`],
+    ['data memory (heap + buffers)', `${dataMemoryMb} MB`],
+    ['page in process (query + JSON): p50 / p99', `${inProcessPage.p50} / ${inProcessPage.p99} ms`],
+    ['HTTP, own process, 1 connection: pages/s', String(separate.pagesPerSecond)],
+    ['HTTP, own process, 1 connection: p50 / p99 / max', `${separate.p50} / ${separate.p99} / ${separate.max} ms`],
+    [`HTTP, own process, ${CONCURRENCY} connections: pages/s`, String(separateConcurrent.pagesPerSecond)],
+    [`HTTP, own process, ${CONCURRENCY} connections: p99`, `${separateConcurrent.p99} ms`],
+    ['HTTP, same process, 1 connection: pages/s', String(sameProcess.pagesPerSecond)],
+    ['HTTP, same process, 1 connection: p99', `${sameProcess.p99} ms`],
+    ['target: p99 < 5 ms (own process, 1 connection)', figures.p99UnderTarget ? 'met' : 'NOT met'],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
-  process.stdout.write('Simulator: 500-record spot-record pages, rate limits and faults off\n');
+  process.stdout.write(`Simulator: ${PAGES} pages of 500 spot records each, rate limits and faults off\n`);
   for (const [name, value] of rows) process.stdout.write(`  ${name.padEnd(width)}  ${value}\n`);
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }

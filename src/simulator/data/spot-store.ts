@@ -108,6 +108,11 @@ export class SpotStore {
     out.byte(93);
   }
 
+  /** The id of the record at a position (the paging cursor). */
+  id(i: number): string {
+    return String(this.#c.ids[i]!);
+  }
+
   record(i: number): SpotRecord {
     const c = this.#c;
     const id = c.ids[i]!;
