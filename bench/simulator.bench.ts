@@ -162,7 +162,7 @@ async function main(): Promise<void> {
   const writer = new ByteWriter();
   const pageCosts: number[] = [];
   const walk = queryWalker();
-  let last: string[] | undefined;
+  let last: readonly string[] | undefined;
   for (let i = 0; i < 2_500; i++) {
     const params = new URLSearchParams(walk(last));
     const t0 = performance.now();
