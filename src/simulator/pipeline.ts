@@ -9,6 +9,7 @@ interface Outcome {
   status: number;
   body: string | Buffer;
   code: string;
+  release?: () => void;
 }
 
 /**
@@ -62,12 +63,14 @@ export async function runEndpoint(
   };
   const outcome = answer(sim, endpoint, ctx, request, wallNow, fault);
   if (sim.faults.takeApplyThenReset(endpoint.method, endpoint.path)) {
+    outcome.release?.();
     hangUp(request, reply);
     log(0, null);
     return;
   }
   log(outcome.status, outcome.code);
   const body = fault.truncate ? truncated(outcome.body) : outcome.body;
+  if (outcome.release) reply.raw.once('close', outcome.release);
   await reply.code(outcome.status).type('application/json').send(body);
 }
 
@@ -103,8 +106,8 @@ function answer(
       for (const rule of endpoint.access) rule(caller);
       data = endpoint.handle({ ...ctx, caller });
     }
-    const body = data instanceof RawBody ? data.bytes : successBody(data, requestTime);
-    return { status: 200, body, code: '00000' };
+    if (data instanceof RawBody) return { status: 200, body: data.bytes, code: '00000', release: data.release };
+    return { status: 200, body: successBody(data, requestTime), code: '00000' };
   } catch (error) {
     const apiError = error instanceof ApiError ? error : errors.internal();
     return { status: apiError.status, body: errorBody(apiError, requestTime), code: apiError.code };

@@ -84,6 +84,11 @@ export class ByteWriter {
     return Buffer.from(this.#buffer.subarray(0, this.#at));
   }
 
+  /** What was written, valid only until the next write: copy it before the writer is used again. */
+  view(): Buffer {
+    return this.#buffer.subarray(0, this.#at);
+  }
+
   #ensure(extra: number): void {
     if (this.#at + extra <= this.#buffer.length) return;
     const grown = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#at + extra));

@@ -22,7 +22,11 @@ export interface PrivateContext extends RequestContext {
 
 /** A complete success response already written as bytes (the hot path builds it directly). */
 export class RawBody {
-  constructor(readonly bytes: Buffer) {}
+  constructor(
+    readonly bytes: Buffer,
+    /** Called once the bytes are no longer needed (sent, or the connection is gone). */
+    readonly release: () => void = () => {},
+  ) {}
 }
 
 interface EndpointBase {

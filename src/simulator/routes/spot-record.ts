@@ -1,6 +1,7 @@
 import { requirePermission } from '../auth/access.ts';
 import { coinIndex } from '../data/coins.ts';
 import { DAY } from '../data/time.ts';
+import { BufferPool } from '../data/buffer-pool.ts';
 import { ByteWriter } from '../data/byte-writer.ts';
 import { errors, successPrefix } from '../envelope.ts';
 import { RawBody, type PrivateEndpoint } from './endpoint.ts';
@@ -9,6 +10,7 @@ import { limitParam, optionalId, optionalQuery, optionalTime } from './params.ts
 const MAX_RANGE = 30 * DAY;
 // Pages are written synchronously, one at a time: one buffer serves them all.
 const writer = new ByteWriter();
+const pool = new BufferPool();
 
 /** GET /api/v2/tax/spot-record: a bare array, newest first by (ts, id); the next page is idLessThan = last id. */
 export const spotRecord: PrivateEndpoint = {
@@ -40,6 +42,7 @@ export const spotRecord: PrivateEndpoint = {
     });
     writer.reset().ascii(successPrefix(ctx.now));
     store.writeJson(found, writer);
-    return new RawBody(writer.byte(125).toBuffer());
+    const { bytes, release } = pool.copy(writer.byte(125).view());
+    return new RawBody(bytes, release);
   },
 };
