@@ -42,6 +42,19 @@ describe('spot-record', () => {
     expect(seen).toEqual(expected);
   });
 
+  it('serves concurrent pages, each intact (response buffers are pooled, never shared in flight)', async () => {
+    const truth = ctx.sim.truth('spot');
+    const windows = Array.from({ length: 24 }, (_, i) => NOW - i * 15 * DAY);
+    const pages = await Promise.all(
+      windows.map((endTime) => get<SpotRecord[]>(ctx.sim, PATHS.spot, { startTime: endTime - 30 * DAY, endTime })),
+    );
+    pages.forEach((page, i) => {
+      const endTime = windows[i]!;
+      const expected = truth.filter((r) => Number(r.ts) <= endTime && Number(r.ts) >= endTime - 30 * DAY);
+      expect(page.json.data).toEqual(expected.slice(0, 500));
+    });
+  });
+
   it('an unknown coin has no records', async () => {
     const res = await get<SpotRecord[]>(ctx.sim, PATHS.spot, { coin: 'NOPE' });
     expect(res.json.data).toEqual([]);
