@@ -46,18 +46,17 @@ function summarize(samples: number[], seconds: number): Latencies {
 
 const round = (value: number, places = 3) => Number(value.toFixed(places));
 
-const FULL_PAGE = new Array<string>(500).fill('');
-function fullPage(lastId: string): readonly string[] {
-  FULL_PAGE[499] = lastId;
-  return FULL_PAGE;
+/** Queries that walk 30-day windows across the year by idLessThan, moving to another window when one runs dry. */
+interface PageSummary {
+  count: number;
+  lastId: string;
 }
 
-/** Queries that walk 30-day windows across the year by idLessThan, moving to another window when one runs dry. */
-function queryWalker(): (lastIds?: readonly string[]) => string {
+function queryWalker(): (previous?: PageSummary) => string {
   let window = 0;
-  return (lastIds) => {
+  return (previous) => {
     let cursor: string | undefined;
-    if (lastIds && lastIds.length === 500) cursor = lastIds.at(-1);
+    if (previous && previous.count === 500) cursor = previous.lastId;
     else window = (window + 7) % 12;
     const endTime = NOW - window * 30 * DAY;
     const params = `endTime=${endTime}${cursor ? `&idLessThan=${cursor}` : ''}&limit=500&startTime=${endTime - 30 * DAY}`;
@@ -65,16 +64,21 @@ function queryWalker(): (lastIds?: readonly string[]) => string {
   };
 }
 
-/** Record ids of a page, by scanning: the client's own JSON parsing is not the simulator's cost. */
-function idsOf(text: string): string[] {
-  const ids: string[] = [];
-  let at = text.indexOf('{"id":"');
+const ID_MARK = Buffer.from('{"id":"');
+
+/** How many records a page holds and its last id, by scanning the bytes: the client's JSON parsing is not the simulator's cost. */
+function scanPage(body: Buffer): PageSummary {
+  let count = 0;
+  let at = body.indexOf(ID_MARK);
+  let last = -1;
   while (at >= 0) {
-    const end = text.indexOf('"', at + 7);
-    ids.push(text.slice(at + 7, end));
-    at = text.indexOf('{"id":"', end);
+    count++;
+    last = at;
+    at = body.indexOf(ID_MARK, at + ID_MARK.length);
   }
-  return ids;
+  if (last < 0) return { count: 0, lastId: '' };
+  const start = last + ID_MARK.length;
+  return { count, lastId: body.toString('latin1', start, body.indexOf(34, start)) };
 }
 
 async function fetchPage(client: Client, demo: DemoCredentials, query: string, check: boolean) {
@@ -91,31 +95,32 @@ async function fetchPage(client: Client, demo: DemoCredentials, query: string, c
       'access-timestamp': timestamp,
     },
   });
-  const text = await res.body.text();
+  const body = Buffer.from(await res.body.arrayBuffer());
   const elapsed = performance.now() - started;
-  if (res.statusCode !== 200 || !text.startsWith('{"code":"00000"')) throw new Error(`HTTP ${res.statusCode}: ${text}`);
-  if (check) JSON.parse(text);
-  return { elapsed, ids: idsOf(text) };
+  if (res.statusCode !== 200 || body.indexOf('{"code":"00000"') !== 0)
+    throw new Error(`HTTP ${res.statusCode}: ${body}`);
+  if (check) JSON.parse(body.toString('utf8'));
+  return { elapsed, page: scanPage(body) };
 }
 
 /** `connections` clients each walking windows until `pages` pages are served in total. */
 async function measure(url: string, demo: DemoCredentials, connections: number): Promise<Latencies> {
   const clients = Array.from({ length: connections }, () => new Client(url, { pipelining: 1 }));
-  let warm: string[] | undefined;
+  let warm: PageSummary | undefined;
   const walk = queryWalker();
-  for (let i = 0; i < WARMUP; i++) warm = (await fetchPage(clients[0]!, demo, walk(warm), false)).ids;
+  for (let i = 0; i < WARMUP; i++) warm = (await fetchPage(clients[0]!, demo, walk(warm), false)).page;
   const samples: number[] = [];
   let issued = 0;
   const started = performance.now();
   await Promise.all(
     clients.map(async (client) => {
       const next = queryWalker();
-      let last: string[] | undefined;
+      let last: PageSummary | undefined;
       while (issued < PAGES) {
         issued++;
-        const page = await fetchPage(client, demo, next(last), issued % 50 === 0);
-        samples.push(page.elapsed);
-        last = page.ids;
+        const fetched = await fetchPage(client, demo, next(last), issued % 50 === 0);
+        samples.push(fetched.elapsed);
+        last = fetched.page;
       }
     }),
   );
@@ -149,6 +154,20 @@ async function spawnSimulator(): Promise<{ child: ChildProcess; url: string; dem
 }
 
 async function main(): Promise<void> {
+  // HTTP against the simulator as its own process first, while this process is still small.
+  const external = await spawnSimulator();
+  let separate: Latencies;
+  let separateConcurrent: Latencies;
+  try {
+    collect();
+    separate = await measure(external.url, external.demo, 1);
+    separateConcurrent = await measure(external.url, external.demo, CONCURRENCY);
+  } finally {
+    const exited = new Promise((resolve) => external.child.once('exit', resolve));
+    external.child.kill('SIGTERM');
+    await exited;
+  }
+
   collect();
   const before = process.memoryUsage();
   const genStart = performance.now();
@@ -162,7 +181,7 @@ async function main(): Promise<void> {
   const writer = new ByteWriter();
   const pageCosts: number[] = [];
   const walk = queryWalker();
-  let last: readonly string[] | undefined;
+  let last: PageSummary | undefined;
   for (let i = 0; i < 2_500; i++) {
     const params = new URLSearchParams(walk(last));
     const t0 = performance.now();
@@ -174,26 +193,12 @@ async function main(): Promise<void> {
       now: NOW,
     });
     store.writeJson(found, writer.reset());
-    writer.toBuffer();
     // The first 500 pages warm the JIT up.
     if (i >= 500) pageCosts.push(performance.now() - t0);
-    // Only the page's length and last id matter to the walker.
-    last = found.length === 500 ? fullPage(store.id(found[499]!)) : [];
+    last = { count: found.length, lastId: found.length > 0 ? store.id(found.at(-1)!) : '' };
   }
   const inProcessPage = summarize(pageCosts, 1);
 
-  const external = await spawnSimulator();
-  let separate: Latencies;
-  let separateConcurrent: Latencies;
-  try {
-    collect();
-    separate = await measure(external.url, external.demo, 1);
-    separateConcurrent = await measure(external.url, external.demo, CONCURRENCY);
-  } finally {
-    const exited = new Promise((resolve) => external.child.once('exit', resolve));
-    external.child.kill('SIGTERM');
-    await exited;
-  }
   collect();
   const sameProcess = await measure(sim.url, sim.demo, 1);
   await sim.close();
