@@ -9,6 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Client } from 'undici';
@@ -45,6 +46,7 @@ function summarize(samples: number[], seconds: number): Latencies {
 }
 
 const round = (value: number, places = 3) => Number(value.toFixed(places));
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 /** Queries that walk 30-day windows across the year by idLessThan, moving to another window when one runs dry. */
 interface PageSummary {
@@ -222,6 +224,10 @@ async function main(): Promise<void> {
     sameProcessP99Ms: sameProcess.p99,
     p99TargetMs: 5,
     p99UnderTarget: separate.p99 < 5,
+    sameProcessP99UnderTarget: sameProcess.p99 < 5,
+    // Latency tails on a shared machine follow its load: recorded beside the figures.
+    cpus: availableParallelism(),
+    loadAverage1m: round(loadavg()[0]!, 2),
   };
   const rows: [string, string][] = [
     ['spot records', store.size.toLocaleString('en-US')],
@@ -234,7 +240,11 @@ async function main(): Promise<void> {
     [`HTTP, own process, ${CONCURRENCY} connections: p99`, `${separateConcurrent.p99} ms`],
     ['HTTP, same process, 1 connection: pages/s', String(sameProcess.pagesPerSecond)],
     ['HTTP, same process, 1 connection: p99', `${sameProcess.p99} ms`],
-    ['target: p99 < 5 ms (own process, 1 connection)', figures.p99UnderTarget ? 'met' : 'NOT met'],
+    [
+      'target: p99 < 5 ms (own process / same process)',
+      `${verdict(figures.p99UnderTarget)} / ${verdict(figures.sameProcessP99UnderTarget)}`,
+    ],
+    ['machine: cpus, 1-minute load average', `${figures.cpus}, ${figures.loadAverage1m}`],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   process.stdout.write(`Simulator: ${PAGES} pages of 500 spot records each, rate limits and faults off\n`);
