@@ -59,9 +59,9 @@ export function successBody<T>(data: T, requestTime: number): string {
   return JSON.stringify({ code: '00000', msg: 'success', requestTime, data });
 }
 
-/** For hot paths whose data is already JSON text. */
-export function successBodyRaw(dataJson: string, requestTime: number): string {
-  return `{"code":"00000","msg":"success","requestTime":${requestTime},"data":${dataJson}}`;
+/** Everything of a success body before its data, for hot paths that write the data themselves (then close with '}'). */
+export function successPrefix(requestTime: number): string {
+  return `{"code":"00000","msg":"success","requestTime":${requestTime},"data":`;
 }
 
 export function errorBody(error: ApiError, requestTime: number): string {

@@ -2,13 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findKey, readAuthHeaders, verifyRequest } from './auth/authenticate.ts';
 import { normalizeIp } from './auth/ip.ts';
 import type { SimContext } from './context.ts';
-import { ApiError, errorBody, errors, successBody, successBodyRaw } from './envelope.ts';
-import { RawJson, type Endpoint, type RequestContext } from './routes/endpoint.ts';
+import { ApiError, errorBody, errors, successBody } from './envelope.ts';
+import { RawBody, type Endpoint, type RequestContext } from './routes/endpoint.ts';
 
 interface Outcome {
   status: number;
-  body: string;
+  body: string | Buffer;
   code: string;
+  release?: () => void;
 }
 
 /**
@@ -62,12 +63,14 @@ export async function runEndpoint(
   };
   const outcome = answer(sim, endpoint, ctx, request, wallNow, fault);
   if (sim.faults.takeApplyThenReset(endpoint.method, endpoint.path)) {
+    outcome.release?.();
     hangUp(request, reply);
     log(0, null);
     return;
   }
   log(outcome.status, outcome.code);
-  const body = fault.truncate ? outcome.body.slice(0, Math.floor(outcome.body.length / 2)) : outcome.body;
+  const body = fault.truncate ? truncated(outcome.body) : outcome.body;
+  if (outcome.release) reply.raw.once('close', outcome.release);
   await reply.code(outcome.status).type('application/json').send(body);
 }
 
@@ -103,8 +106,8 @@ function answer(
       for (const rule of endpoint.access) rule(caller);
       data = endpoint.handle({ ...ctx, caller });
     }
-    const body = data instanceof RawJson ? successBodyRaw(data.json, requestTime) : successBody(data, requestTime);
-    return { status: 200, body, code: '00000' };
+    if (data instanceof RawBody) return { status: 200, body: data.bytes, code: '00000', release: data.release };
+    return { status: 200, body: successBody(data, requestTime), code: '00000' };
   } catch (error) {
     const apiError = error instanceof ApiError ? error : errors.internal();
     return { status: apiError.status, body: errorBody(apiError, requestTime), code: apiError.code };
@@ -115,4 +118,9 @@ function answer(
 function hangUp(request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack();
   request.raw.socket.destroy();
+}
+
+function truncated(body: string | Buffer): string | Buffer {
+  const half = Math.floor(body.length / 2);
+  return typeof body === 'string' ? body.slice(0, half) : body.subarray(0, half);
 }

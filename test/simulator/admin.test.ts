@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.ts';
-import { send } from './support/signer.ts';
+import { send, signRequest } from './support/signer.ts';
 import { DAY, get, NOW, PATHS, post, useSimulator } from './support/fixture.ts';
 
 const ctx = useSimulator();
@@ -13,6 +13,16 @@ async function admin<T = unknown>(method: string, path: string, body?: unknown):
     body === undefined ? '' : JSON.stringify(body),
   );
   return { status: res.status, data: JSON.parse(res.text) as T };
+}
+
+function signedHeaders(): Record<string, string> {
+  const timestamp = String(Date.now());
+  return {
+    'access-key': ctx.sim.demo.apiKey,
+    'access-sign': signRequest(ctx.sim.demo.secretKey, `${timestamp}GET${PATHS.spot}`),
+    'access-passphrase': ctx.sim.demo.passphrase,
+    'access-timestamp': timestamp,
+  };
 }
 
 async function statuses(n: number): Promise<number[]> {
@@ -46,6 +56,9 @@ describe('/__sim admin API', () => {
     await admin('POST', '/__sim/faults', { truncate: 1 });
     const cut = await send(`${ctx.sim.url}${PATHS.netFlow}?symbol=BTCUSDT`, 'GET', {}, '');
     expect(() => JSON.parse(cut.text) as unknown).toThrow();
+    const cutPage = await send(`${ctx.sim.url}${PATHS.spot}`, 'GET', signedHeaders(), '');
+    expect(cutPage.text.length).toBeGreaterThan(20);
+    expect(() => JSON.parse(cutPage.text) as unknown).toThrow();
     await admin('POST', '/__sim/faults', { reset: 1 });
     await expect(send(`${ctx.sim.url}${PATHS.netFlow}?symbol=BTCUSDT`, 'GET', {}, '')).rejects.toThrow();
     await admin('DELETE', '/__sim/faults');

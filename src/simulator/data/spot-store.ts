@@ -1,7 +1,11 @@
+import type { ByteWriter } from './byte-writer.ts';
 import { COIN_JSON, SPOT_COINS } from './coins.ts';
-import { formatFixed } from './fixed.ts';
+import { FIXED_DECIMALS, formatFixed } from './fixed.ts';
 import type { SpotColumns } from './spot-generator.ts';
 import { SPOT_TAX_TYPES, TYPE_JSON } from './spot-tax-types.ts';
+
+const COIN_BYTES = COIN_JSON.map((json) => Buffer.from(json, 'utf8'));
+const TYPE_BYTES = TYPE_JSON.map((json) => Buffer.from(json, 'utf8'));
 import { lowerBound, lowerBoundVia } from './time.ts';
 
 export interface SpotRecord {
@@ -82,20 +86,31 @@ export class SpotStore {
     return out;
   }
 
-  /** A JSON array of the records at the given positions, built without intermediate objects. */
-  renderJson(positions: readonly number[]): string {
+  /** Writes the JSON array of the records at the given positions, byte by byte (the hot path of paging). */
+  writeJson(positions: readonly number[], out: ByteWriter): void {
     const c = this.#c;
-    let out = '[';
+    out.byte(91);
     for (let k = 0; k < positions.length; k++) {
       const i = positions[k]!;
       const id = c.ids[i]!;
-      if (k > 0) out += ',';
-      out +=
-        `{"id":"${id}","coin":${COIN_JSON[c.coin[i]!]},"spotTaxType":${TYPE_JSON[c.type[i]!]}` +
-        `,"amount":"${formatFixed(c.amount[i]!)}","fee":"${formatFixed(c.fee[i]!)}","balance":"${formatFixed(c.balance[i]!)}"` +
-        `,"bizOrderId":"${c.bizOrderId[i]!}","ts":"${Math.floor(id / 1000)}"}`;
+      if (k > 0) out.byte(44);
+      out.ascii('{"id":"').integer(id).ascii('","coin":').bytes(COIN_BYTES[c.coin[i]!]!);
+      out.ascii(',"spotTaxType":').bytes(TYPE_BYTES[c.type[i]!]!);
+      out.ascii(',"amount":"').fixed(c.amount[i]!, FIXED_DECIMALS);
+      out.ascii('","fee":"').fixed(c.fee[i]!, FIXED_DECIMALS);
+      out.ascii('","balance":"').fixed(c.balance[i]!, FIXED_DECIMALS);
+      out.ascii('","bizOrderId":"').integer(c.bizOrderId[i]!);
+      out
+        .ascii('","ts":"')
+        .integer(Math.floor(id / 1000))
+        .ascii('"}');
     }
-    return `${out}]`;
+    out.byte(93);
+  }
+
+  /** The id of the record at a position (the paging cursor). */
+  id(i: number): string {
+    return String(this.#c.ids[i]!);
   }
 
   record(i: number): SpotRecord {

@@ -20,9 +20,13 @@ export interface PrivateContext extends RequestContext {
   caller: Caller;
 }
 
-/** Data that is already JSON text (hot paths build it directly). */
-export class RawJson {
-  constructor(readonly json: string) {}
+/** A complete success response already written as bytes (the hot path builds it directly). */
+export class RawBody {
+  constructor(
+    readonly bytes: Buffer,
+    /** Called once the bytes are no longer needed (sent, or the connection is gone). */
+    readonly release: () => void = () => {},
+  ) {}
 }
 
 interface EndpointBase {

@@ -1,11 +1,16 @@
 import { requirePermission } from '../auth/access.ts';
 import { coinIndex } from '../data/coins.ts';
 import { DAY } from '../data/time.ts';
-import { errors } from '../envelope.ts';
-import { RawJson, type PrivateEndpoint } from './endpoint.ts';
+import { BufferPool } from '../data/buffer-pool.ts';
+import { ByteWriter } from '../data/byte-writer.ts';
+import { errors, successPrefix } from '../envelope.ts';
+import { RawBody, type PrivateEndpoint } from './endpoint.ts';
 import { limitParam, optionalId, optionalQuery, optionalTime } from './params.ts';
 
 const MAX_RANGE = 30 * DAY;
+// Pages are written synchronously, one at a time: one buffer serves them all.
+const writer = new ByteWriter();
+const pool = new BufferPool();
 
 /** GET /api/v2/tax/spot-record: a bare array, newest first by (ts, id); the next page is idLessThan = last id. */
 export const spotRecord: PrivateEndpoint = {
@@ -35,6 +40,9 @@ export const spotRecord: PrivateEndpoint = {
       limit,
       now: ctx.now,
     });
-    return new RawJson(store.renderJson(found));
+    writer.reset().ascii(successPrefix(ctx.now));
+    store.writeJson(found, writer);
+    const { bytes, release } = pool.copy(writer.byte(125).view());
+    return new RawBody(bytes, release);
   },
 };
