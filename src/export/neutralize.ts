@@ -5,7 +5,8 @@
  * advice), which spreadsheets show as text. Decimal cells are left alone when they are a plain
  * number: `-1.5` must stay a number an accountant can sum.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+// Also the full-width forms, which some spreadsheets (Apple Numbers) normalise to the ASCII ones.
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 export type CellKind = 'text' | 'decimal';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
 import pg from 'pg';
-import QueryStream from 'pg-query-stream';
+import { encodeCsvHeader, encodeCsvRow } from './csv-encoder.ts';
 import { neutralizeCell } from './neutralize.ts';
+import { PrefetchingQueryStream } from './prefetching-query-stream.ts';
 import type { ReportDefinition, ReportParams } from './report-definition.ts';
 
 export interface UnmappedSummary {
@@ -35,10 +35,12 @@ export interface StreamReportOptions {
 const RAW_TEXT = { getTypeParser: () => (value: string) => value };
 // Distinct unmapped values kept in the manifest; beyond that they are only counted.
 const MAX_UNMAPPED_VALUES = 200;
+const CHUNK_CHARS = 64 * 1024;
 
 /**
  * Streams one report from Postgres to `sink` as CSV in constant memory: a server-side cursor
- * (pg-query-stream) fetches `batchSize` rows at a time, backpressure from the sink pauses it.
+ * (pg-query-stream) fetches `batchSize` rows at a time, each row is neutralized and encoded
+ * (csv-encoder: csv-stringify's format), and backpressure from the sink pauses the cursor.
  * The bytes are hashed on their way out, so the digest is that of exactly what was written.
  */
 export async function streamReport(options: StreamReportOptions): Promise<StreamResult> {
@@ -57,10 +59,23 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
     await client.query(`SELECT set_config('TimeZone', $1, false)`, [params.period.tz]);
     const { text, values } = report.query(params);
     const source = client.query(
-      new QueryStream(text, values, { rowMode: 'array', batchSize: options.batchSize ?? 2_000, types: RAW_TEXT }),
+      new PrefetchingQueryStream(text, values, {
+        rowMode: 'array',
+        batchSize: options.batchSize ?? 1_000,
+        types: RAW_TEXT,
+      }),
     );
-    const shape = new Transform({
-      objectMode: true,
+    let pending = encodeCsvHeader(columns.map((c) => c.header));
+    const emit = (stream: Transform) => {
+      const chunk = Buffer.from(pending, 'utf8');
+      pending = '';
+      hash.update(chunk);
+      bytes += chunk.length;
+      stream.push(chunk);
+    };
+    // One hop per row: neutralize, count, encode; the CSV leaves in ~64 KB chunks, hashed on the way.
+    const toCsv = new Transform({
+      writableObjectMode: true,
       transform(row: (string | null)[], _encoding, callback) {
         const cells = new Array<string>(columns.length);
         for (let i = 0; i < columns.length; i++) cells[i] = neutralizeCell(row[i], columns[i]!.kind);
@@ -74,18 +89,16 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
           }
         }
         rowCount++;
-        callback(null, cells);
+        pending += encodeCsvRow(cells);
+        if (pending.length >= CHUNK_CHARS) emit(this);
+        callback();
+      },
+      flush(callback) {
+        emit(this);
+        callback();
       },
     });
-    const csv = stringify({ header: true, columns: columns.map((c) => c.header), record_delimiter: 'unix' });
-    const digest = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        hash.update(chunk);
-        bytes += chunk.length;
-        callback(null, chunk);
-      },
-    });
-    await pipeline(source, shape, csv, digest, options.sink);
+    await pipeline(source, toCsv, options.sink);
   } finally {
     await client.end();
   }

@@ -22,22 +22,15 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
   const booking = bookingArrays();
   const where = accountAndPeriod(p, params, 'ts', 's');
   const coin = params.coin ? ` AND s.coin = ${p.add(params.coin)}` : '';
-  const mapping = [
-    booking.types,
-    booking.categories,
-    booking.koinlyIn,
-    booking.koinlyOut,
-    booking.coinTrackingIn,
-    booking.coinTrackingOut,
-  ]
-    .map((values) => p.add(values, 'text[]'))
-    .join(', ');
+  const types = p.add(booking.types, 'text[]');
+  const lookup = (values: string[]) => `(${p.add(values, 'text[]')})[k.i]`;
   return `WITH ledger AS (
       SELECT s.record_id, s.ts, s.coin, s.spot_tax_type, s.amount, s.fee, s.biz_order_id,
-             m.category, m.koinly_in, m.koinly_out, m.ct_in, m.ct_out
+             ${lookup(booking.categories)} AS category,
+             ${lookup(booking.koinlyIn)} AS koinly_in, ${lookup(booking.koinlyOut)} AS koinly_out,
+             ${lookup(booking.coinTrackingIn)} AS ct_in, ${lookup(booking.coinTrackingOut)} AS ct_out
       FROM spot_record s
-      LEFT JOIN unnest(${mapping}) AS m(type, category, koinly_in, koinly_out, ct_in, ct_out)
-        ON m.type = s.spot_tax_type
+      CROSS JOIN LATERAL (SELECT array_position(${types}, s.spot_tax_type) AS i) AS k
       WHERE ${where}${coin}
     ),
     trade_groups AS (
