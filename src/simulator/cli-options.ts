@@ -1,0 +1,77 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { ScaleOption } from './data/scale.ts';
+import type { SimulatorOptions } from './types.ts';
+
+/** Parses the shell's arguments into SimulatorOptions; a bad value ends in one clear line. */
+export function parseCliOptions(argv: string[], testMode: boolean): SimulatorOptions & { admin: boolean } {
+  const program = new Command()
+    .name('simulator')
+    .description('The ledgerline exchange simulator: the 11 endpoints of the trading API, on seeded data.')
+    .option('--port <port>', 'TCP port (0 picks a free one)', parsePort, 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--seed <seed>', 'seed of the generated data and credentials', parseSeed, 42)
+    .option('--scale <scale>', 'tiny, demo, bench or a number of spot records', parseScale, 'demo' as ScaleOption)
+    .option('--no-rate-limits', 'switch the rate limits off')
+    .option('--rate-limit-factor <factor>', 'multiply every rate-limit budget', parseFactor, 1)
+    .addOption(
+      new Option('--timestamp-spelling <spelling>', 'history-position timestamps: ctime/utime or cTime/uTime')
+        .choices(['lower', 'camel'])
+        .default('lower'),
+    )
+    .option('--now <ms>', 'start the simulated clock frozen at this Unix ms time', parseNow)
+    .option('--admin', 'serve the /__sim admin API')
+    .option('--demo', 'demo mode: serves the /__sim admin API')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text.split('\n')[0] + '\n') });
+  program.parse(argv);
+  const o = program.opts<{
+    port: number;
+    host: string;
+    seed: number;
+    scale: ScaleOption;
+    rateLimits: boolean;
+    rateLimitFactor: number;
+    timestampSpelling: 'lower' | 'camel';
+    now?: number;
+    admin?: boolean;
+    demo?: boolean;
+  }>();
+  return {
+    port: o.port,
+    host: o.host,
+    seed: o.seed,
+    scale: o.scale,
+    rateLimits: { enabled: o.rateLimits, factor: o.rateLimitFactor },
+    timestampSpelling: o.timestampSpelling,
+    ...(o.now === undefined ? {} : { now: o.now }),
+    admin: Boolean(o.admin || o.demo || testMode),
+  };
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('port must be an integer from 0 to 65535.');
+  return port;
+}
+
+function parseSeed(value: string): number {
+  if (!/^-?\d{1,15}$/.test(value)) throw new InvalidArgumentError('seed must be an integer.');
+  return Number(value);
+}
+
+function parseScale(value: string): ScaleOption {
+  if (value === 'tiny' || value === 'demo' || value === 'bench') return value;
+  if (/^\d{1,8}$/.test(value) && Number(value) <= 20_000_000) return { spotRecords: Number(value) };
+  throw new InvalidArgumentError('scale must be tiny, demo, bench or a number of spot records up to 20000000.');
+}
+
+function parseFactor(value: string): number {
+  const factor = Number(value);
+  if (!(factor > 0) || !Number.isFinite(factor)) throw new InvalidArgumentError('factor must be a positive number.');
+  return factor;
+}
+
+function parseNow(value: string): number {
+  if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('now must be Unix milliseconds.');
+  return Number(value);
+}

@@ -1,0 +1,43 @@
+import { generatePositions } from './position-generator.ts';
+import { PositionStore } from './position-store.ts';
+import type { ScaleSpec } from './scale.ts';
+import { generateSpotRecords } from './spot-generator.ts';
+import { emptySpotColumns, SpotStore } from './spot-store.ts';
+import { generateTransfers } from './transfer-generator.ts';
+import { TransferStore } from './transfer-store.ts';
+
+/** The three history streams of one main account. */
+export interface AccountData {
+  spot: SpotStore;
+  positions: PositionStore;
+  transfers: TransferStore;
+  /** Uids of the broker's client sub-accounts that the transfer records belong to. */
+  brokerSubUids: readonly string[];
+}
+
+export const BROKER_SUB_ACCOUNTS = 24;
+
+export function generateAccountData(
+  seed: number,
+  scale: ScaleSpec,
+  anchor: number,
+  brokerSubUids: string[],
+): AccountData {
+  const spot = generateSpotRecords({ seed, count: scale.spotRecords, bursts: scale.bursts, anchor });
+  const transfers = generateTransfers(seed, scale.transfers, anchor, brokerSubUids.length);
+  return {
+    spot: new SpotStore(spot),
+    positions: new PositionStore(generatePositions(seed, scale.positions, anchor)),
+    transfers: new TransferStore(transfers, brokerSubUids),
+    brokerSubUids,
+  };
+}
+
+export function emptyAccountData(): AccountData {
+  return {
+    spot: new SpotStore(emptySpotColumns()),
+    positions: new PositionStore([]),
+    transfers: new TransferStore(generateTransfers(0, 0, 0, 1), []),
+    brokerSubUids: [],
+  };
+}

@@ -1,0 +1,102 @@
+import { Rng } from './prng.ts';
+
+export interface FaultConfig {
+  /** Probability of answering HTTP 500 / code 40015. */
+  http500?: number;
+  /** Probability of destroying the connection without an answer. */
+  reset?: number;
+  /** Added latency before answering, ms. */
+  latencyMs?: number;
+  /** Probability of cutting the JSON body in half. */
+  truncate?: number;
+  /** Probability of answering 429 although the budget is not spent. */
+  burst429?: number;
+  /** Seed of the fault draws: the same seed and request sequence give the same faults. */
+  seed?: number;
+  /** Only these paths are faulted; all API paths when absent. */
+  paths?: string[];
+  /** One-shot: the next `count` POSTs to `path` change state, then lose the connection unanswered. */
+  applyThenReset?: { path: string; count: number };
+}
+
+export interface FaultDecision {
+  latencyMs: number;
+  reset: boolean;
+  http500: boolean;
+  burst429: boolean;
+  truncate: boolean;
+}
+
+const NONE: FaultDecision = { latencyMs: 0, reset: false, http500: false, burst429: false, truncate: false };
+
+/** Fault injection of the admin API; every draw comes from one seeded stream, in request order. */
+export class Faults {
+  #config: FaultConfig = {};
+  #rng = new Rng(0, 'faults');
+  #applyThenReset: { path: string; remaining: number } | undefined;
+
+  get config(): FaultConfig & { applyThenResetRemaining: number } {
+    return { ...this.#config, applyThenResetRemaining: this.#applyThenReset?.remaining ?? 0 };
+  }
+
+  set(config: FaultConfig): void {
+    validate(config);
+    this.#config = { ...config };
+    this.#rng = new Rng(config.seed ?? 0, 'faults');
+    this.#applyThenReset = config.applyThenReset
+      ? { path: config.applyThenReset.path, remaining: config.applyThenReset.count }
+      : undefined;
+  }
+
+  clear(): void {
+    this.set({});
+  }
+
+  decide(path: string): FaultDecision {
+    const c = this.#config;
+    if (c.paths && !c.paths.includes(path)) return NONE;
+    if (!c.http500 && !c.reset && !c.latencyMs && !c.truncate && !c.burst429) return NONE;
+    // Always four draws, so one kind of fault never shifts the draws of another.
+    const draws = [this.#rng.next(), this.#rng.next(), this.#rng.next(), this.#rng.next()];
+    return {
+      latencyMs: c.latencyMs ?? 0,
+      reset: draws[0]! < (c.reset ?? 0),
+      http500: draws[1]! < (c.http500 ?? 0),
+      burst429: draws[2]! < (c.burst429 ?? 0),
+      truncate: draws[3]! < (c.truncate ?? 0),
+    };
+  }
+
+  /** Whether this POST is to be applied and then left unanswered; consumes one of the shots. */
+  takeApplyThenReset(method: string, path: string): boolean {
+    const armed = this.#applyThenReset;
+    if (!armed || method !== 'POST' || armed.path !== path || armed.remaining <= 0) return false;
+    armed.remaining--;
+    return true;
+  }
+}
+
+function validate(config: FaultConfig): void {
+  for (const name of ['http500', 'reset', 'truncate', 'burst429'] as const) {
+    const p = config[name];
+    if (p !== undefined && !(typeof p === 'number' && p >= 0 && p <= 1)) {
+      throw new RangeError(`faults.${name}: must be a probability from 0 to 1`);
+    }
+  }
+  if (config.latencyMs !== undefined && !(Number.isFinite(config.latencyMs) && config.latencyMs >= 0)) {
+    throw new RangeError('faults.latencyMs: must be a non-negative number');
+  }
+  if (config.seed !== undefined && !Number.isSafeInteger(config.seed)) {
+    throw new RangeError('faults.seed: must be an integer');
+  }
+  if (
+    config.paths !== undefined &&
+    !(Array.isArray(config.paths) && config.paths.every((p) => typeof p === 'string'))
+  ) {
+    throw new RangeError('faults.paths: must be a list of paths');
+  }
+  const once = config.applyThenReset;
+  if (once !== undefined && !(typeof once.path === 'string' && Number.isSafeInteger(once.count) && once.count >= 1)) {
+    throw new RangeError('faults.applyThenReset: must be { path: string, count: integer >= 1 }');
+  }
+}

@@ -1,0 +1,15 @@
+export { startSimulator, createContext } from './start.ts';
+export type { SimulatorOptions, RunningSimulator, DemoCredentials, TruthStream, TruthRecord } from './types.ts';
+export type { SimClock } from './clock.ts';
+export type { FaultConfig } from './faults.ts';
+export type { EndpointCounters } from './counters.ts';
+export type { RequestLogEntry } from './request-log.ts';
+export type { RateLimitOptions } from './rate-limit/rate-limits.ts';
+export type { ScaleOption } from './data/scale.ts';
+export type { TimestampSpelling, PositionRecord } from './data/position-store.ts';
+export type { SpotRecord } from './data/spot-store.ts';
+export type { TransferRecord } from './data/transfer-store.ts';
+export type { NewAccountSpec } from './context.ts';
+export type { AccountStateView, NewOrderSpec } from './admin/operations.ts';
+export type { OpenOrder } from './state/orders.ts';
+export type { Permission } from './state/types.ts';

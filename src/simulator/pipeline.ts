@@ -1,0 +1,123 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { findKey, readAuthHeaders, verifyRequest } from './auth/authenticate.ts';
+import { normalizeIp } from './auth/ip.ts';
+import type { SimContext } from './context.ts';
+import { ApiError, errorBody, errors, successBody } from './envelope.ts';
+import { RawBody, type Endpoint, type RequestContext } from './routes/endpoint.ts';
+
+interface Outcome {
+  status: number;
+  body: string | Buffer;
+  code: string;
+}
+
+/**
+ * One API request, start to end: injected faults, the per-IP and
+ * per-endpoint budgets, authentication and access rules, the handler, then
+ * the answer (or a deliberately missing one). Counters and the request log
+ * see every request.
+ */
+export async function runEndpoint(
+  sim: SimContext,
+  endpoint: Endpoint,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const wallNow = Date.now();
+  const url = request.raw.url ?? '';
+  const mark = url.indexOf('?');
+  const path = mark < 0 ? url : url.slice(0, mark);
+  const rawQuery = mark < 0 ? '' : url.slice(mark + 1);
+  const keyHeader = request.headers['access-key'];
+  const log = (status: number, code: string | null) => {
+    sim.counters.record(endpoint.path, status);
+    sim.requestLog.add({
+      method: endpoint.method,
+      path: endpoint.path,
+      query: rawQuery,
+      status,
+      code,
+      time: wallNow,
+      simTime: sim.clock.now(),
+      key: typeof keyHeader === 'string' ? keyHeader : null,
+    });
+  };
+  const fault = sim.faults.decide(endpoint.path);
+  if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  if (fault.reset) {
+    hangUp(request, reply);
+    log(0, null);
+    return;
+  }
+  const ctx: RequestContext = {
+    sim,
+    method: endpoint.method,
+    path,
+    rawQuery,
+    query: new URLSearchParams(rawQuery),
+    // A GET is signed with an empty body, whatever came with it.
+    rawBody: endpoint.method === 'POST' && typeof request.body === 'string' ? request.body : '',
+    ip: normalizeIp(request.socket.remoteAddress ?? ''),
+    now: sim.clock.now(),
+  };
+  const outcome = answer(sim, endpoint, ctx, request, wallNow, fault);
+  if (sim.faults.takeApplyThenReset(endpoint.method, endpoint.path)) {
+    hangUp(request, reply);
+    log(0, null);
+    return;
+  }
+  log(outcome.status, outcome.code);
+  const body = fault.truncate ? truncated(outcome.body) : outcome.body;
+  await reply.code(outcome.status).type('application/json').send(body);
+}
+
+function answer(
+  sim: SimContext,
+  endpoint: Endpoint,
+  ctx: RequestContext,
+  request: FastifyRequest,
+  wallNow: number,
+  fault: { burst429: boolean; http500: boolean },
+): Outcome {
+  const requestTime = ctx.now;
+  try {
+    if (fault.burst429) throw errors.rateLimited();
+    if (fault.http500) throw errors.internal();
+    const tick = performance.now();
+    if (!sim.rateLimits.takeIp(ctx.ip, tick)) throw errors.rateLimited();
+    let data: unknown;
+    if (endpoint.auth === 'public') {
+      if (!sim.rateLimits.takeEndpoint(endpoint.name, endpoint.perSecond, ctx.ip, tick)) throw errors.rateLimited();
+      data = endpoint.handle(ctx);
+    } else {
+      const headers = readAuthHeaders(request.headers);
+      const key = findKey(sim.accounts, headers);
+      // The budget is the main account's: a sub-account key spends its parent's.
+      if (!sim.rateLimits.takeEndpoint(endpoint.name, endpoint.perSecond, key.mainUid, tick)) {
+        throw errors.rateLimited();
+      }
+      verifyRequest(key, headers, { ...ctx, wallNow, simNow: ctx.now });
+      const main = sim.accounts.main(key.mainUid);
+      if (!main) throw errors.unknownKey();
+      const caller = { key, main, isMain: key.uid === key.mainUid };
+      for (const rule of endpoint.access) rule(caller);
+      data = endpoint.handle({ ...ctx, caller });
+    }
+    const body = data instanceof RawBody ? data.bytes : successBody(data, requestTime);
+    return { status: 200, body, code: '00000' };
+  } catch (error) {
+    const apiError = error instanceof ApiError ? error : errors.internal();
+    return { status: apiError.status, body: errorBody(apiError, requestTime), code: apiError.code };
+  }
+}
+
+/** Leaves the request unanswered: the caller sees its connection reset. */
+function hangUp(request: FastifyRequest, reply: FastifyReply): void {
+  reply.hijack();
+  request.raw.socket.destroy();
+}
+
+function truncated(body: string | Buffer): string | Buffer {
+  const half = Math.floor(body.length / 2);
+  return typeof body === 'string' ? body.slice(0, half) : body.subarray(0, half);
+}
