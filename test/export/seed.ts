@@ -210,3 +210,92 @@ export function parseCsv(text: string): string[][] {
   }
   return rows;
 }
+
+/** The simulator's ground truth, stored exactly as ingestion stores what the exchange returns. */
+export interface Truth {
+  spot: Array<Record<string, string>>;
+  positions: Array<Record<string, string>>;
+  transfers: Array<Record<string, string>>;
+}
+
+function msToIso(ms: string): string {
+  return new Date(Number(ms)).toISOString();
+}
+
+export async function insertTruth(
+  url: string,
+  accountId: string,
+  truth: Truth,
+  productTypeOf: (symbol: string) => string,
+): Promise<void> {
+  await withClient(url, async (c) => {
+    const s = truth.spot;
+    await c.query(
+      `INSERT INTO spot_record (account_id, record_id, coin, spot_tax_type, amount, fee, balance, biz_order_id, ts, raw)
+       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::numeric[],
+         $8::text[], $9::timestamptz[], $10::jsonb[])`,
+      [
+        accountId,
+        s.map((r) => r.id),
+        s.map((r) => r.coin),
+        s.map((r) => r.spotTaxType),
+        s.map((r) => r.amount),
+        s.map((r) => r.fee),
+        s.map((r) => r.balance),
+        s.map((r) => r.bizOrderId),
+        s.map((r) => msToIso(r.ts!)),
+        s.map((r) => JSON.stringify(r)),
+      ],
+    );
+    const p = truth.positions;
+    const time = (r: Record<string, string>, lower: string, camel: string) => msToIso(r[lower] ?? r[camel]!);
+    await c.query(
+      `INSERT INTO futures_position (account_id, position_id, product_type, symbol, margin_coin, hold_side, pos_mode,
+         margin_mode, open_avg_price, close_avg_price, open_total_pos, close_total_pos, pnl, net_profit, total_funding,
+         open_fee, close_fee, created_time, updated_time, raw)
+       SELECT $1::uuid, * FROM unnest($2::text[], $3::product_type[], $4::text[], $5::text[], $6::hold_side[],
+         $7::pos_mode[], $8::margin_mode[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
+         $14::numeric[], $15::numeric[], $16::numeric[], $17::numeric[], $18::timestamptz[], $19::timestamptz[], $20::jsonb[])`,
+      [
+        accountId,
+        p.map((r) => r.positionId),
+        p.map((r) => productTypeOf(r.symbol!)),
+        p.map((r) => r.symbol),
+        p.map((r) => r.marginCoin),
+        p.map((r) => r.holdSide),
+        p.map((r) => r.posMode),
+        p.map((r) => r.marginMode),
+        p.map((r) => r.openAvgPrice),
+        p.map((r) => r.closeAvgPrice),
+        p.map((r) => r.openTotalPos),
+        p.map((r) => r.closeTotalPos),
+        p.map((r) => r.pnl),
+        p.map((r) => r.netProfit),
+        p.map((r) => r.totalFunding),
+        p.map((r) => r.openFee),
+        p.map((r) => r.closeFee),
+        p.map((r) => time(r, 'ctime', 'cTime')),
+        p.map((r) => time(r, 'utime', 'uTime')),
+        p.map((r) => JSON.stringify(r)),
+      ],
+    );
+    const t = truth.transfers;
+    await c.query(
+      `INSERT INTO broker_transfer (account_id, tx_id, type, sub_uid, coin, sub_type, amount, status, ts, raw)
+       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::transfer_sub_type[],
+         $7::numeric[], $8::transfer_status[], $9::timestamptz[], $10::jsonb[])`,
+      [
+        accountId,
+        t.map((r) => r.txId),
+        t.map((r) => r.type),
+        t.map((r) => r.uid),
+        t.map((r) => r.coin),
+        t.map((r) => r.subType),
+        t.map((r) => r.amount),
+        t.map((r) => r.status),
+        t.map((r) => msToIso(r.ts!)),
+        t.map((r) => JSON.stringify(r)),
+      ],
+    );
+  });
+}
