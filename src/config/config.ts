@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors/index.ts';
+import type { ReportName } from '../export/report-names.ts';
 import { envSchema } from './env-schema.ts';
 import { parseMasterKey } from './master-key.ts';
 
@@ -12,6 +13,14 @@ export interface Config {
   readonly masterKey: Buffer;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly exportDir: string;
+  /** The accountants' page: its sign-in token (never log it), host and port. */
+  readonly web: { readonly token: string | undefined; readonly host: string; readonly port: number };
+  /** Reports written for the previous month after the nightly sync; accounts [] = every account. */
+  readonly monthlyExports: {
+    readonly reports: readonly ReportName[];
+    readonly tz: string;
+    readonly accounts: readonly string[];
+  };
 }
 
 /**
@@ -33,6 +42,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: parseMasterKey(raw.LEDGERLINE_MASTER_KEY, production),
     logLevel: raw.LOG_LEVEL,
     exportDir: path.resolve(raw.EXPORT_DIR),
+    web: Object.freeze({ token: raw.LEDGERLINE_WEB_TOKEN || undefined, host: raw.WEB_HOST, port: raw.WEB_PORT }),
+    monthlyExports: Object.freeze({
+      reports: raw.MONTHLY_EXPORT_REPORTS as ReportName[],
+      tz: raw.MONTHLY_EXPORT_TZ,
+      accounts: raw.MONTHLY_EXPORT_ACCOUNTS,
+    }),
   });
 }
 
