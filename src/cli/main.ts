@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerConfigCommands } from './commands/config-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
+import { registerExportCommands } from './commands/export-command.ts';
 
 /**
  * `ledgerline <command>`: each command lives in its own file under commands/
@@ -16,5 +17,6 @@ const program = new Command('ledgerline')
 
 registerConfigCommands(program);
 registerDbCommands(program);
+registerExportCommands(program);
 
 await program.parseAsync(process.argv);
