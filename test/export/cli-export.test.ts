@@ -121,8 +121,6 @@ describe('ledgerline export', () => {
       [with_('--from', '2027-02-30'), /^ValidationError: from: is not a calendar date/],
       [with_('--to', '2026-12-31'), /^ValidationError: to: must not be before from \(2027-01-01\)/],
       [[...base, '--tz', 'Mars/Base'], /^ValidationError: tz: must be an IANA time zone name/],
-      [[...base, '--pending'], /^ValidationError: pending: applies only to broker-transfers/],
-      [[...base, '--coin', 'BTC,ETH'], /^ValidationError: coin: must be a coin symbol/],
     ];
     // Independent processes: run side by side to keep the suite quick.
     const results = await Promise.all(cases.map(([args]) => run(args)));
