@@ -145,14 +145,14 @@ async function seed(databaseUrl: string, rows: number): Promise<string> {
                 'ts', (extract(epoch from r.ts) * 1000)::bigint::text)
        FROM (
          SELECT (1100000000000000000 + g)::text AS id,
-                ($2::text[])[1 + g % 4] AS coin,
-                ($3::text[])[1 + g % cardinality($3::text[])] AS type,
-                round(((g * 7919) % 2000001 - 1000000)::numeric / 10000, (g % 9)) AS amount,
+                ($2::text[])[(1 + g % 4)::int] AS coin,
+                ($3::text[])[(1 + g % cardinality($3::text[]))::int] AS type,
+                round(((g * 7919) % 2000001 - 1000000)::numeric / 10000, (g % 9)::int) AS amount,
                 CASE WHEN g % 3 = 0 THEN -round((g % 1000)::numeric / 1000000, 8) ELSE 0 END AS fee,
                 round((g * 31)::numeric / 100, 8) AS balance,
                 CASE WHEN g % 5 = 0 THEN '' ELSE (900000000000 + g / 2)::text END AS biz,
                 timestamptz '2026-01-01 00:00:00+00' + (g - 1) * interval '864 milliseconds' AS ts
-         FROM generate_series(1, $4::int) AS g
+         FROM generate_series(1::bigint, $4::bigint) AS g
        ) AS r`,
       [accountId, ['BTC', 'ETH', 'USDT', 'SOL'], types, rows],
     );
