@@ -4,6 +4,7 @@ import { registerBackfillCommand } from './commands/backfill-command.ts';
 import { registerConfigCommands } from './commands/config-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
+import { registerExportCommands } from './commands/export-command.ts';
 
 /**
  * `ledgerline <command>`: each command lives in its own file under commands/
@@ -22,5 +23,6 @@ registerDbCommands(program);
 registerAccountsCommands(program);
 registerWorkerCommand(program);
 registerBackfillCommand(program);
+registerExportCommands(program);
 
 await program.parseAsync(process.argv);

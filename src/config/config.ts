@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors/index.ts';
+import type { ReportName } from '../export/report-names.ts';
 import { envSchema } from './env-schema.ts';
 import { parseMasterKey } from './master-key.ts';
 
@@ -24,6 +25,14 @@ export interface Config {
   readonly exchangeRateFactor: number;
   /** How long the exchange may take to answer (headers, then body) before a request counts as failed. */
   readonly exchangeTimeoutMs: number;
+  /** The accountants' page: its sign-in token (never log it), host and port. */
+  readonly web: { readonly token: string | undefined; readonly host: string; readonly port: number };
+  /** Reports written for the previous month after the nightly sync; accounts [] = every account. */
+  readonly monthlyExports: {
+    readonly reports: readonly ReportName[];
+    readonly tz: string;
+    readonly accounts: readonly string[];
+  };
 }
 
 /**
@@ -50,6 +59,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerLockDurationMs: raw.WORKER_LOCK_DURATION_MS,
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
+    web: Object.freeze({ token: raw.LEDGERLINE_WEB_TOKEN || undefined, host: raw.WEB_HOST, port: raw.WEB_PORT }),
+    monthlyExports: Object.freeze({
+      reports: raw.MONTHLY_EXPORT_REPORTS as ReportName[],
+      tz: raw.MONTHLY_EXPORT_TZ,
+      accounts: raw.MONTHLY_EXPORT_ACCOUNTS,
+    }),
   });
 }
 

@@ -1,4 +1,6 @@
+import { IANAZone } from 'luxon';
 import { z } from 'zod';
+import { REPORT_NAMES } from '../export/report-names.ts';
 
 /**
  * Every environment variable ledgerline reads, with its rule and local
@@ -28,6 +30,29 @@ function urlWithProtocols(protocols: string[], needsPath = false) {
     }
   });
 }
+
+/** The shortest accepted LEDGERLINE_WEB_TOKEN: it is the only key to the accountants' page. */
+export const WEB_TOKEN_MIN_LENGTH = 32;
+
+const commaList = (check?: { values: readonly string[]; what: string }) =>
+  z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    )
+    .superRefine((items, ctx) => {
+      const bad = check ? items.filter((item) => !check.values.includes(item)) : [];
+      if (bad.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown ${check!.what} ${bad.join(', ')}; one of ${check!.values.join(', ')}`,
+        });
+      }
+    });
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -65,6 +90,24 @@ export const envSchema = z.object({
     .positive('must be greater than 0')
     .max(1000, 'must be at most 1000')
     .default(1),
+  // The accountants' page (`ledgerline web`). The token is checked for presence when the page starts.
+  LEDGERLINE_WEB_TOKEN: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || value.length >= WEB_TOKEN_MIN_LENGTH, {
+      message: `must be at least ${WEB_TOKEN_MIN_LENGTH} characters (openssl rand -hex 32)`,
+    }),
+  WEB_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  WEB_PORT: z.coerce.number().int('must be an integer').min(0).max(65_535, 'must be a port (0-65535)').default(8080),
+  // Exports written for the previous month after the nightly sync: which reports, in which zone, for which accounts.
+  MONTHLY_EXPORT_REPORTS: commaList({ values: REPORT_NAMES, what: 'report' }),
+  MONTHLY_EXPORT_TZ: z
+    .string()
+    .default('UTC')
+    .refine((value) => IANAZone.isValidZone(value), {
+      message: 'must be an IANA time zone name such as Europe/Berlin',
+    }),
+  MONTHLY_EXPORT_ACCOUNTS: commaList(),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

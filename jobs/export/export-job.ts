@@ -1,0 +1,52 @@
+import type { ExportRequest, ExportRequestInput } from '../../src/export/export-request.ts';
+import { exportBaseName } from '../../src/export/export-request.ts';
+
+/** The export job's name (one job type on QUEUE.export). */
+export const EXPORT_JOB = 'write-report';
+
+/**
+ * An export job's payload: the account by id and the report's parameters, nothing else (never a
+ * secret). Plain strings, re-validated by the processor with parseExportRequest.
+ */
+export interface ExportJobData {
+  accountId: string;
+  report: string;
+  from: string;
+  to: string;
+  tz: string;
+  coin?: string;
+  includePending?: boolean;
+}
+
+export interface ExportJobResult {
+  csvFile: string;
+  manifestFile: string;
+  rowCount: number;
+  sha256: string;
+  unmappedRows: number;
+}
+
+export function exportJobData(request: ExportRequest): ExportJobData {
+  const data: ExportJobData = {
+    accountId: request.accountId,
+    report: request.report,
+    from: request.period.from,
+    to: request.period.to,
+    tz: request.period.tz,
+  };
+  if (request.coin) data.coin = request.coin;
+  if (request.includePending) data.includePending = true;
+  return data;
+}
+
+export function exportRequestInput(data: ExportJobData): ExportRequestInput {
+  return { ...data };
+}
+
+/**
+ * Deterministic: one id per (account, report, period, zone, options), so the same export asked
+ * twice (two clicks, a re-run of the monthly schedule) is one job. BullMQ ids cannot hold ':'.
+ */
+export function exportJobId(request: ExportRequest): string {
+  return `export.${request.accountId}.${exportBaseName(request)}`;
+}

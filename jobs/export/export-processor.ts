@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { UnrecoverableError } from 'bullmq';
+import type { PrismaClient } from '../../src/db/prisma.ts';
+import { LedgerlineError } from '../../src/errors/index.ts';
+import { exportCsvPath } from '../../src/export/export-files.ts';
+import { parseExportRequest } from '../../src/export/export-request.ts';
+import { exportToFile } from '../../src/export/export-to-file.ts';
+import { exportRequestInput, type ExportJobResult } from './export-job.ts';
+import type { ExportJob } from './export-queue.ts';
+
+export interface ExportProcessorDeps {
+  databaseUrl: string;
+  exportDir: string;
+  prisma: PrismaClient;
+  now?: () => Date;
+}
+
+/**
+ * Writes one report into EXPORT_DIR. An error the same payload will hit again (bad parameters,
+ * unknown account) fails the job at once; anything else (database down) is retried with the
+ * queue's backoff. A retry simply writes the file again: the result is the same bytes.
+ */
+export function createExportProcessor(deps: ExportProcessorDeps) {
+  return async (job: ExportJob): Promise<ExportJobResult> => {
+    try {
+      const request = parseExportRequest(exportRequestInput(job.data));
+      const account = await deps.prisma.account.findUnique({
+        where: { id: request.accountId },
+        select: { id: true, name: true },
+      });
+      if (!account) throw new UnrecoverableError(`accountId: no account with id ${request.accountId}`);
+      const { csvPath, manifestPath, manifest } = await exportToFile({
+        databaseUrl: deps.databaseUrl,
+        request,
+        account,
+        csvPath: exportCsvPath(deps.exportDir, request),
+        now: deps.now,
+      });
+      if (manifest.unmapped.rows > 0) {
+        await job.log(
+          `${manifest.unmapped.rows} rows with unmapped values: ${JSON.stringify(manifest.unmapped.values)}`,
+        );
+      }
+      return {
+        csvFile: path.basename(csvPath),
+        manifestFile: path.basename(manifestPath),
+        rowCount: manifest.rowCount,
+        sha256: manifest.sha256,
+        unmappedRows: manifest.unmapped.rows,
+      };
+    } catch (error) {
+      if (error instanceof LedgerlineError && !error.retryable) throw new UnrecoverableError(error.toOneLine());
+      throw error;
+    }
+  };
+}

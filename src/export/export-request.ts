@@ -1,0 +1,83 @@
+import { ValidationError } from '../errors/index.ts';
+import { parsePeriod, type Period } from './period.ts';
+import type { ReportParams } from './report-definition.ts';
+import { REPORT_NAMES, type ReportName } from './report-names.ts';
+import { reportByName } from './reports/index.ts';
+
+/** A fully validated export: which report, which account, which period, which options. */
+export interface ExportRequest {
+  readonly report: ReportName;
+  readonly accountId: string;
+  readonly period: Period;
+  readonly coin?: string | undefined;
+  readonly includePending?: boolean | undefined;
+}
+
+/** The same request as plain strings: what a job payload, a form or the command line carries. */
+export interface ExportRequestInput {
+  report?: string;
+  accountId?: string;
+  from?: string;
+  to?: string;
+  tz?: string;
+  coin?: string;
+  includePending?: boolean;
+}
+
+const COIN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** Validates everything before any query runs; each failure names its field. */
+export function parseExportRequest(input: ExportRequestInput): ExportRequest {
+  const report = reportByName(input.report);
+  if (!input.accountId || !isUuid(input.accountId)) {
+    throw new ValidationError('accountId', 'must be an account id (uuid)', input.accountId);
+  }
+  const period = parsePeriod(input);
+  const coin = input.coin?.trim() || undefined;
+  if (coin !== undefined && !COIN.test(coin)) {
+    throw new ValidationError('coin', 'must be a coin symbol (letters, digits, . _ -; at most 32)', input.coin);
+  }
+  if (input.includePending && !report.accepts.includePending) {
+    throw new ValidationError('pending', `applies only to broker-transfers, not to ${report.name}`);
+  }
+  return Object.freeze({
+    report: report.name as ReportName,
+    accountId: input.accountId.toLowerCase(),
+    period,
+    coin,
+    includePending: report.accepts.includePending ? Boolean(input.includePending) : undefined,
+  });
+}
+
+export function reportParams(request: ExportRequest, accountName?: string): ReportParams {
+  return {
+    accountId: request.accountId,
+    period: request.period,
+    coin: request.coin,
+    includePending: request.includePending,
+    accountName,
+  };
+}
+
+/**
+ * The file name of an export, a pure function of its parameters: the same request always lands
+ * in the same file (and job id), e.g. `spot-ledger_2026-01-01_2026-12-31_Europe~Berlin.csv`.
+ */
+export function exportBaseName(request: ExportRequest): string {
+  const parts: string[] = [
+    request.report,
+    request.period.from,
+    request.period.to,
+    request.period.tz.replaceAll('/', '~'),
+  ];
+  if (request.coin) parts.push(`coin-${request.coin}`);
+  if (request.includePending) parts.push('pending');
+  return parts.join('_');
+}
+
+export { REPORT_NAMES };

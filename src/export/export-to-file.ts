@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ExportRequest } from './export-request.ts';
+import { reportParams } from './export-request.ts';
+import { buildManifest, manifestPathFor, type ExportManifest } from './manifest.ts';
+import { reportByName } from './reports/index.ts';
+import { streamReport } from './stream-report.ts';
+
+export interface ExportedFile {
+  csvPath: string;
+  manifestPath: string;
+  manifest: ExportManifest;
+}
+
+/**
+ * Writes a report and its manifest. Both are written to temporary names and renamed into place
+ * (the manifest last), so a crash never leaves a half-written CSV under the final name and a
+ * manifest always describes a complete file.
+ */
+export async function exportToFile(options: {
+  databaseUrl: string;
+  request: ExportRequest;
+  account: { id: string; name: string };
+  csvPath: string;
+  now?: () => Date;
+}): Promise<ExportedFile> {
+  const { request } = options;
+  const report = reportByName(request.report);
+  const csvPath = path.resolve(options.csvPath);
+  const manifestPath = manifestPathFor(csvPath);
+  await mkdir(path.dirname(csvPath), { recursive: true });
+  const suffix = `.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const csvTemp = csvPath + suffix;
+  const manifestTemp = manifestPath + suffix;
+  try {
+    const result = await streamReport({
+      databaseUrl: options.databaseUrl,
+      report,
+      params: reportParams(request, options.account.name),
+      sink: createWriteStream(csvTemp),
+    });
+    const manifest = buildManifest({
+      request,
+      title: report.title,
+      columns: report.columns.map((c) => c.header),
+      account: options.account,
+      file: path.basename(csvPath),
+      result,
+      generatedAt: (options.now ?? (() => new Date()))(),
+    });
+    await writeFile(manifestTemp, `${JSON.stringify(manifest, null, 2)}\n`);
+    // An older manifest must not describe the new CSV, even for the instant between the renames.
+    await rm(manifestPath, { force: true });
+    await rename(csvTemp, csvPath);
+    await rename(manifestTemp, manifestPath);
+    return { csvPath, manifestPath, manifest };
+  } finally {
+    await rm(csvTemp, { force: true });
+    await rm(manifestTemp, { force: true });
+  }
+}

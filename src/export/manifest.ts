@@ -1,0 +1,66 @@
+import type { ExportRequest } from './export-request.ts';
+import type { StreamResult, UnmappedSummary } from './stream-report.ts';
+
+/**
+ * What a CSV is, written beside it: enough for an accountant or auditor to tell which data and
+ * parameters produced the file and to verify it is unaltered (sha256). `generatedAt` lives only
+ * here, never in the CSV, so re-running an export gives a byte-identical CSV.
+ */
+export interface ExportManifest {
+  report: string;
+  title: string;
+  account: { id: string; name: string };
+  parameters: {
+    from: string;
+    to: string;
+    tz: string;
+    coin: string | null;
+    includePending: boolean | null;
+  };
+  /** The half-open UTC interval the local dates stand for. */
+  period: { start: string; end: string };
+  file: string;
+  columns: string[];
+  rowCount: number;
+  bytes: number;
+  sha256: string;
+  unmapped: UnmappedSummary;
+  generatedAt: string;
+}
+
+export function buildManifest(input: {
+  request: ExportRequest;
+  title: string;
+  columns: string[];
+  account: { id: string; name: string };
+  file: string;
+  result: StreamResult;
+  generatedAt: Date;
+}): ExportManifest {
+  const { request, result } = input;
+  return {
+    report: request.report,
+    title: input.title,
+    account: { id: input.account.id, name: input.account.name },
+    parameters: {
+      from: request.period.from,
+      to: request.period.to,
+      tz: request.period.tz,
+      coin: request.coin ?? null,
+      includePending: request.includePending ?? null,
+    },
+    period: { start: request.period.start.toISOString(), end: request.period.end.toISOString() },
+    file: input.file,
+    columns: input.columns,
+    rowCount: result.rowCount,
+    bytes: result.bytes,
+    sha256: result.sha256,
+    unmapped: result.unmapped,
+    generatedAt: input.generatedAt.toISOString(),
+  };
+}
+
+/** `x.csv` -> `x.manifest.json` (any other name gets `.manifest.json` appended). */
+export function manifestPathFor(csvPath: string): string {
+  return csvPath.endsWith('.csv') ? `${csvPath.slice(0, -4)}.manifest.json` : `${csvPath}.manifest.json`;
+}

@@ -1,0 +1,64 @@
+import { DateTime, IANAZone } from 'luxon';
+import { ValidationError } from '../errors/index.ts';
+
+/**
+ * A reporting period of whole local days: `from` and `to` are calendar dates in `tz`, both
+ * included, so the instants covered are [from 00:00, to + 1 day 00:00) local time.
+ */
+export interface Period {
+  /** yyyy-MM-dd, first day included. */
+  readonly from: string;
+  /** yyyy-MM-dd, last day included. */
+  readonly to: string;
+  /** Canonical IANA zone name. */
+  readonly tz: string;
+  /** First instant of the period (inclusive), UTC. */
+  readonly start: Date;
+  /** First instant after the period (exclusive), UTC. */
+  readonly end: Date;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Checks an IANA time zone name and returns its canonical spelling (e.g. `europe/berlin` -> `Europe/Berlin`). */
+export function parseTimeZone(tz: string | undefined, field = 'tz'): string {
+  const value = (tz ?? 'UTC').trim();
+  // Luxon also accepts fixed offsets and 'system'; only IANA names mean the same thing in Postgres.
+  if (!IANAZone.isValidZone(value)) {
+    throw new ValidationError(field, 'must be an IANA time zone name such as UTC or Europe/Berlin', tz);
+  }
+  return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+}
+
+function localMidnight(value: string | undefined, field: string, tz: string): DateTime {
+  if (value === undefined || value.trim() === '') throw new ValidationError(field, 'is required (yyyy-MM-dd)');
+  const text = value.trim();
+  if (!DATE.test(text)) throw new ValidationError(field, 'must be a date written yyyy-MM-dd', value);
+  const day = DateTime.fromISO(text, { zone: tz });
+  if (!day.isValid) throw new ValidationError(field, 'is not a calendar date', value);
+  // startOf('day') also handles zones whose midnight is skipped by a DST change (it moves forward).
+  return day.startOf('day');
+}
+
+export function parsePeriod(input: { from?: string; to?: string; tz?: string }): Period {
+  const tz = parseTimeZone(input.tz);
+  const from = localMidnight(input.from, 'from', tz);
+  const to = localMidnight(input.to, 'to', tz);
+  if (to < from) {
+    throw new ValidationError('to', `must not be before from (${from.toISODate()})`, input.to);
+  }
+  return Object.freeze({
+    from: from.toISODate()!,
+    to: to.toISODate()!,
+    tz,
+    start: from.toUTC().toJSDate(),
+    end: to.plus({ days: 1 }).startOf('day').toUTC().toJSDate(),
+  });
+}
+
+/** The previous calendar month in `tz`, as of `now` (for the monthly exports). */
+export function previousMonth(now: Date, tz: string): Period {
+  const zone = parseTimeZone(tz);
+  const first = DateTime.fromJSDate(now, { zone }).startOf('month').minus({ months: 1 });
+  return parsePeriod({ from: first.toISODate()!, to: first.endOf('month').toISODate()!, tz: zone });
+}

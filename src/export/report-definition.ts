@@ -1,0 +1,49 @@
+import type { CellKind } from './neutralize.ts';
+import type { Period } from './period.ts';
+
+export interface ReportColumn {
+  readonly header: string;
+  readonly kind: CellKind;
+}
+
+/** What a report is asked for; everything but the period is optional. */
+export interface ReportParams {
+  readonly accountId: string;
+  readonly period: Period;
+  /** Only records of this coin (spot ledger, Koinly, CoinTracking, transfers). */
+  readonly coin?: string | undefined;
+  /** Transfers: include records still pending (final statuses only by default). */
+  readonly includePending?: boolean | undefined;
+  /** Name written in CoinTracking's Exchange column. */
+  readonly accountName?: string | undefined;
+}
+
+export interface ReportQuery {
+  readonly text: string;
+  readonly values: unknown[];
+}
+
+/**
+ * One CSV report. Its query returns the output columns in order, then ONE extra column: null for a
+ * normal row, or a short label (e.g. `spotTaxType=Foo`) for a row carrying a value the mapping or
+ * the schema does not know. That column is counted into the manifest and never written to the CSV.
+ * Every value is text already (amounts cast with ::text, times formatted in SQL), and the ORDER BY
+ * ends in a unique key, so the same data gives the same bytes.
+ */
+export interface ReportDefinition {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly columns: readonly ReportColumn[];
+  /** Which optional parameters the report understands. */
+  readonly accepts: { readonly coin: boolean; readonly includePending: boolean };
+  query(params: ReportParams): ReportQuery;
+}
+
+export function text(header: string): ReportColumn {
+  return { header, kind: 'text' };
+}
+
+export function decimal(header: string): ReportColumn {
+  return { header, kind: 'decimal' };
+}

@@ -1,0 +1,35 @@
+import type { ReportDefinition } from '../report-definition.ts';
+import { decimal, text } from '../report-definition.ts';
+import { SqlParams } from '../sql-params.ts';
+import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
+
+/** Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC. */
+export const koinlyReport: ReportDefinition = {
+  name: 'koinly',
+  title: 'Koinly universal CSV',
+  description: "the spot ledger in Koinly's universal import format (UTC dates)",
+  accepts: { coin: true, includePending: false },
+  columns: [
+    text('Date'),
+    decimal('Sent Amount'),
+    text('Sent Currency'),
+    decimal('Received Amount'),
+    text('Received Currency'),
+    decimal('Fee Amount'),
+    text('Fee Currency'),
+    decimal('Net Worth Amount'),
+    text('Net Worth Currency'),
+    text('Label'),
+    text('Description'),
+    text('TxHash'),
+  ],
+  query(params) {
+    const p = new SqlParams();
+    const text = `${ledgerEntriesCte(p, params)}
+      SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'),
+        sent_amount::text, sent_coin, received_amount::text, received_coin, fee_amount::text, fee_coin,
+        '', '', koinly_label, ${ENTRY_DESCRIPTION}, '', flag
+      FROM entries ${ENTRY_ORDER}`;
+    return { text, values: p.values };
+  },
+};

@@ -1,0 +1,190 @@
+/**
+ * How each spotTaxType of the spec (trading-api.md, "Allowed spotTaxType values, exactly") is booked.
+ * A test parses the spec's list and checks this table has exactly those keys, so a value added to the
+ * spec cannot silently fall through. A value the exchange sends that is not here is booked as
+ * `unmapped` and counted in every export's manifest: never dropped.
+ *
+ * Labels depend on the direction of the record (amount > 0 = in, < 0 = out). Koinly's label '' is a
+ * plain deposit/withdrawal; CoinTracking has no blank type, its plain ones are Deposit/Withdrawal.
+ * Records of category `trade` whose two legs share a bizOrderId become one trade row in both formats.
+ */
+
+export const ACCOUNTING_CATEGORIES = [
+  'deposit',
+  'withdrawal',
+  'trade',
+  'fee',
+  'rebate',
+  'refund',
+  'income',
+  'expense',
+  'copy-trading',
+  'internal-transfer',
+  'lock',
+  'earn',
+  'loan',
+  'adjustment',
+  'unmapped',
+] as const;
+export type AccountingCategory = (typeof ACCOUNTING_CATEGORIES)[number];
+
+/** The category of a spotTaxType that is not in the table. */
+export const UNMAPPED_CATEGORY: AccountingCategory = 'unmapped';
+
+/** Koinly tags accepted in the universal CSV ('' = none). */
+export type KoinlyLabel =
+  '' | 'airdrop' | 'reward' | 'income' | 'other income' | 'loan interest' | 'cost' | 'interest payment';
+
+/** CoinTracking transaction types used here. */
+export type CoinTrackingType =
+  | 'Deposit'
+  | 'Withdrawal'
+  | 'Income'
+  | 'Income (non taxable)'
+  | 'Reward / Bonus'
+  | 'Airdrop'
+  | 'Interest Income'
+  | 'Other Income'
+  | 'Other Fee'
+  | 'Other Expense'
+  | 'Borrowing Fee'
+  | 'Spend';
+
+export interface SpotTaxTypeMapping {
+  readonly category: AccountingCategory;
+  readonly koinly: { readonly in: KoinlyLabel; readonly out: KoinlyLabel };
+  readonly coinTracking: { readonly in: CoinTrackingType; readonly out: CoinTrackingType };
+}
+
+function book(
+  category: AccountingCategory,
+  koinly: [KoinlyLabel, KoinlyLabel] = ['', ''],
+  coinTracking: [CoinTrackingType, CoinTrackingType] = ['Deposit', 'Withdrawal'],
+): SpotTaxTypeMapping {
+  return {
+    category,
+    koinly: { in: koinly[0], out: koinly[1] },
+    coinTracking: { in: coinTracking[0], out: coinTracking[1] },
+  };
+}
+
+// Shared bookings. Movements that do not change ownership (locks, transfers between the user's own
+// accounts, earn subscriptions) stay plain deposits/withdrawals so the tax tools can match them.
+const PLAIN = (category: AccountingCategory) => book(category);
+const FEE = (category: AccountingCategory) => book(category, ['', 'cost'], ['Deposit', 'Other Fee']);
+const REWARD = book('income', ['reward', ''], ['Reward / Bonus', 'Withdrawal']);
+const AIRDROP = book('income', ['airdrop', ''], ['Airdrop', 'Withdrawal']);
+const REBATE = book('rebate', ['reward', ''], ['Reward / Bonus', 'Withdrawal']);
+const REFUND = book('refund', ['', ''], ['Income (non taxable)', 'Withdrawal']);
+const EXPENSE = book('expense', ['', 'cost'], ['Deposit', 'Other Expense']);
+
+export const SPOT_TAX_TYPES: Readonly<Record<string, SpotTaxTypeMapping>> = Object.freeze({
+  Deposit: PLAIN('deposit'),
+  Withdrawal: PLAIN('withdrawal'),
+  'User fees': FEE('fee'),
+  'Fiat withdrawal success - Deduct': PLAIN('withdrawal'),
+  Sell: PLAIN('trade'),
+  Buy: PLAIN('trade'),
+  'Transaction fee deduct': FEE('fee'),
+  'Strategic purchase-user accounts': FEE('copy-trading'),
+  'Subscribe to trader-user accounts': FEE('copy-trading'),
+  'System charges fees': FEE('fee'),
+  'Strategic refund-User account': REFUND,
+  'Subscription fee refund-user account': REFUND,
+  "Strategic Income-Traders' accounts": book('copy-trading', ['income', ''], ['Income', 'Withdrawal']),
+  'Crypto Voucher Distribution': REWARD,
+  'Copy Trade expense': FEE('copy-trading'),
+  'Judicial recall': PLAIN('adjustment'),
+  'Copy Trade profit': book('copy-trading', ['income', 'cost'], ['Income', 'Other Fee']),
+  'Refund Copy Trade commission': REFUND,
+  'Buy Crypto': PLAIN('trade'),
+  'Deduction of judicial recall': PLAIN('adjustment'),
+  'Buy with card': PLAIN('trade'),
+  'Airdrop Reward-B': AIRDROP,
+  'Decrease due to ETF settlement': PLAIN('adjustment'),
+  'Increase due to ETF settlement': PLAIN('adjustment'),
+  'System lock-up': PLAIN('lock'),
+  'User lock-up': PLAIN('lock'),
+  'Trading fee rebate': REBATE,
+  'Manage background lock positions': PLAIN('lock'),
+  'Automatic deposit': PLAIN('deposit'),
+  'Automatic withdrawal': PLAIN('withdrawal'),
+  'Deposit from strategy account': PLAIN('internal-transfer'),
+  'Withdraw to strategy account': PLAIN('internal-transfer'),
+  'Lotto rewards': REWARD,
+  'User contract trial fund': REWARD,
+  'User contract simulation fund': PLAIN('adjustment'),
+  Delegate: PLAIN('earn'),
+  Undelegate: PLAIN('earn'),
+  'Rebate rewards': REBATE,
+  Consumption: book('expense', ['', 'cost'], ['Deposit', 'Spend']),
+  Gains: book('income', ['other income', ''], ['Other Income', 'Withdrawal']),
+  'Unlock locked order': PLAIN('lock'),
+  Deduction: PLAIN('loan'),
+  Return: PLAIN('loan'),
+  Release: PLAIN('lock'),
+  Repayment: PLAIN('loan'),
+  'Forced liquidation return': PLAIN('loan'),
+  'The locked order is returned to the system': PLAIN('lock'),
+  Failed: PLAIN('adjustment'),
+  'Withdrawal frozen': PLAIN('lock'),
+  'Mirror fund': PLAIN('adjustment'),
+  'Supplement fund': PLAIN('adjustment'),
+  'Reduce fund': PLAIN('adjustment'),
+  'Settlement out': PLAIN('adjustment'),
+  'Withdrawal unfreeze': PLAIN('lock'),
+  'Ordinary Withdrawal': PLAIN('withdrawal'),
+  'Fast withdrawal fee': FEE('fee'),
+  'Airdrop Reward-A': AIRDROP,
+  Subscribe: PLAIN('earn'),
+  Interest: book('income', ['loan interest', 'interest payment'], ['Interest Income', 'Borrowing Fee']),
+  Penalty: EXPENSE,
+  Redemption: PLAIN('earn'),
+  'Activity fund(USDT-Ⓜ)': REWARD,
+  'Activity fund': REWARD,
+  'Activity fund(Coin-Ⓜ)': REWARD,
+  'Increase exchange rate': PLAIN('adjustment'),
+  'Reduce exchange rate': PLAIN('adjustment'),
+  'Transfer in': PLAIN('internal-transfer'),
+  'Activity issuance': REWARD,
+  'Transfer out': PLAIN('internal-transfer'),
+  'Super account': PLAIN('internal-transfer'),
+  'Exchange spending': PLAIN('trade'),
+  'Exchange income': PLAIN('trade'),
+  Sent: PLAIN('withdrawal'),
+  Received: PLAIN('deposit'),
+  'MegaSwap Transfer in': PLAIN('internal-transfer'),
+  'MegaSwap Transfer out': PLAIN('internal-transfer'),
+  'Channel referral rewards': REWARD,
+  'System account': PLAIN('adjustment'),
+  'Sell Crypto': PLAIN('trade'),
+  'Fiat deposit': PLAIN('deposit'),
+});
+
+/** The booking of a spotTaxType; an unknown one is `unmapped` with plain labels. */
+export function bookingOf(spotTaxType: string): SpotTaxTypeMapping {
+  return Object.hasOwn(SPOT_TAX_TYPES, spotTaxType) ? SPOT_TAX_TYPES[spotTaxType]! : book(UNMAPPED_CATEGORY);
+}
+
+/**
+ * The table as parallel arrays, bound as SQL parameters and joined with unnest(), so that the
+ * category travels inside the streamed query instead of being looked up per row in JavaScript.
+ */
+export function bookingArrays(): {
+  types: string[];
+  categories: string[];
+  koinlyIn: string[];
+  koinlyOut: string[];
+  coinTrackingIn: string[];
+  coinTrackingOut: string[];
+} {
+  const entries = Object.entries(SPOT_TAX_TYPES);
+  return {
+    types: entries.map(([type]) => type),
+    categories: entries.map(([, m]) => m.category),
+    koinlyIn: entries.map(([, m]) => m.koinly.in),
+    koinlyOut: entries.map(([, m]) => m.koinly.out),
+    coinTrackingIn: entries.map(([, m]) => m.coinTracking.in),
+    coinTrackingOut: entries.map(([, m]) => m.coinTracking.out),
+  };
+}

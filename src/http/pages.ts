@@ -1,0 +1,264 @@
+import type { ListedExport } from '../export/export-files.ts';
+import type { ReportDefinition } from '../export/report-definition.ts';
+import { html, type Html } from './html.ts';
+
+/** The accountants' pages: plain HTML and a little CSS, no script (a finished job is found by meta refresh). */
+
+const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1b1f24}
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border-bottom:1px solid #d8dee4;padding:.35rem .5rem;text-align:left;font-size:.92rem}
+th{background:#f3f5f7}form.inline{display:inline}fieldset{border:1px solid #d8dee4;padding:1rem;margin-bottom:1.5rem}
+label{display:inline-block;margin:0 1rem .5rem 0}code{font-size:.85rem}.error{color:#b42318;font-weight:600}
+.state-completed{color:#067647}.state-failed{color:#b42318}header{display:flex;justify-content:space-between;align-items:center}`;
+
+export function layout(title: string, body: Html, options: { refreshSeconds?: number } = {}): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />` : ''}
+        <title>${title} · ledgerline</title>
+        <style>
+          ${STYLE}
+        </style>
+      </head>
+      <body>
+        ${body}
+      </body>
+    </html> `;
+}
+
+function header(title: string): Html {
+  return html`<header>
+    <h1>${title}</h1>
+    <nav>
+      <a href="/">Exports</a> · <a href="/admin/queues">Queues</a> ·
+      <form class="inline" method="post" action="/logout"><button type="submit">Sign out</button></form>
+    </nav>
+  </header>`;
+}
+
+export function loginPage(error?: string): Html {
+  return layout(
+    'Sign in',
+    html`<h1>ledgerline</h1>
+      <p>Sign in with the access token your administrator gave you.</p>
+      ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+      <form method="post" action="/login">
+        <label>Token <input type="password" name="token" autocomplete="current-password" required autofocus /></label>
+        <button type="submit">Sign in</button>
+      </form>`,
+  );
+}
+
+export interface AccountView {
+  id: string;
+  name: string;
+  exports: ListedExport[];
+}
+
+export interface JobView {
+  id: string;
+  state: string;
+  report: string;
+  accountName: string;
+  from: string;
+  to: string;
+  tz: string;
+  coin?: string | undefined;
+  includePending?: boolean | undefined;
+  createdAt: string;
+  failedReason?: string | undefined;
+  result?:
+    { csvFile: string; manifestFile: string; rowCount: number; sha256: string; unmappedRows: number } | undefined;
+  accountId: string;
+}
+
+export function downloadLinks(accountId: string, csvFile: string, manifestFile: string): Html {
+  const base = `/downloads/${encodeURIComponent(accountId)}/`;
+  return html`<a href="${base + encodeURIComponent(csvFile)}" download>CSV</a> ·
+    <a href="${base + encodeURIComponent(manifestFile)}" download>manifest</a>`;
+}
+
+function requestForm(accounts: AccountView[], reports: readonly ReportDefinition[], error?: string): Html {
+  return html`<fieldset>
+    <legend>Request a report</legend>
+    ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+    <form method="post" action="/exports">
+      <label
+        >Account
+        <select name="accountId" required>
+          ${accounts.map((a) => html`<option value="${a.id}">${a.name}</option>`)}
+        </select></label
+      >
+      <label
+        >Report
+        <select name="report" required>
+          ${reports.map((r) => html`<option value="${r.name}">${r.title}</option>`)}
+        </select></label
+      >
+      <label>From <input type="date" name="from" required /></label>
+      <label>To (included) <input type="date" name="to" required /></label>
+      <label>Time zone <input type="text" name="tz" value="UTC" size="16" required /></label>
+      <label>Coin <input type="text" name="coin" size="8" placeholder="all" /></label>
+      <label><input type="checkbox" name="includePending" value="1" /> include pending transfers</label>
+      <button type="submit">Request export</button>
+    </form>
+  </fieldset>`;
+}
+
+function jobsTable(jobs: JobView[]): Html {
+  if (jobs.length === 0) return html`<p>No export requested yet.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th>Requested</th>
+        <th>Account</th>
+        <th>Report</th>
+        <th>Period</th>
+        <th>State</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${jobs.map(
+        (j) =>
+          html`<tr>
+            <td>${j.createdAt}</td>
+            <td>${j.accountName}</td>
+            <td>${j.report}</td>
+            <td>${j.from} to ${j.to} (${j.tz})</td>
+            <td><a class="state-${j.state}" href="/jobs/${encodeURIComponent(j.id)}">${j.state}</a></td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function exportsTable(account: AccountView): Html {
+  if (account.exports.length === 0) return html`<p>No finished export.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th>Report</th>
+        <th>Period</th>
+        <th>Options</th>
+        <th>Rows</th>
+        <th>Unmapped</th>
+        <th>Generated (UTC)</th>
+        <th>sha256</th>
+        <th>Download</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${account.exports.map(({ manifest: m, csvFile, manifestFile }) => {
+        const options = [
+          m.parameters.coin ? `coin ${m.parameters.coin}` : '',
+          m.parameters.includePending ? 'with pending' : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
+        return html`<tr>
+          <td>${m.title}</td>
+          <td>${m.parameters.from} to ${m.parameters.to} (${m.parameters.tz})</td>
+          <td>${options}</td>
+          <td>${m.rowCount}</td>
+          <td>${m.unmapped.rows}</td>
+          <td>${m.generatedAt}</td>
+          <td><code title="${m.sha256}">${m.sha256.slice(0, 12)}</code></td>
+          <td>${downloadLinks(account.id, csvFile, manifestFile)}</td>
+        </tr>`;
+      })}
+    </tbody>
+  </table>`;
+}
+
+export function homePage(input: {
+  accounts: AccountView[];
+  reports: readonly ReportDefinition[];
+  jobs: JobView[];
+  error?: string;
+}): Html {
+  return layout(
+    'Exports',
+    html`${header('Exports')}
+      ${input.accounts.length === 0 ? html`<p>No account is registered yet.</p>` : requestForm(input.accounts, input.reports, input.error)}
+      <h2>Requested exports</h2>
+      ${jobsTable(input.jobs)}
+      <h2>Finished exports</h2>
+      ${input.accounts.map(
+        (a) =>
+          html`<h3>${a.name}</h3>
+            ${exportsTable(a)}`,
+      )}`,
+  );
+}
+
+export function jobPage(job: JobView): Html {
+  const running = job.state !== 'completed' && job.state !== 'failed';
+  return layout(
+    `Export ${job.report}`,
+    html`${header(`Export: ${job.report}`)}
+      <table>
+        <tbody>
+          <tr>
+            <th>Account</th>
+            <td>${job.accountName}</td>
+          </tr>
+          <tr>
+            <th>Period</th>
+            <td>${job.from} to ${job.to} (${job.tz})</td>
+          </tr>
+          ${
+            job.coin
+              ? html`<tr>
+                  <th>Coin</th>
+                  <td>${job.coin}</td>
+                </tr>`
+              : ''
+          }
+          ${
+            job.includePending
+              ? html`<tr>
+                  <th>Pending transfers</th>
+                  <td>included</td>
+                </tr>`
+              : ''
+          }
+          <tr>
+            <th>State</th>
+            <td id="state" class="state-${job.state}">${job.state}</td>
+          </tr>
+          ${
+            job.result
+              ? html`<tr>
+                    <th>Rows</th>
+                    <td>${job.result.rowCount}</td>
+                  </tr>
+                  <tr>
+                    <th>Rows with unmapped values</th>
+                    <td>${job.result.unmappedRows}</td>
+                  </tr>
+                  <tr>
+                    <th>sha256</th>
+                    <td><code>${job.result.sha256}</code></td>
+                  </tr>
+                  <tr>
+                    <th>Download</th>
+                    <td id="downloads">${downloadLinks(job.accountId, job.result.csvFile, job.result.manifestFile)}</td>
+                  </tr>`
+              : ''
+          }
+          ${
+            job.failedReason
+              ? html`<tr>
+                  <th>Reason</th>
+                  <td class="error">${job.failedReason}</td>
+                </tr>`
+              : ''
+          }
+        </tbody>
+      </table>
+      ${running ? html`<p>Working on it: this page refreshes every 2 seconds.</p>` : html`<p><a href="/">Back to the exports</a></p>`}`,
+    { refreshSeconds: running ? 2 : undefined },
+  );
+}

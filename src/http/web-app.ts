@@ -1,0 +1,208 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import type { Queue } from 'bullmq';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { enqueueExport, type ExportJob, type ExportQueue } from '../../jobs/export/export-queue.ts';
+import type { PrismaClient } from '../db/prisma.ts';
+import { ValidationError } from '../errors/index.ts';
+import { downloadPath, listExports } from '../export/export-files.ts';
+import { parseExportRequest, reportParams, type ExportRequestInput } from '../export/export-request.ts';
+import { REPORTS, reportByName } from '../export/reports/index.ts';
+import { streamReport } from '../export/stream-report.ts';
+import { mountBullBoard } from './bull-board.ts';
+import type { Html } from './html.ts';
+import { homePage, jobPage, loginPage, type AccountView, type JobView } from './pages.ts';
+import { authGuard, SESSION_COOKIE, sameSecret, sessionValue } from './web-auth.ts';
+
+export interface WebAppDeps {
+  token: string;
+  exportDir: string;
+  databaseUrl: string;
+  prisma: PrismaClient;
+  exportQueue: ExportQueue;
+  /** Queues shown on bull-board (the export queue and the others). */
+  boardQueues: readonly Queue[];
+  /** Mark the session cookie Secure (production, behind TLS). */
+  secureCookies: boolean;
+  logger?: FastifyBaseLogger;
+}
+
+// My pages load nothing from anywhere and run no script; bull-board (its own routes) needs its scripts.
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const RECENT_JOBS = 25;
+
+function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', PAGE_CSP)
+    .send(page.text);
+}
+
+function formInput(body: unknown): ExportRequestInput {
+  const form = (body ?? {}) as Record<string, string | undefined>;
+  return {
+    accountId: form.accountId,
+    report: form.report,
+    from: form.from,
+    to: form.to,
+    tz: form.tz,
+    coin: form.coin,
+    includePending: form.includePending === '1' || form.includePending === 'true',
+  };
+}
+
+/** The accountants' page: sign in, request reports, watch them finish, download CSV and manifest. */
+export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: deps.logger, trustProxy: false });
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  app.addHook('onRequest', authGuard(deps.token));
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  const accountsById = async () => {
+    const accounts = await deps.prisma.account.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } });
+    return new Map(accounts.map((a) => [a.id, a.name]));
+  };
+
+  const jobView = async (job: ExportJob, names: Map<string, string>): Promise<JobView> => ({
+    id: job.id!,
+    state: await job.getState(),
+    report: job.data.report,
+    accountId: job.data.accountId,
+    accountName: names.get(job.data.accountId) ?? job.data.accountId,
+    from: job.data.from,
+    to: job.data.to,
+    tz: job.data.tz,
+    coin: job.data.coin,
+    includePending: job.data.includePending,
+    createdAt: new Date(job.timestamp).toISOString().slice(0, 19).replace('T', ' '),
+    failedReason: job.failedReason || undefined,
+    result: job.returnvalue ?? undefined,
+  });
+
+  const home = async (reply: FastifyReply, error?: string) => {
+    const names = await accountsById();
+    const accounts: AccountView[] = [];
+    for (const [id, name] of names) accounts.push({ id, name, exports: await listExports(deps.exportDir, id) });
+    const jobs = (await deps.exportQueue.getJobs(
+      ['active', 'waiting', 'delayed', 'prioritized', 'completed', 'failed'],
+      0,
+      RECENT_JOBS,
+    )) as ExportJob[];
+    const views = await Promise.all(jobs.filter(Boolean).map((j) => jobView(j, names)));
+    views.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+    return sendPage(
+      reply,
+      homePage({ accounts, reports: REPORTS, jobs: views.slice(0, RECENT_JOBS), error }),
+      error ? 400 : 200,
+    );
+  };
+
+  app.get('/healthz', async (_request, reply) => reply.type('text/plain').send('ok\n'));
+
+  app.get('/login', async (_request, reply) => sendPage(reply, loginPage()));
+
+  app.post('/login', async (request, reply) => {
+    const given = ((request.body ?? {}) as Record<string, unknown>).token;
+    if (typeof given !== 'string' || !sameSecret(given, deps.token)) {
+      return sendPage(reply, loginPage('That token is not valid.'), 401);
+    }
+    reply.setCookie(SESSION_COOKIE, sessionValue(deps.token), {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: deps.secureCookies,
+    });
+    return reply.code(303).header('location', '/').send();
+  });
+
+  app.post('/logout', async (_request, reply) => {
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.code(303).header('location', '/login').send();
+  });
+
+  app.get('/', async (_request, reply) => home(reply));
+
+  app.post('/exports', async (request, reply) => {
+    try {
+      const input = formInput(request.body);
+      const names = await accountsById();
+      if (!input.accountId || !names.has(input.accountId)) {
+        throw new ValidationError('account', 'choose one of the registered accounts');
+      }
+      const job = await enqueueExport(deps.exportQueue, parseExportRequest(input), { replaceFinished: true });
+      return reply
+        .code(303)
+        .header('location', `/jobs/${encodeURIComponent(job.id!)}`)
+        .send();
+    } catch (error) {
+      if (error instanceof ValidationError) return home(reply, error.message);
+      throw error;
+    }
+  });
+
+  app.get<{ Params: { id: string } }>('/jobs/:id', async (request, reply) => {
+    const job = (await deps.exportQueue.getJob(request.params.id)) as ExportJob | undefined;
+    if (!job) return reply.code(404).type('text/plain').send('no such export request\n');
+    return sendPage(reply, jobPage(await jobView(job, await accountsById())));
+  });
+
+  app.get<{ Params: { accountId: string; file: string } }>('/downloads/:accountId/:file', async (request, reply) => {
+    const file = downloadPath(deps.exportDir, request.params.accountId, request.params.file);
+    const found = file ? await stat(file).catch(() => undefined) : undefined;
+    if (!file || !found?.isFile()) return reply.code(404).type('text/plain').send('no such file\n');
+    const isCsv = file.endsWith('.csv');
+    return reply
+      .type(isCsv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${request.params.file}"`)
+      .header('content-length', found.size)
+      .send(createReadStream(file));
+  });
+
+  // A report streamed straight into the response, without a file or manifest (for scripts).
+  app.get<{ Params: { report: string }; Querystring: Record<string, string> }>(
+    '/stream/:report',
+    async (request, reply) => {
+      let parsed;
+      try {
+        parsed = parseExportRequest({ ...formInput(request.query), report: request.params.report });
+      } catch (error) {
+        if (error instanceof ValidationError) return reply.code(400).type('text/plain').send(`${error.message}\n`);
+        throw error;
+      }
+      const names = await accountsById();
+      const accountName = names.get(parsed.accountId);
+      if (accountName === undefined) return reply.code(404).type('text/plain').send('no such account\n');
+      const body = new PassThrough();
+      streamReport({
+        databaseUrl: deps.databaseUrl,
+        report: reportByName(parsed.report),
+        params: reportParams(parsed, accountName),
+        sink: body,
+      }).catch((error: unknown) => {
+        request.log.error({ err: error }, 'streamed export failed');
+        body.destroy(error as Error);
+      });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="${parsed.report}_${parsed.period.from}_${parsed.period.to}.csv"`,
+        )
+        .send(body);
+    },
+  );
+
+  await mountBullBoard(app, deps.boardQueues);
+  return app;
+}

@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { insertAccount, insertSpot } from './seed.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/ledgerline.js');
+const db = useTestDatabase('exportcli');
+let dir: string;
+let accountId: string;
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        DATABASE_URL: db.url,
+        EXPORT_DIR: path.join(dir, 'exports'),
+        LOG_LEVEL: 'silent',
+        ...env,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr: stderr.trim() }));
+  });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'll-export-cli-'));
+  accountId = await insertAccount(db.url, 'acme');
+  await insertSpot(db.url, accountId, [
+    { recordId: 'c1', coin: 'BTC', spotTaxType: 'Deposit', amount: '2.000', ts: '2026-12-31T23:30:00Z' },
+    { recordId: 'c2', coin: 'BTC', spotTaxType: 'Mystery', amount: '-0.5', ts: '2027-01-02T10:00:00Z' },
+  ]);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('ledgerline export', () => {
+  it('writes the CSV and its manifest, and reports unmapped values on stderr', async () => {
+    const out = path.join(dir, 'out', 'january.csv');
+    const result = await run([
+      'export',
+      '--report',
+      'spot-ledger',
+      '--account',
+      'acme',
+      '--from',
+      '2027-01-01',
+      '--to',
+      '2027-01-31',
+      '--tz',
+      'Europe/Berlin',
+      '--out',
+      out,
+    ]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('wrote spot-ledger of acme, 2027-01-01 to 2027-01-31 (Europe/Berlin): 2 rows');
+    expect(result.stdout).toContain(`csv       ${out}`);
+    expect(result.stderr).toBe(
+      'warning: 1 rows carry values the mapping does not know (exported, category unmapped):\n  spotTaxType=Mystery  1',
+    );
+    const csv = await readFile(out, 'utf8');
+    expect(
+      csv
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => l.split(',')[0]),
+    ).toEqual(['c1', 'c2']);
+    const manifest = JSON.parse(await readFile(path.join(dir, 'out', 'january.manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ report: 'spot-ledger', rowCount: 2, parameters: { tz: 'Europe/Berlin' } });
+  });
+
+  it('writes into EXPORT_DIR by default', async () => {
+    const result = await run([
+      'export',
+      '--report',
+      'koinly',
+      '--account',
+      'acme',
+      '--from',
+      '2027-01-01',
+      '--to',
+      '2027-01-31',
+    ]);
+    expect(result.status).toBe(0);
+    expect(await readdir(path.join(dir, 'exports', accountId))).toEqual([
+      'koinly_2027-01-01_2027-01-31_UTC.csv',
+      'koinly_2027-01-01_2027-01-31_UTC.manifest.json',
+    ]);
+  });
+
+  it('refuses bad input with one line naming the field, and writes nothing', async () => {
+    const out = path.join(dir, 'never.csv');
+    const base = [
+      'export',
+      '--report',
+      'spot-ledger',
+      '--account',
+      'acme',
+      '--from',
+      '2027-01-01',
+      '--to',
+      '2027-01-31',
+      '--out',
+      out,
+    ];
+    const with_ = (flag: string, value: string) => base.map((v, i) => (base[i - 1] === flag ? value : v));
+    const cases: Array<[string[], RegExp]> = [
+      [with_('--report', 'balance-sheet'), /^ValidationError: report: must be one of spot-ledger, /],
+      [with_('--account', 'nobody'), /^ValidationError: account: no account with this name \(got "nobody"\)$/],
+      [with_('--from', '2027-02-30'), /^ValidationError: from: is not a calendar date/],
+      [with_('--to', '2026-12-31'), /^ValidationError: to: must not be before from \(2027-01-01\)/],
+      [[...base, '--tz', 'Mars/Base'], /^ValidationError: tz: must be an IANA time zone name/],
+    ];
+    // Independent processes: run side by side to keep the suite quick.
+    const results = await Promise.all(cases.map(([args]) => run(args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const result = results[i]!;
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.split('\n')).toHaveLength(1);
+      expect(result.stdout).toBe('');
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('does not start the web page without a token, or with a short one', async () => {
+    const missing = await run(['web']);
+    expect([missing.status, missing.stderr]).toEqual([
+      2,
+      'ConfigError: LEDGERLINE_WEB_TOKEN: is required to start the web page (openssl rand -hex 32)',
+    ]);
+    const short = await run(['web'], { LEDGERLINE_WEB_TOKEN: 'short' });
+    expect(short.status).toBe(2);
+    expect(short.stderr).toMatch(/^ConfigError: LEDGERLINE_WEB_TOKEN: must be at least 32 characters/);
+  });
+});

@@ -1,0 +1,50 @@
+import { stringify } from 'csv-stringify/sync';
+import { describe, expect, it } from 'vitest';
+import { encodeCsvHeader, encodeCsvRow } from '../../src/export/csv-encoder.ts';
+import { neutralizeCell } from '../../src/export/neutralize.ts';
+
+const ALPHABET = ['a', 'Z', '0', '9', '.', '-', ' ', ',', '"', '\n', '\r', '=', '+', '@', '\t', 'Ⓜ', "'", ';', '|'];
+
+// A deterministic generator, so a failure can be reproduced.
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+describe('CSV encoding', () => {
+  it('writes every row exactly as csv-stringify does, plain or needing quotes', () => {
+    const next = random(7);
+    for (let n = 0; n < 5_000; n++) {
+      const cells = Array.from({ length: 1 + Math.floor(next() * 12) }, () =>
+        Array.from({ length: Math.floor(next() * 6) }, () => ALPHABET[Math.floor(next() * ALPHABET.length)]).join(''),
+      );
+      expect(encodeCsvRow(cells)).toBe(stringify([cells], { record_delimiter: 'unix', eof: true }));
+    }
+    expect(encodeCsvRow(['a,b', 'say "hi"', 'x'])).toBe('"a,b","say ""hi""",x\n');
+    expect(encodeCsvRow(['', '-1.5', ''])).toBe(',-1.5,\n');
+    expect(encodeCsvHeader(['Date', 'Sent Amount'])).toBe('Date,Sent Amount\n');
+  });
+
+  it('neutralizes formula starts in text cells, including full-width ones, and keeps plain decimals', () => {
+    expect(
+      ['=1+1', '+1', '-x', '@A1', '\tx', '\rx', '＝1', '＋1', '－1', '＠A'].map((v) => neutralizeCell(v, 'text')),
+    ).toEqual(["'=1+1", "'+1", "'-x", "'@A1", "'\tx", "'\rx", "'＝1", "'＋1", "'－1", "'＠A"]);
+    expect(['-1.5', '0.000100', '12', '-0'].map((v) => neutralizeCell(v, 'decimal'))).toEqual([
+      '-1.5',
+      '0.000100',
+      '12',
+      '-0',
+    ]);
+    // A decimal column that does not hold a plain number is treated as text.
+    expect(['-Infinity', '-1e5', '=1'].map((v) => neutralizeCell(v, 'decimal'))).toEqual([
+      "'-Infinity",
+      "'-1e5",
+      "'=1",
+    ]);
+    expect(['-1.5', 'BTC', ''].map((v) => neutralizeCell(v, 'text'))).toEqual(["'-1.5", 'BTC', '']);
+    expect(neutralizeCell(null, 'decimal')).toBe('');
+  });
+});

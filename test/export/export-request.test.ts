@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors/index.ts';
+import { exportBaseName, parseExportRequest } from '../../src/export/export-request.ts';
+import { parsePeriod, previousMonth } from '../../src/export/period.ts';
+
+const ACCOUNT = '0b7c6f0e-3d1f-4c55-9d7c-1f7d2f6f1a01';
+
+function failure(work: () => unknown): ValidationError {
+  try {
+    work();
+  } catch (error) {
+    if (error instanceof ValidationError) return error;
+    throw error;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+describe('periods', () => {
+  it('turns local dates into [from 00:00, to+1 00:00) local, UTC by default', () => {
+    const utc = parsePeriod({ from: '2026-01-01', to: '2026-12-31' });
+    expect([utc.start.toISOString(), utc.end.toISOString(), utc.tz]).toEqual([
+      '2026-01-01T00:00:00.000Z',
+      '2027-01-01T00:00:00.000Z',
+      'UTC',
+    ]);
+    const berlin = parsePeriod({ from: '2026-01-01', to: '2026-12-31', tz: 'europe/berlin' });
+    expect([berlin.start.toISOString(), berlin.end.toISOString(), berlin.tz]).toEqual([
+      '2025-12-31T23:00:00.000Z',
+      '2026-12-31T23:00:00.000Z',
+      'Europe/Berlin',
+    ]);
+    const oneDay = parsePeriod({ from: '2026-07-04', to: '2026-07-04', tz: 'America/New_York' });
+    expect([oneDay.start.toISOString(), oneDay.end.toISOString()]).toEqual([
+      '2026-07-04T04:00:00.000Z',
+      '2026-07-05T04:00:00.000Z',
+    ]);
+  });
+
+  it('names the field and the rule for bad dates, zones and order', () => {
+    expect(failure(() => parsePeriod({ from: '2026-02-30', to: '2026-03-01' })).field).toBe('from');
+    expect(failure(() => parsePeriod({ from: '2026-01-01', to: '31.12.2026' })).message).toMatch(
+      /^to: must be a date written yyyy-MM-dd/,
+    );
+    expect(failure(() => parsePeriod({ to: '2026-01-01' })).message).toMatch(/^from: is required/);
+    const zone = failure(() => parsePeriod({ from: '2026-01-01', to: '2026-01-02', tz: 'Mars/Olympus' }));
+    expect([zone.field, zone.message]).toEqual([
+      'tz',
+      'tz: must be an IANA time zone name such as UTC or Europe/Berlin (got "Mars/Olympus")',
+    ]);
+    expect(failure(() => parsePeriod({ from: '2026-01-01', to: '2026-01-02', tz: '+01:00' })).field).toBe('tz');
+    const order = failure(() => parsePeriod({ from: '2026-02-01', to: '2026-01-31' }));
+    expect([order.field, order.rule]).toEqual(['to', 'must not be before from (2026-02-01)']);
+  });
+
+  it('finds the previous local month, across a year end', () => {
+    const period = previousMonth(new Date('2026-01-01T02:00:00Z'), 'Europe/Berlin');
+    expect([period.from, period.to]).toEqual(['2025-12-01', '2025-12-31']);
+    // 00:30 UTC on 1 March is still February in New York: the previous month there is January.
+    const ny = previousMonth(new Date('2026-03-01T00:30:00Z'), 'America/New_York');
+    expect([ny.from, ny.to]).toEqual(['2026-01-01', '2026-01-31']);
+  });
+});
+
+describe('export requests', () => {
+  it('validates the report, account id, coin and the pending option', () => {
+    expect(failure(() => parseExportRequest({ report: 'nope', accountId: ACCOUNT })).field).toBe('report');
+    expect(failure(() => parseExportRequest({ report: 'koinly', accountId: 'acct' })).field).toBe('accountId');
+    const base = { report: 'spot-ledger', accountId: ACCOUNT, from: '2026-01-01', to: '2026-01-31' };
+    expect(failure(() => parseExportRequest({ ...base, coin: 'BTC;DROP' })).field).toBe('coin');
+    expect(failure(() => parseExportRequest({ ...base, includePending: true })).field).toBe('pending');
+    expect(parseExportRequest({ ...base, report: 'broker-transfers', includePending: true }).includePending).toBe(true);
+  });
+
+  it('derives a file name from the parameters alone', () => {
+    const request = parseExportRequest({
+      report: 'broker-transfers',
+      accountId: ACCOUNT,
+      from: '2026-01-01',
+      to: '2026-12-31',
+      tz: 'Europe/Berlin',
+      coin: 'USDT',
+      includePending: true,
+    });
+    expect(exportBaseName(request)).toBe('broker-transfers_2026-01-01_2026-12-31_Europe~Berlin_coin-USDT_pending');
+  });
+});

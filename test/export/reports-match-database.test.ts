@@ -1,0 +1,301 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Decimal } from 'decimal.js';
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseExportRequest } from '../../src/export/export-request.ts';
+import { exportToFile, type ExportedFile } from '../../src/export/export-to-file.ts';
+import { bookingOf } from '../../src/export/spot-tax-types.ts';
+import { FUTURES_MARKETS } from '../../src/simulator/data/markets.ts';
+import { startSimulator } from '../../src/simulator/index.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { insertAccount, insertSpot, insertTruth, parseCsv, withClient, type Truth } from './seed.ts';
+
+/**
+ * Acceptance 1: on the simulator's demo data, stored exactly as the exchange returns it, every
+ * report's rows equal the records, field by field and digit by digit, and every total equals
+ * the sum Postgres computes. Expectations are computed from the simulator's records in
+ * JavaScript, independently of the export's SQL.
+ */
+const db = useTestDatabase('exportmatch');
+const NOW = Date.UTC(2026, 9, 15, 12, 0, 0);
+const TZ = 'Europe/Berlin';
+const ACCOUNT_NAME = 'demo-account';
+const UNKNOWN_TYPE = 'Quantum staking bonus';
+
+let truth: Truth;
+let accountId: string;
+let dir: string;
+
+const byteCompare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const abs = (value: string) => (value.startsWith('-') ? value.slice(1) : value);
+const isoUtc = (ms: string) => new Date(Number(ms)).toISOString();
+const isoLocal = (ms: string) => DateTime.fromMillis(Number(ms), { zone: TZ }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSSZZ");
+
+function within(from: string, to: string) {
+  const start = DateTime.fromISO(from, { zone: TZ }).toMillis();
+  const end = DateTime.fromISO(to, { zone: TZ }).plus({ days: 1 }).toMillis();
+  return (ms: string) => Number(ms) >= start && Number(ms) < end;
+}
+
+async function exportCsv(report: string, from: string, to: string, extra: { includePending?: boolean } = {}) {
+  const request = parseExportRequest({ report, accountId, from, to, tz: TZ, ...extra });
+  const file: ExportedFile = await exportToFile({
+    databaseUrl: db.url,
+    request,
+    account: { id: accountId, name: ACCOUNT_NAME },
+    csvPath: path.join(dir, `${report}-${from}-${to}${extra.includePending ? '-pending' : ''}.csv`),
+  });
+  const rows = parseCsv(await readFile(file.csvPath, 'utf8'));
+  return { header: rows[0]!, rows: rows.slice(1), manifest: file.manifest };
+}
+
+beforeAll(async () => {
+  const sim = await startSimulator({ scale: 'demo', now: NOW, seed: 42, rateLimits: { enabled: false } });
+  try {
+    truth = {
+      spot: sim.truth('spot').map((r) => ({ ...r })),
+      positions: sim.truth('positions').map((r) => ({ ...r })),
+      transfers: sim.truth('transfers').map((r) => ({ ...r })),
+    };
+  } finally {
+    await sim.close();
+  }
+  // A type the spec does not list yet: it must be exported as `unmapped` and counted, never dropped.
+  truth.spot.push({
+    id: '9999999999999',
+    coin: 'USDT',
+    spotTaxType: UNKNOWN_TYPE,
+    amount: '1.23450000',
+    fee: '0',
+    balance: '100.00000000',
+    bizOrderId: '',
+    ts: String(Date.UTC(2026, 5, 1, 12)),
+  });
+  accountId = await insertAccount(db.url, ACCOUNT_NAME);
+  const productType = new Map(FUTURES_MARKETS.map((m) => [m.symbol, m.productType]));
+  await insertTruth(db.url, accountId, truth, (symbol) => productType.get(symbol)!);
+  // Another account's records must never leak into this account's reports.
+  const other = await insertAccount(db.url, 'other');
+  await insertSpot(db.url, other, [
+    { recordId: 'x1', coin: 'BTC', spotTaxType: 'Deposit', amount: '5', ts: NOW - 86_400_000 },
+  ]);
+  dir = await mkdtemp(path.join(tmpdir(), 'll-export-match-'));
+}, 120_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('reports on the demo data', () => {
+  it('has realistic demo data to check against', () => {
+    expect(truth.spot.length).toBeGreaterThan(10_000);
+    expect(truth.positions.length).toBeGreaterThan(1_000);
+    expect(truth.transfers.length).toBeGreaterThan(1_000);
+    expect(new Set(truth.spot.map((r) => r.spotTaxType)).size).toBe(81);
+  });
+
+  it('spot ledger: every record of the period, every field exact, with its category', async () => {
+    for (const [from, to] of [
+      ['2025-01-01', '2026-12-31'],
+      ['2026-03-01', '2026-03-31'],
+    ] as const) {
+      const { header, rows, manifest } = await exportCsv('spot-ledger', from, to);
+      const inPeriod = within(from, to);
+      const expected = truth.spot
+        .filter((r) => inPeriod(r.ts!))
+        .sort((a, b) => Number(a.ts) - Number(b.ts) || byteCompare(a.id!, b.id!))
+        .map((r) => [
+          r.id,
+          isoUtc(r.ts!),
+          isoLocal(r.ts!),
+          r.ts,
+          r.coin,
+          r.spotTaxType,
+          bookingOf(r.spotTaxType!).category,
+          r.amount,
+          r.fee,
+          r.balance,
+          r.bizOrderId,
+          '',
+        ]);
+      expect(header[0]).toBe('record_id');
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows).toEqual(expected);
+      expect(manifest.rowCount).toBe(expected.length);
+    }
+  });
+
+  it('spot ledger: an unlisted spotTaxType is exported as unmapped and reported in the manifest', async () => {
+    const { rows, manifest } = await exportCsv('spot-ledger', '2026-06-01', '2026-06-01');
+    const row = rows.find((r) => r[5] === UNKNOWN_TYPE);
+    expect(row?.[6]).toBe('unmapped');
+    expect(row?.[7]).toBe('1.23450000');
+    expect(manifest.unmapped).toEqual({ rows: 1, values: { [`spotTaxType=${UNKNOWN_TYPE}`]: 1 } });
+  });
+
+  it('futures P&L: one row per position closed in the period, every field exact', async () => {
+    const { rows, manifest } = await exportCsv('futures-pnl', '2025-01-01', '2026-12-31');
+    const time = (r: Record<string, string>, lower: string, camel: string) => r[lower] ?? r[camel]!;
+    const productType = new Map(FUTURES_MARKETS.map((m) => [m.symbol, m.productType]));
+    const expected = truth.positions
+      .filter((r) => within('2025-01-01', '2026-12-31')(time(r, 'utime', 'uTime')))
+      .sort(
+        (a, b) =>
+          Number(time(a, 'utime', 'uTime')) - Number(time(b, 'utime', 'uTime')) ||
+          byteCompare(a.positionId!, b.positionId!),
+      )
+      .map((r) => [
+        r.positionId,
+        productType.get(r.symbol!),
+        r.symbol,
+        r.marginCoin,
+        r.holdSide,
+        r.posMode,
+        r.marginMode,
+        r.openAvgPrice,
+        r.closeAvgPrice,
+        r.openTotalPos,
+        r.closeTotalPos,
+        r.pnl,
+        r.openFee,
+        r.closeFee,
+        r.totalFunding,
+        r.netProfit,
+        isoUtc(time(r, 'ctime', 'cTime')),
+        isoUtc(time(r, 'utime', 'uTime')),
+        isoLocal(time(r, 'ctime', 'cTime')),
+        isoLocal(time(r, 'utime', 'uTime')),
+        '',
+      ]);
+    expect(rows).toEqual(expected);
+    expect(manifest.rowCount).toBe(truth.positions.length);
+  });
+
+  it('futures summary: totals per symbol and margin coin equal the sums Postgres and decimal.js compute', async () => {
+    const from = '2025-01-01';
+    const to = '2026-12-31';
+    const summary = await exportCsv('futures-summary', from, to);
+    const request = parseExportRequest({ report: 'futures-summary', accountId, from, to, tz: TZ });
+    const sql = await withClient(db.url, (c) =>
+      c.query<Record<string, string>>(
+        `SELECT margin_coin, symbol, count(*)::text AS n, sum(pnl)::text AS pnl, sum(open_fee)::text AS open_fee,
+                sum(close_fee)::text AS close_fee, sum(total_funding)::text AS funding, sum(net_profit)::text AS net
+         FROM futures_position WHERE account_id = $1 AND updated_time >= $2 AND updated_time < $3
+         GROUP BY margin_coin, symbol`,
+        [accountId, request.period.start, request.period.end],
+      ),
+    );
+    const symbolRows = summary.rows.filter((r) => r[0] === 'symbol');
+    expect(symbolRows).toHaveLength(sql.rows.length);
+    for (const s of sql.rows) {
+      const row = symbolRows.find((r) => r[1] === s.margin_coin && r[2] === s.symbol);
+      expect(row?.slice(3)).toEqual([s.n, s.pnl, s.open_fee, s.close_fee, s.funding, s.net]);
+    }
+    // Independently: the margin-coin totals are the exact decimal sums of the detailed P&L rows.
+    const detail = await exportCsv('futures-pnl', from, to);
+    const coins = new Set(detail.rows.map((r) => r[3]!));
+    expect(summary.rows.filter((r) => r[0] === 'margin_coin_total').map((r) => r[1])).toEqual([...coins].sort());
+    for (const coin of coins) {
+      const mine = detail.rows.filter((r) => r[3] === coin);
+      const total = summary.rows.find((r) => r[0] === 'margin_coin_total' && r[1] === coin)!;
+      expect(total[3]).toBe(String(mine.length));
+      for (const [column, index] of [
+        [4, 11],
+        [5, 12],
+        [6, 13],
+        [7, 14],
+        [8, 15],
+      ] as const) {
+        const sum = mine.reduce((acc, r) => acc.plus(r[index]!), new Decimal(0));
+        expect(new Decimal(total[column]!).equals(sum), `${coin} column ${column}`).toBe(true);
+      }
+    }
+  });
+
+  it('broker transfers: final statuses by default, pending on request, every field exact', async () => {
+    const from = '2025-01-01';
+    const to = '2026-12-31';
+    const expectedRows = (includePending: boolean) =>
+      truth.transfers
+        .filter((r) => within(from, to)(r.ts!) && (includePending || r.status !== 'pending'))
+        .sort((a, b) => Number(a.ts) - Number(b.ts) || byteCompare(a.txId!, b.txId!) || byteCompare(a.type!, b.type!))
+        .map((r) => [
+          r.uid,
+          r.txId,
+          r.type,
+          r.subType,
+          r.coin,
+          r.amount,
+          r.status,
+          isoUtc(r.ts!),
+          isoLocal(r.ts!),
+          r.ts,
+          '',
+        ]);
+    const final = await exportCsv('broker-transfers', from, to);
+    const all = await exportCsv('broker-transfers', from, to, { includePending: true });
+    expect(truth.transfers.some((r) => r.status === 'pending')).toBe(true);
+    expect(final.rows).toEqual(expectedRows(false));
+    expect(all.rows).toEqual(expectedRows(true));
+    expect(all.rows.length).toBeGreaterThan(final.rows.length);
+  });
+
+  it('Koinly and CoinTracking: every ledger record exactly once, amounts exact, net change per coin preserved', async () => {
+    const from = '2025-01-01';
+    const to = '2026-12-31';
+    const koinly = await exportCsv('koinly', from, to);
+    const coinTracking = await exportCsv('cointracking', from, to);
+    expect(koinly.header.join(',')).toBe(
+      'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
+    );
+    const records = new Map(truth.spot.map((r) => [r.id!, r]));
+    const seen = new Set<string>();
+    const net = new Map<string, Decimal>();
+    const add = (coin: string, value: Decimal) => net.set(coin, (net.get(coin) ?? new Decimal(0)).plus(value));
+    for (const [i, row] of koinly.rows.entries()) {
+      const [date, sent, sentCoin, received, receivedCoin, fee, feeCoin, , , label, description] = row;
+      const ct = coinTracking.rows[i]!;
+      const ids = ct[11]!.split('+');
+      expect(description).toContain(`record ${ct[11]}`);
+      for (const id of ids) {
+        expect(seen.has(id), `record ${id} twice`).toBe(false);
+        seen.add(id);
+      }
+      if (ids.length === 1) {
+        const r = records.get(ids[0]!)!;
+        const booking = bookingOf(r.spotTaxType!);
+        expect(date).toBe(`${isoUtc(r.ts!).slice(0, 19).replace('T', ' ')} UTC`);
+        expect(ct[10]).toBe(isoUtc(r.ts!).slice(0, 19).replace('T', ' '));
+        if (r.amount!.startsWith('-')) {
+          expect([sent, sentCoin, received, label]).toEqual([abs(r.amount!), r.coin, '', booking.koinly.out]);
+          expect([ct[0], ct[3], ct[4]]).toEqual([booking.coinTracking.out, abs(r.amount!), r.coin]);
+        } else if (new Decimal(r.amount!).isZero()) {
+          expect(new Decimal(r.fee!).isZero() ? received : sent).toBe(
+            new Decimal(r.fee!).isZero() ? r.amount : abs(r.fee!),
+          );
+        } else {
+          expect([received, receivedCoin, sent, label]).toEqual([r.amount, r.coin, '', booking.koinly.in]);
+          expect([ct[0], ct[1], ct[2]]).toEqual([booking.coinTracking.in, r.amount, r.coin]);
+        }
+        if (!new Decimal(r.amount!).isZero() && !new Decimal(r.fee!).isZero()) {
+          expect([fee, feeCoin, ct[5], ct[6]]).toEqual([abs(r.fee!), r.coin, abs(r.fee!), r.coin]);
+        }
+        expect(ct[7]).toBe(ACCOUNT_NAME);
+        expect(ct[8]).toBe(booking.category);
+      }
+      if (received) add(receivedCoin!, new Decimal(received));
+      if (sent) add(sentCoin!, new Decimal(sent).neg());
+      if (fee) add(feeCoin!, new Decimal(fee).neg());
+    }
+    expect(seen.size).toBe(truth.spot.length);
+    expect(koinly.manifest.unmapped.rows).toBe(1);
+    expect(coinTracking.manifest.unmapped.rows).toBe(1);
+    const expectedNet = new Map<string, Decimal>();
+    for (const r of truth.spot) {
+      expectedNet.set(r.coin!, (expectedNet.get(r.coin!) ?? new Decimal(0)).plus(r.amount!).plus(r.fee!));
+    }
+    for (const [coin, value] of expectedNet) expect(net.get(coin)?.equals(value), coin).toBe(true);
+  });
+});

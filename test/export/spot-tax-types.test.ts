@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPORT_NAMES } from '../../src/export/report-names.ts';
+import { REPORTS } from '../../src/export/reports/index.ts';
+import {
+  ACCOUNTING_CATEGORIES,
+  bookingArrays,
+  bookingOf,
+  SPOT_TAX_TYPES,
+  UNMAPPED_CATEGORY,
+} from '../../src/export/spot-tax-types.ts';
+
+// The spec lives beside the repository (../shared), as in CI.
+const SPEC = path.resolve(import.meta.dirname, '../../../shared/spec/trading-api.md');
+
+function specSpotTaxTypes(): string[] {
+  const text = readFileSync(SPEC, 'utf8');
+  const prefix = 'Allowed spotTaxType values, exactly: ';
+  const line = text.split('\n').find((l) => l.startsWith(prefix));
+  if (!line) throw new Error(`no spotTaxType list in ${SPEC}`);
+  return line
+    .slice(prefix.length)
+    .replace(/\.\s*$/, '')
+    .split('; ')
+    .map((v) => v.trim());
+}
+
+describe('spotTaxType booking table', () => {
+  it("has exactly the spec's values, no more, no fewer", () => {
+    const spec = specSpotTaxTypes();
+    expect(spec).toHaveLength(80);
+    expect(new Set(spec).size).toBe(spec.length);
+    expect(Object.keys(SPOT_TAX_TYPES).sort()).toEqual([...spec].sort());
+  });
+
+  it('books every spec value into a real category, never into unmapped', () => {
+    for (const type of specSpotTaxTypes()) {
+      const booking = bookingOf(type);
+      expect(ACCOUNTING_CATEGORIES).toContain(booking.category);
+      expect(booking.category).not.toBe(UNMAPPED_CATEGORY);
+    }
+  });
+
+  it('books a value outside the table as unmapped, including prototype names and case variants', () => {
+    for (const type of ['Brand new type', 'deposit', 'toString', '__proto__', '']) {
+      expect(bookingOf(type).category).toBe(UNMAPPED_CATEGORY);
+    }
+  });
+
+  it('gives Koinly labels and CoinTracking types that fit the direction of the record', () => {
+    const incoming = new Set(['', 'airdrop', 'reward', 'income', 'other income', 'loan interest']);
+    const outgoing = new Set(['', 'cost', 'interest payment']);
+    for (const [type, booking] of Object.entries(SPOT_TAX_TYPES)) {
+      expect(incoming.has(booking.koinly.in), `${type} in`).toBe(true);
+      expect(outgoing.has(booking.koinly.out), `${type} out`).toBe(true);
+      expect(booking.coinTracking.in).not.toMatch(/Fee|Expense|Withdrawal|Spend/);
+      expect(booking.coinTracking.out).not.toMatch(/Income|Reward|Airdrop|^Deposit$/);
+    }
+    expect(bookingOf('Airdrop Reward-A').koinly.in).toBe('airdrop');
+    expect(bookingOf('Transaction fee deduct').coinTracking.out).toBe('Other Fee');
+    expect(bookingOf('Buy').category).toBe('trade');
+  });
+
+  it('passes the same table to SQL as parallel arrays', () => {
+    const arrays = bookingArrays();
+    expect(arrays.types).toHaveLength(80);
+    const i = arrays.types.indexOf('Interest');
+    expect([arrays.categories[i], arrays.koinlyIn[i], arrays.koinlyOut[i]]).toEqual([
+      'income',
+      'loan interest',
+      'interest payment',
+    ]);
+  });
+
+  it('lists the same report names in the registry and in the config-facing list', () => {
+    expect(REPORTS.map((r) => r.name)).toEqual([...REPORT_NAMES]);
+  });
+});

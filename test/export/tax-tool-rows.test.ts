@@ -1,0 +1,175 @@
+import { PassThrough } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';
+import { reportByName } from '../../src/export/reports/index.ts';
+import { streamReport } from '../../src/export/stream-report.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { insertAccount, insertSpot, parseCsv } from './seed.ts';
+
+const db = useTestDatabase('exporttaxrows');
+let accountId: string;
+
+async function rows(report: 'koinly' | 'cointracking', coin?: string): Promise<string[][]> {
+  const request = parseExportRequest({ report, accountId, from: '2026-04-01', to: '2026-04-30', coin });
+  const sink = new PassThrough();
+  const chunks: Buffer[] = [];
+  sink.on('data', (c: Buffer) => chunks.push(c));
+  await streamReport({
+    databaseUrl: db.url,
+    report: reportByName(report),
+    params: reportParams(request, 'main'),
+    sink,
+  });
+  return parseCsv(Buffer.concat(chunks).toString('utf8')).slice(1);
+}
+
+beforeAll(async () => {
+  accountId = await insertAccount(db.url, 'tax-rows');
+  const at = (minute: number) => `2026-04-10T12:${String(minute).padStart(2, '0')}:00.000Z`;
+  await insertSpot(db.url, accountId, [
+    // A spot buy: USDT out, BTC in, one order, the fee charged in BTC -> one trade row.
+    { recordId: 'b1', coin: 'USDT', spotTaxType: 'Buy', amount: '-100.50', bizOrderId: 'o1', ts: at(1) },
+    {
+      recordId: 'b2',
+      coin: 'BTC',
+      spotTaxType: 'Buy',
+      amount: '0.00100000',
+      fee: '-0.00000100',
+      bizOrderId: 'o1',
+      ts: at(1),
+    },
+    // Fees on both legs cannot share one fee column: kept as two single rows.
+    { recordId: 'c1', coin: 'ETH', spotTaxType: 'Sell', amount: '-2', fee: '-0.002', bizOrderId: 'o2', ts: at(2) },
+    { recordId: 'c2', coin: 'USDT', spotTaxType: 'Sell', amount: '6000', fee: '-6', bizOrderId: 'o2', ts: at(2) },
+    // A trade leg without an order id is never paired.
+    { recordId: 'd1', coin: 'SOL', spotTaxType: 'Exchange income', amount: '3.5', ts: at(3) },
+    // A fee-only record: nothing moved but the fee.
+    { recordId: 'e1', coin: 'USDT', spotTaxType: 'Transaction fee deduct', amount: '0', fee: '-0.25', ts: at(4) },
+    // A withdrawal with its fee, and a reward.
+    { recordId: 'f1', coin: 'BTC', spotTaxType: 'Withdrawal', amount: '-0.5', fee: '-0.0005', ts: at(5) },
+    { recordId: 'g1', coin: 'BGB', spotTaxType: 'Airdrop Reward-A', amount: '12', ts: at(6) },
+  ]);
+});
+
+describe('Koinly and CoinTracking rows', () => {
+  it('writes Koinly rows: trades paired by order, signs turned into sent/received, exact digits', async () => {
+    expect(await rows('koinly')).toEqual([
+      [
+        '2026-04-10 12:01:00 UTC',
+        '100.50',
+        'USDT',
+        '0.00100000',
+        'BTC',
+        '0.00000100',
+        'BTC',
+        '',
+        '',
+        '',
+        'Buy [trade] record b1+b2 order o1',
+        '',
+      ],
+      [
+        '2026-04-10 12:02:00 UTC',
+        '2',
+        'ETH',
+        '',
+        '',
+        '0.002',
+        'ETH',
+        '',
+        '',
+        '',
+        'Sell [trade] record c1 order o2',
+        '',
+      ],
+      [
+        '2026-04-10 12:02:00 UTC',
+        '',
+        '',
+        '6000',
+        'USDT',
+        '6',
+        'USDT',
+        '',
+        '',
+        '',
+        'Sell [trade] record c2 order o2',
+        '',
+      ],
+      ['2026-04-10 12:03:00 UTC', '', '', '3.5', 'SOL', '', '', '', '', '', 'Exchange income [trade] record d1', ''],
+      [
+        '2026-04-10 12:04:00 UTC',
+        '0.25',
+        'USDT',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        'cost',
+        'Transaction fee deduct [fee] record e1',
+        '',
+      ],
+      [
+        '2026-04-10 12:05:00 UTC',
+        '0.5',
+        'BTC',
+        '',
+        '',
+        '0.0005',
+        'BTC',
+        '',
+        '',
+        '',
+        'Withdrawal [withdrawal] record f1',
+        '',
+      ],
+      [
+        '2026-04-10 12:06:00 UTC',
+        '',
+        '',
+        '12',
+        'BGB',
+        '',
+        '',
+        '',
+        '',
+        'airdrop',
+        'Airdrop Reward-A [income] record g1',
+        '',
+      ],
+    ]);
+  });
+
+  it('writes CoinTracking rows from the same entries', async () => {
+    const ct = await rows('cointracking');
+    expect(ct.map((r) => [r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[10], r[11]])).toEqual([
+      [
+        'Trade',
+        '0.00100000',
+        'BTC',
+        '100.50',
+        'USDT',
+        '0.00000100',
+        'BTC',
+        'main',
+        'trade',
+        '2026-04-10 12:01:00',
+        'b1+b2',
+      ],
+      ['Withdrawal', '', '', '2', 'ETH', '0.002', 'ETH', 'main', 'trade', '2026-04-10 12:02:00', 'c1'],
+      ['Deposit', '6000', 'USDT', '', '', '6', 'USDT', 'main', 'trade', '2026-04-10 12:02:00', 'c2'],
+      ['Deposit', '3.5', 'SOL', '', '', '', '', 'main', 'trade', '2026-04-10 12:03:00', 'd1'],
+      ['Other Fee', '', '', '0.25', 'USDT', '', '', 'main', 'fee', '2026-04-10 12:04:00', 'e1'],
+      ['Withdrawal', '', '', '0.5', 'BTC', '0.0005', 'BTC', 'main', 'withdrawal', '2026-04-10 12:05:00', 'f1'],
+      ['Airdrop', '12', 'BGB', '', '', '', '', 'main', 'income', '2026-04-10 12:06:00', 'g1'],
+    ]);
+  });
+
+  it('filters by coin before pairing, so a filtered trade keeps only its own leg', async () => {
+    const btc = await rows('koinly', 'BTC');
+    expect(btc.map((r) => r[10])).toEqual(['Buy [trade] record b2 order o1', 'Withdrawal [withdrawal] record f1']);
+    expect(btc[0]!.slice(1, 7)).toEqual(['', '', '0.00100000', 'BTC', '0.00000100', 'BTC']);
+  });
+});

@@ -1,0 +1,243 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseExportRequest } from '../../src/export/export-request.ts';
+import { exportToFile } from '../../src/export/export-to-file.ts';
+import { sessionValue } from '../../src/http/web-auth.ts';
+import { insertAccount, insertSpot } from '../export/seed.ts';
+import { TOKEN, useWebApp } from './web-fixture.ts';
+
+const web = useWebApp('webapp');
+let accountId: string;
+let cookie: string;
+
+async function signIn(): Promise<string> {
+  const response = await web.app.inject({
+    method: 'POST',
+    url: '/login',
+    payload: `token=${encodeURIComponent(TOKEN)}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(response.statusCode).toBe(303);
+  const setCookie = String(response.headers['set-cookie']);
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/SameSite=Strict/i);
+  expect(setCookie).not.toContain(TOKEN);
+  return setCookie.split(';')[0]!;
+}
+
+async function waitForState(jobId: string, state: string) {
+  for (let i = 0; i < 200; i++) {
+    const job = await web.queue.getJob(jobId);
+    if ((await job?.getState()) === state) return job!;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`job ${jobId} never reached ${state}`);
+}
+
+beforeAll(async () => {
+  accountId = await insertAccount(web.db.url, 'acme <script>');
+  await insertSpot(web.db.url, accountId, [
+    { recordId: 'r1', coin: 'BTC', spotTaxType: 'Deposit', amount: '0.5', ts: '2026-01-05T10:00:00Z' },
+    {
+      recordId: 'r2',
+      coin: 'BTC',
+      spotTaxType: 'Withdrawal',
+      amount: '-0.25',
+      fee: '-0.0001',
+      ts: '2026-01-06T10:00:00Z',
+    },
+  ]);
+  cookie = await signIn();
+});
+
+describe('sign-in', () => {
+  it('refuses every page, download, API and dashboard request without the token', async () => {
+    const file = `/downloads/${accountId}/spot-ledger_2026-01-01_2026-01-31_UTC.csv`;
+    const cases: Array<[string, string, Record<string, string>]> = [
+      ['GET', '/', { accept: 'text/html' }],
+      ['GET', '/jobs/anything', { accept: 'text/html' }],
+      ['GET', '/admin/queues', { accept: 'text/html' }],
+      ['GET', '/admin/queues/api/queues', { accept: 'application/json' }],
+      ['GET', file, { accept: 'text/html' }],
+      ['GET', `/stream/spot-ledger?accountId=${accountId}&from=2026-01-01&to=2026-01-31`, {}],
+      ['POST', '/exports', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ];
+    for (const [method, url, headers] of cases) {
+      for (const extra of [{}, { cookie: 'll_session=forged' }, { authorization: 'Bearer wrong-token' }]) {
+        const response = await web.app.inject({ method: method as 'GET', url, headers: { ...headers, ...extra } });
+        const page = method === 'GET' && headers.accept === 'text/html' && !url.startsWith('/downloads');
+        expect(response.statusCode, `${method} ${url}`).toBe(page ? 303 : 401);
+        if (page) expect(response.headers.location).toBe('/login');
+        expect(response.body).not.toContain('acme');
+      }
+    }
+  });
+
+  it('rejects a wrong token on the sign-in form and accepts the right one', async () => {
+    const wrong = await web.app.inject({
+      method: 'POST',
+      url: '/login',
+      payload: 'token=nope',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const page = await web.app.inject({ method: 'GET', url: '/', headers: { cookie } });
+    expect(page.statusCode).toBe(200);
+    // Names from the database are escaped, never markup.
+    expect(page.body).toContain('acme &lt;script&gt;');
+    expect(page.body).not.toContain('acme <script>');
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(cookie).toBe(`ll_session=${sessionValue(TOKEN)}`);
+  });
+
+  it('accepts the token as a bearer token for scripts, and mounts bull-board behind the same check', async () => {
+    const board = await web.app.inject({
+      method: 'GET',
+      url: '/admin/queues',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(board.statusCode).toBe(200);
+    expect(board.body).toMatch(/bull/i);
+    const api = await web.app.inject({ method: 'GET', url: '/admin/queues/api/queues', headers: { cookie } });
+    expect(api.statusCode).toBe(200);
+    expect(api.body).toContain('export');
+  });
+});
+
+describe('exports', () => {
+  it('requests a report, shows it running then done, and serves the CSV and manifest', async () => {
+    const form = new URLSearchParams({
+      accountId,
+      report: 'spot-ledger',
+      from: '2026-01-01',
+      to: '2026-01-31',
+      tz: 'UTC',
+    });
+    const created = await web.app.inject({
+      method: 'POST',
+      url: '/exports',
+      payload: form.toString(),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(created.statusCode).toBe(303);
+    const jobId = decodeURIComponent(created.headers.location!.replace('/jobs/', ''));
+    expect(jobId).toBe(`export.${accountId}.spot-ledger_2026-01-01_2026-01-31_UTC`);
+    await waitForState(jobId, 'completed');
+    const status = await web.app.inject({ method: 'GET', url: created.headers.location!, headers: { cookie } });
+    expect(status.body).toContain('completed');
+    expect(status.body).not.toContain('http-equiv="refresh"');
+    const csvLink = /href="(\/downloads\/[^"]+\.csv)"/.exec(status.body)![1]!;
+    const csv = await web.app.inject({ method: 'GET', url: csvLink, headers: { cookie } });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toMatch(
+      /^attachment; filename="spot-ledger_2026-01-01_2026-01-31_UTC.csv"$/,
+    );
+    const onDisk = await readFile(
+      path.join(web.exportDir, accountId, 'spot-ledger_2026-01-01_2026-01-31_UTC.csv'),
+      'utf8',
+    );
+    expect(csv.body).toBe(onDisk);
+    expect(csv.body.split('\n')[2]).toContain('r2,');
+    const manifestLink = /href="(\/downloads\/[^"]+\.manifest\.json)"/.exec(status.body)![1]!;
+    const manifest = await web.app.inject({ method: 'GET', url: manifestLink, headers: { cookie } });
+    expect(JSON.parse(manifest.body)).toMatchObject({ report: 'spot-ledger', rowCount: 2 });
+    const home = await web.app.inject({ method: 'GET', url: '/', headers: { cookie } });
+    expect(home.body).toContain(csvLink);
+  });
+
+  it('shows a running request with a refresh, and a bad request with the field at fault', async () => {
+    await web.queue.pause();
+    try {
+      const form = new URLSearchParams({
+        accountId,
+        report: 'koinly',
+        from: '2026-02-01',
+        to: '2026-02-28',
+        tz: 'UTC',
+      });
+      const created = await web.app.inject({
+        method: 'POST',
+        url: '/exports',
+        payload: form.toString(),
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      const waiting = await web.app.inject({ method: 'GET', url: created.headers.location!, headers: { cookie } });
+      expect(waiting.body).toContain('http-equiv="refresh" content="2"');
+      expect(waiting.body).toMatch(/id="state"[^>]*>waiting</);
+    } finally {
+      await web.queue.resume();
+    }
+    const bad = await web.app.inject({
+      method: 'POST',
+      url: '/exports',
+      payload: new URLSearchParams({
+        accountId,
+        report: 'koinly',
+        from: '2026-02-01',
+        to: '2026-01-01',
+        tz: 'UTC',
+      }).toString(),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('to: must not be before from (2026-02-01)');
+    const zone = await web.app.inject({
+      method: 'POST',
+      url: '/exports',
+      payload: new URLSearchParams({
+        accountId,
+        report: 'koinly',
+        from: '2026-02-01',
+        to: '2026-02-02',
+        tz: 'Nowhere/City',
+      }).toString(),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(zone.body).toContain('tz: must be an IANA time zone name');
+  });
+
+  it('never serves a file outside an export directory', async () => {
+    for (const url of [
+      `/downloads/${accountId}/..%2F..%2Fetc%2Fpasswd`,
+      `/downloads/${accountId}/%2E%2E%2Fsecret.csv`,
+      `/downloads/not-a-uuid/x.csv`,
+      `/downloads/${accountId}/x.txt`,
+      `/downloads/${accountId}/missing.csv`,
+    ]) {
+      const response = await web.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(response.statusCode, url).toBe(404);
+    }
+  });
+
+  it('streams a report straight into the response, the same bytes as the file export', async () => {
+    const response = await web.app.inject({
+      method: 'GET',
+      url: `/stream/spot-ledger?accountId=${accountId}&from=2026-01-01&to=2026-01-31&tz=Europe/Berlin`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(response.statusCode).toBe(200);
+    const request = parseExportRequest({
+      report: 'spot-ledger',
+      accountId,
+      from: '2026-01-01',
+      to: '2026-01-31',
+      tz: 'Europe/Berlin',
+    });
+    const file = await exportToFile({
+      databaseUrl: web.db.url,
+      request,
+      account: { id: accountId, name: 'acme <script>' },
+      csvPath: path.join(web.exportDir, 'direct.csv'),
+    });
+    expect(response.body).toBe(await readFile(file.csvPath, 'utf8'));
+    const bad = await web.app.inject({
+      method: 'GET',
+      url: `/stream/spot-ledger?accountId=${accountId}&from=2026-13-01&to=2026-01-31`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect([bad.statusCode, bad.body]).toEqual([400, 'from: is not a calendar date (got "2026-13-01")\n']);
+  });
+});
