@@ -39,3 +39,18 @@ export function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
+
+/** Resolves once the process has printed `text` on stdout (a worker's "worker started", say). */
+export function printed(child: ChildProcess, text: string, timeoutMs = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`did not print "${text}" within ${timeoutMs} ms`)), timeoutMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(text)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+}

@@ -5,7 +5,7 @@ import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
-import { exited, spawnCli } from '../helpers/cli.ts';
+import { exited, printed, spawnCli } from '../helpers/cli.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 import {
   storedPositions,
@@ -83,7 +83,8 @@ describe('crash safety', () => {
 
     // Resume any window whose job ran out of takeovers, then let a last worker finish.
     await startBackfill(runtime, { account: 'demo', stream: 'all', from, to: now, now });
-    const last = spawnCli(['worker'], env);
+    const last = spawnCli(['worker'], { ...env, LOG_LEVEL: 'info' });
+    const ready = printed(last, 'worker started');
     const deadline = Date.now() + 120_000;
     for (;;) {
       const progress = await windowProgress(pipeline.runtime.pool, ids);
@@ -96,6 +97,8 @@ describe('crash safety', () => {
       }
       await sleep(250);
     }
+    // Stop it only once it runs, so SIGTERM meets its shutdown handler.
+    await ready;
     last.kill('SIGTERM');
     expect(await exited(last)).toBe(0);
 
