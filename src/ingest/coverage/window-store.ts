@@ -1,0 +1,143 @@
+import type pg from 'pg';
+
+export type Stream = 'positions' | 'spot' | 'transfers';
+export type WindowStatus = 'pending' | 'running' | 'done' | 'failed';
+
+export interface WindowKey {
+  accountId: string;
+  stream: Stream;
+  scope: string;
+  /** Half-open [start, end), Unix ms. */
+  start: number;
+  end: number;
+}
+
+export interface SyncWindowRow {
+  id: string;
+  accountId: string;
+  stream: Stream;
+  scope: string;
+  start: number;
+  end: number;
+  status: WindowStatus;
+  cursor: string | null;
+  pages: number;
+  rows: number;
+  attempts: number;
+  lastError: string | null;
+}
+
+// Unix ms <-> timestamptz exactly (to_timestamp goes through a double).
+const SELECT_WINDOW = `SELECT id, account_id AS "accountId", stream, scope,
+  (extract(epoch from window_start) * 1000)::bigint::text AS start,
+  (extract(epoch from window_end) * 1000)::bigint::text AS "end",
+  status, cursor, pages, rows, attempts, last_error AS "lastError" FROM sync_window`;
+
+type RawRow = Omit<SyncWindowRow, 'start' | 'end'> & { start: string; end: string };
+const toRow = (r: RawRow): SyncWindowRow => ({ ...r, start: Number(r.start), end: Number(r.end) });
+
+/**
+ * Registers windows (idempotently: an existing window keeps its status and
+ * cursor) and returns them all, in the order given. With `refetch`, windows
+ * already done are reset to be read again from their first page.
+ */
+export async function ensureWindows(db: pg.Pool | pg.ClientBase, keys: readonly WindowKey[], refetch = false): Promise<SyncWindowRow[]> {
+  if (keys.length === 0) return [];
+  const onConflict = refetch
+    ? `DO UPDATE SET status = 'pending', cursor = NULL, pages = 0, rows = 0, last_error = NULL, finished_at = NULL, updated_at = now()`
+    : 'DO NOTHING';
+  const params = [
+    keys.map((k) => k.accountId),
+    keys.map((k) => k.stream),
+    keys.map((k) => k.scope),
+    keys.map((k) => String(k.start)),
+    keys.map((k) => String(k.end)),
+  ];
+  const input = `SELECT account_id, stream, scope, ord,
+         timestamptz 'epoch' + s * interval '1 millisecond' AS window_start,
+         timestamptz 'epoch' + e * interval '1 millisecond' AS window_end
+    FROM unnest($1::uuid[], $2::sync_stream[], $3::text[], $4::bigint[], $5::bigint[]) WITH ORDINALITY
+      AS i(account_id, stream, scope, s, e, ord)`;
+  await db.query(
+    `INSERT INTO sync_window (id, account_id, stream, scope, window_start, window_end, updated_at)
+     SELECT gen_random_uuid(), account_id, stream, scope, window_start, window_end, now() FROM (${input}) i
+     ON CONFLICT (account_id, stream, scope, window_start, window_end) ${onConflict}`,
+    params,
+  );
+  const result = await db.query<RawRow>(
+    `${SELECT_WINDOW.replace('FROM sync_window', 'FROM sync_window w JOIN (' + input + ') i USING (account_id, stream, scope, window_start, window_end)')}
+     ORDER BY i.ord`,
+    params,
+  );
+  return result.rows.map(toRow);
+}
+
+export async function getWindow(db: pg.Pool | pg.ClientBase, id: string): Promise<SyncWindowRow | undefined> {
+  const result = await db.query<RawRow>(`${SELECT_WINDOW} WHERE id = $1`, [id]);
+  return result.rows[0] && toRow(result.rows[0]);
+}
+
+/** Marks a window as being read (one more attempt) and returns its state. */
+export async function startWindow(db: pg.Pool, id: string): Promise<SyncWindowRow | undefined> {
+  await db.query(
+    `UPDATE sync_window SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, now()), updated_at = now()
+      WHERE id = $1 AND status <> 'done'`,
+    [id],
+  );
+  return getWindow(db, id);
+}
+
+export async function failWindow(db: pg.Pool, id: string, error: string, final: boolean): Promise<void> {
+  await db.query(
+    `UPDATE sync_window SET last_error = $2, status = CASE WHEN $3::boolean THEN 'failed'::sync_window_status ELSE status END,
+       updated_at = now() WHERE id = $1 AND status <> 'done'`,
+    [id, error.slice(0, 2000), final],
+  );
+}
+
+export interface Range {
+  start: number;
+  end: number;
+}
+
+/**
+ * The parts of [from, to) that no done window of the stream covers, oldest
+ * first. Computed by Postgres multirange arithmetic over the ledger.
+ */
+export async function findGaps(
+  db: pg.Pool,
+  key: { accountId: string; stream: Stream; scope: string },
+  from: number,
+  to: number,
+): Promise<Range[]> {
+  const result = await db.query<{ start: string; end: string }>(
+    `WITH covered AS (
+       SELECT COALESCE(range_agg(tstzrange(window_start, window_end, '[)')), '{}'::tstzmultirange) AS r
+         FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3 AND status = 'done'
+     ), gaps AS (
+       SELECT unnest(tstzmultirange(tstzrange((timestamptz 'epoch' + $4 * interval '1 millisecond'), (timestamptz 'epoch' + $5 * interval '1 millisecond'), '[)')) - covered.r) AS g
+         FROM covered
+     )
+     SELECT (extract(epoch from lower(g)) * 1000)::bigint::text AS start,
+            (extract(epoch from upper(g)) * 1000)::bigint::text AS "end"
+       FROM gaps ORDER BY lower(g)`,
+    [key.accountId, key.stream, key.scope, String(from), String(to)],
+  );
+  return result.rows.map((r) => ({ start: Number(r.start), end: Number(r.end) }));
+}
+
+/** The covered ranges of a stream (done windows merged), oldest first. */
+export async function coveredRanges(
+  db: pg.Pool,
+  key: { accountId: string; stream: Stream; scope: string },
+): Promise<Range[]> {
+  const result = await db.query<{ start: string; end: string }>(
+    `SELECT (extract(epoch from lower(g)) * 1000)::bigint::text AS start,
+            (extract(epoch from upper(g)) * 1000)::bigint::text AS "end"
+       FROM (SELECT unnest(range_agg(tstzrange(window_start, window_end, '[)'))) AS g
+               FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3 AND status = 'done') x
+      ORDER BY lower(g)`,
+    [key.accountId, key.stream, key.scope],
+  );
+  return result.rows.map((r) => ({ start: Number(r.start), end: Number(r.end) }));
+}
