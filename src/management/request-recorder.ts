@@ -64,7 +64,7 @@ export class RequestRecorder {
       },
     });
     this.#rows.push(row);
-    const entity = { actionId: this.actionId, seq, step: request.step, endpoint: request.endpoint, purpose };
+    const entity = { seq, step: request.step, endpoint: request.endpoint, purpose };
     let data: T;
     try {
       data = await call();

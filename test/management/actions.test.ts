@@ -192,3 +192,32 @@ describe('management actions against the simulator', () => {
     expect(pipeline.sim.state().subAccounts.filter((s) => s.name === 'ledgerdesk')).toHaveLength(1);
   });
 });
+
+describe('caller-supplied idempotency keys', () => {
+  it('the same key runs once; the same key for a different command is refused before anything is recorded', async () => {
+    const first = await runToEnd(
+      pipeline,
+      { command: 'orders_cancel_all', params: { category: 'COIN-FUTURES' } },
+      { idempotencyKey: 'nightly-2026-11-22' },
+    );
+    expect(first.status).toBe('succeeded');
+    pipeline.sim.requestLog.clear();
+    const again = await runToEnd(
+      pipeline,
+      { command: 'orders_cancel_all', params: { category: 'COIN-FUTURES' } },
+      { idempotencyKey: 'nightly-2026-11-22' },
+    );
+    expect(again).toMatchObject({ id: first.id, existing: true });
+    expect(pipeline.sim.requestLog.list()).toEqual([]);
+    const count = await db.prisma.managementAction.count();
+    await expect(
+      runToEnd(
+        pipeline,
+        { command: 'orders_cancel_all', params: { category: 'SPOT' } },
+        { idempotencyKey: 'nightly-2026-11-22' },
+      ),
+    ).rejects.toThrow(/^--idempotency-key: is already used by a different orders_cancel_all action; choose a new key/);
+    expect(await db.prisma.managementAction.count()).toBe(count);
+    expect(pipeline.sim.requestLog.list()).toEqual([]);
+  });
+});
