@@ -4,7 +4,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', '/exports/', '/coverage/'] },
+  { ignores: ['node_modules/', 'src/generated/', 'exports/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,6 +3,7 @@ import { logger } from '../src/logging/logger.ts';
 import { QUEUE } from './definitions.ts';
 import type { IngestWindowJob } from './ingest/ingest-job.ts';
 import { createIngestProcessor, type IngestJobResult } from './ingest/ingest-processor.ts';
+import { createManagementProcessor } from './management/management-processor.ts';
 import type { Runtime } from './runtime.ts';
 
 export interface WorkerOptions {
@@ -41,7 +42,11 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     }),
     { ...common, connection: runtime.connection() },
   );
-  const workers = [ingest];
+  const management = new Worker(QUEUE.management, createManagementProcessor(runtime, logger('management')), {
+    ...common,
+    connection: runtime.connection(),
+  });
+  const workers = [ingest, management];
   for (const worker of workers) {
     worker.on('error', (error) => log.error({ err: error, queue: worker.name }, 'worker error'));
   }

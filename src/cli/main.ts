@@ -1,8 +1,11 @@
 import { Command } from 'commander';
 import { registerAccountsCommands } from './commands/accounts-command.ts';
+import { registerApikeysCommands } from './commands/apikeys-command.ts';
 import { registerBackfillCommand } from './commands/backfill-command.ts';
 import { registerConfigCommands } from './commands/config-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
+import { registerOrdersCommands } from './commands/orders-command.ts';
+import { registerSubaccountsCommands } from './commands/subaccounts-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
 import { registerExportCommands } from './commands/export-command.ts';
 
@@ -24,5 +27,8 @@ registerAccountsCommands(program);
 registerWorkerCommand(program);
 registerBackfillCommand(program);
 registerExportCommands(program);
+registerSubaccountsCommands(program);
+registerApikeysCommands(program);
+registerOrdersCommands(program);
 
 await program.parseAsync(process.argv);

@@ -35,7 +35,13 @@ export async function windowProgress(pool: pg.Pool, ids: readonly string[]): Pro
 }
 
 export async function failedWindows(pool: pg.Pool, ids: readonly string[]): Promise<FailedWindow[]> {
-  const result = await pool.query<{ stream: Stream; scope: string; start: string; end: string; lastError: string | null }>(
+  const result = await pool.query<{
+    stream: Stream;
+    scope: string;
+    start: string;
+    end: string;
+    lastError: string | null;
+  }>(
     `SELECT stream, scope, (extract(epoch from window_start) * 1000)::bigint::text AS start,
             (extract(epoch from window_end) * 1000)::bigint::text AS "end", last_error AS "lastError"
        FROM sync_window WHERE id = ANY($1::uuid[]) AND status = 'failed' ORDER BY stream, window_start`,

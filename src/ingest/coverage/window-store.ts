@@ -41,7 +41,11 @@ const toRow = (r: RawRow): SyncWindowRow => ({ ...r, start: Number(r.start), end
  * cursor) and returns them all, in the order given. With `refetch`, windows
  * already done are reset to be read again from their first page.
  */
-export async function ensureWindows(db: pg.Pool | pg.ClientBase, keys: readonly WindowKey[], refetch = false): Promise<SyncWindowRow[]> {
+export async function ensureWindows(
+  db: pg.Pool | pg.ClientBase,
+  keys: readonly WindowKey[],
+  refetch = false,
+): Promise<SyncWindowRow[]> {
   if (keys.length === 0) return [];
   const onConflict = refetch
     ? `DO UPDATE SET status = 'pending', cursor = NULL, pages = 0, rows = 0, last_error = NULL, finished_at = NULL, updated_at = now()`

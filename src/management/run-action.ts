@@ -1,0 +1,85 @@
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { PrismaClient } from '../db/prisma.ts';
+import { LedgerlineError } from '../errors/index.ts';
+import type { ExchangeClient } from '../exchange/index.ts';
+import type { ManagementAction } from '../generated/prisma/client.ts';
+import type { Logger } from '../logging/logger.ts';
+import { joinSecrets, type ActionInput, type Command } from './action-input.ts';
+import { planAction } from './action-plan.ts';
+import { claimAction, finishAction, openSecrets, storedParams } from './action-store.ts';
+import type { ActionContext, ActionOutcome } from './actions/action-context.ts';
+import { createApiKey, modifyApiKey } from './actions/api-keys.ts';
+import { batchCancelOrders, cancelAllOrders } from './actions/cancel-orders.ts';
+import { batchCreateSubAccounts, createSubAccount } from './actions/create-sub-account.ts';
+import { Mirror } from './mirror-store.ts';
+import { RequestRecorder } from './request-recorder.ts';
+
+export interface ManagementDeps {
+  prisma: PrismaClient;
+  clients: { forAccount(accountId: string): Promise<ExchangeClient> };
+  box: SecretBox;
+  log: Logger;
+}
+
+type Runner = (ctx: ActionContext) => Promise<ActionOutcome>;
+
+// Each runner narrows the input to its own command; the dispatch below guarantees it.
+const RUNNERS: Record<Command, Runner> = {
+  subaccount_create: createSubAccount as Runner,
+  subaccount_batch_create: batchCreateSubAccounts as Runner,
+  apikey_create: createApiKey as Runner,
+  apikey_modify: modifyApiKey as Runner,
+  orders_cancel_all: cancelAllOrders as Runner,
+  orders_batch_cancel: batchCancelOrders as Runner,
+};
+
+/**
+ * Runs (or resumes) one recorded action to its end and completes its audit
+ * row. Returns the finished row; an action that had already ended is
+ * returned as it is, untouched.
+ */
+export async function runAction(deps: ManagementDeps, actionId: string): Promise<ManagementAction> {
+  const action = await claimAction(deps.prisma, actionId);
+  if (!action) return deps.prisma.managementAction.findUniqueOrThrow({ where: { id: actionId } });
+  const log = deps.log.child({ actionId, command: action.command, accountId: action.accountId });
+  log.info({ run: action.runs }, 'management action started');
+  const recorder = await RequestRecorder.load(deps.prisma, action.id, log);
+  let outcome: ActionOutcome;
+  try {
+    const input: ActionInput = joinSecrets(
+      action.command as Command,
+      storedParams(action),
+      openSecrets(deps.box, action),
+    );
+    const ctx: ActionContext = {
+      action,
+      input,
+      plan: planAction(input),
+      client: await deps.clients.forAccount(action.accountId),
+      recorder,
+      mirror: new Mirror(deps.box),
+      prisma: deps.prisma,
+    };
+    outcome = await RUNNERS[action.command as Command](ctx);
+  } catch (error) {
+    // Not an answer of the exchange (a bad stored row, the database, a bug): the audit row says so.
+    const unsettled =
+      (await deps.prisma.managementRequest.count({
+        where: { actionId, status: { in: ['sent', 'ambiguous'] } },
+      })) > 0;
+    const message =
+      error instanceof LedgerlineError ? error.toOneLine() : `${(error as Error).name}: ${(error as Error).message}`;
+    log.error({ err: error }, 'management action stopped by an error');
+    outcome = {
+      status: unsettled ? 'ambiguous' : 'failed',
+      result: null,
+      error: message,
+      resolution: unsettled
+        ? 'a request was out when the action stopped; its outcome is unknown and nothing was repeated'
+        : null,
+    };
+  }
+  const finished = await finishAction(deps.prisma, actionId, outcome);
+  log.info({ status: finished.status, requests: recorder.count }, 'management action finished');
+  return finished;
+}

@@ -1,0 +1,128 @@
+import type { ManagementRequest } from '../generated/prisma/client.ts';
+import type { PlannedRequest } from './action-plan.ts';
+import type { RequestRecorder, Tx } from './request-recorder.ts';
+
+/** Requests sent to settle one lost answer, at most. */
+export const MAX_RECOVERY_REQUESTS = 3;
+
+/** The exchange's answer to a create whose unique name exists already. */
+export const NAME_EXISTS_CODE = '40060';
+
+export type StepResult =
+  | { state: 'done'; resolution?: string }
+  | { state: 'failed'; error: string }
+  | { state: 'ambiguous'; resolution: string };
+
+/** How a step is settled when a request's answer was lost (or a worker died while it was out). */
+export type Recovery =
+  /** No safe way to learn the outcome: nothing is repeated, a person decides. */
+  | { kind: 'none'; why: string }
+  /** The request is idempotent (modify, cancel): sending it again cannot do anything twice. */
+  | { kind: 'repeat'; why: string }
+  /**
+   * A create of a unique name: sending it again either creates it (the lost
+   * one had not landed) or is refused with 40060 (it had).
+   */
+  | { kind: 'probe'; why: string; onExists: (tx: Tx) => Promise<void>; exists: string };
+
+export interface StepSpec<T> {
+  request: PlannedRequest;
+  call: () => Promise<T>;
+  /** Local effects of a successful answer; `recovering` is true for a repeat or probe. */
+  onSuccess: (tx: Tx, data: T, seq: number, recovering: boolean) => Promise<void>;
+  recovery: Recovery;
+}
+
+/**
+ * Carries out one step of an action, resuming from its recorded requests:
+ * a step already answered is not sent again, a step with a request still
+ * out (lost answer, or a crash) is settled by its recovery rule, never by a
+ * blind repeat.
+ */
+export async function runStep<T>(recorder: RequestRecorder, spec: StepSpec<T>): Promise<StepResult> {
+  const before = recorder.of(spec.request.step);
+  const last = before.at(-1);
+  if (last) {
+    const settled = settledBefore(spec, before, last);
+    if (settled) return settled;
+  } else {
+    const first = await recorder.send(spec.request, 'send', spec.call, (tx, data, seq) =>
+      spec.onSuccess(tx, data, seq, false),
+    );
+    if (first.ok) return { state: 'done' };
+    if (!first.ambiguous) return { state: 'failed', error: first.error.message };
+  }
+  return recover(recorder, spec);
+}
+
+/** What the recorded requests of a step already settle; undefined when a request's outcome is open. */
+function settledBefore<T>(
+  spec: StepSpec<T>,
+  rows: ManagementRequest[],
+  last: ManagementRequest,
+): StepResult | undefined {
+  if (last.status === 'succeeded') return { state: 'done', resolution: rows.length > 1 ? recovered(rows) : undefined };
+  if (last.status !== 'failed') return undefined;
+  if (last.purpose === 'send') return { state: 'failed', error: `${last.errorCode}: ${last.errorMessage}` };
+  // A probe's or repeat's refusal was recorded before the worker stopped: decided by it as then.
+  if (spec.recovery.kind === 'probe' && last.errorCode === NAME_EXISTS_CODE) return undefined;
+  return {
+    state: 'ambiguous',
+    resolution: `${lostAnswer(rows)}; request ${last.seq} (${last.purpose}) was refused with ${last.errorCode} (${last.errorMessage}), which does not tell whether the lost request took effect`,
+  };
+}
+
+async function recover<T>(recorder: RequestRecorder, spec: StepSpec<T>): Promise<StepResult> {
+  const recovery = spec.recovery;
+  if (recovery.kind === 'none') {
+    return { state: 'ambiguous', resolution: `${lostAnswer(recorder.of(spec.request.step))}; ${recovery.why}` };
+  }
+  const purpose = recovery.kind === 'probe' ? 'probe' : 'repeat';
+  for (;;) {
+    const rows = recorder.of(spec.request.step);
+    const last = rows.at(-1)!;
+    if (recovery.kind === 'probe' && last.status === 'failed' && last.errorCode === NAME_EXISTS_CODE) {
+      await recorder.transaction((tx) => recovery.onExists(tx));
+      return {
+        state: 'done',
+        resolution: `${lostAnswer(rows)}; ${recovery.why}; request ${last.seq} (probe) answered ${NAME_EXISTS_CODE} "${last.errorMessage}": ${recovery.exists}`,
+      };
+    }
+    const tries = rows.filter((row) => row.purpose !== 'send').length;
+    if (tries >= MAX_RECOVERY_REQUESTS) {
+      return {
+        state: 'ambiguous',
+        resolution: `${lostAnswer(rows)}; ${tries} ${purpose} requests lost their answers too: outcome still unknown (${recovery.why})`,
+      };
+    }
+    const again = await recorder.send(spec.request, purpose, spec.call, (tx, data, seq) =>
+      spec.onSuccess(tx, data, seq, true),
+    );
+    if (again.ok) {
+      const why =
+        recovery.kind === 'probe'
+          ? `${recovery.why}; the lost request had not taken effect and the probe created it`
+          : recovery.why;
+      return { state: 'done', resolution: `${recovered(recorder.of(spec.request.step))}: ${why}` };
+    }
+    if (again.ambiguous) continue;
+    if (recovery.kind === 'probe' && again.error.code === NAME_EXISTS_CODE) continue;
+    if (recovery.kind === 'repeat') return { state: 'failed', error: again.error.message };
+    return {
+      state: 'ambiguous',
+      resolution: `${lostAnswer(recorder.of(spec.request.step))}; the probe was refused with ${again.error.code} (${again.error.message}), which does not tell whether the lost request took effect`,
+    };
+  }
+}
+
+function lostAnswer(rows: ManagementRequest[]): string {
+  const lost = rows.filter((row) => row.status === 'ambiguous' || row.status === 'sent');
+  const first = lost[0] ?? rows[0]!;
+  const why = first.status === 'sent' ? 'the worker stopped before its answer was recorded' : (first.errorCode ?? '');
+  return `request ${first.seq} (${first.endpoint}) lost its answer (${why === 'AMBIGUOUS_RESULT' ? 'connection lost after sending' : why})`;
+}
+
+function recovered(rows: ManagementRequest[]): string {
+  const last = rows.at(-1)!;
+  return `${lostAnswer(rows)}; request ${last.seq} (${last.purpose}) succeeded`;
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '../../src/crypto/secret-box.ts';
+import type { ExchangeClient } from '../../src/exchange/index.ts';
+import { splitSecrets, redactInput, type ActionInput } from '../../src/management/action-input.ts';
+import { recordAction } from '../../src/management/action-store.ts';
+import { runAction } from '../../src/management/run-action.ts';
+import { createRootLogger } from '../../src/logging/logger.ts';
+import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { PATHS, requestsTo } from './support.ts';
+
+const db = useTestDatabase('mgmtresume');
+let pipeline: Pipeline;
+
+beforeAll(async () => {
+  pipeline = await startPipeline({ databaseUrl: db.url });
+});
+afterAll(async () => {
+  await pipeline?.close();
+});
+
+describe('a worker that dies after sending a create', () => {
+  it('leaves the request row "sent"; the next run probes instead of sending the create blindly', async () => {
+    const box = new SecretBox(pipeline.runtime.config.masterKey);
+    const log = createRootLogger({ level: 'silent' });
+    const input: ActionInput = { command: 'subaccount_create', params: { username: 'crashedrun' } };
+    const { action } = await recordAction(
+      db.prisma,
+      box,
+      pipeline.accountId,
+      splitSecrets(input),
+      'caller:crash-1',
+      redactInput(input),
+    );
+    const real = await pipeline.runtime.clients.forAccount(pipeline.accountId);
+    let answered = false;
+    // The first worker: its create reaches the exchange, then the worker "dies" (never returns).
+    const dying = {
+      createSub: async (params: Parameters<ExchangeClient['createSub']>[0]) => {
+        await real.createSub(params);
+        answered = true;
+        return new Promise<never>(() => undefined);
+      },
+    } as unknown as ExchangeClient;
+    void runAction({ prisma: db.prisma, box, log, clients: { forAccount: async () => dying } }, action.id);
+    for (let k = 0; k < 500 && !answered; k++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(answered).toBe(true);
+    const stuck = await db.prisma.managementRequest.findMany({ where: { actionId: action.id } });
+    expect(stuck.map((r) => r.status)).toEqual(['sent']);
+
+    // The job is handed to another worker (BullMQ's stalled-job recovery): it resumes from the audit rows.
+    pipeline.sim.requestLog.clear();
+    const finished = await runAction({ prisma: db.prisma, box, log, clients: pipeline.runtime.clients }, action.id);
+    expect(finished.status).toBe('succeeded');
+    expect(finished.runs).toBe(2);
+    expect(finished.resolution).toMatch(/the worker stopped before its answer was recorded/);
+    expect(requestsTo(pipeline, PATHS.createSub).map((r) => r.code)).toEqual(['40060']);
+    expect(pipeline.sim.state().subAccounts.filter((s) => s.name === 'crashedrun')).toHaveLength(1);
+    const requests = await db.prisma.managementRequest.findMany({
+      where: { actionId: action.id },
+      orderBy: { seq: 'asc' },
+    });
+    expect(requests.map((r) => [r.purpose, r.status])).toEqual([
+      ['send', 'sent'],
+      ['probe', 'failed'],
+    ]);
+  });
+
+  it('an action that has ended is not run again', async () => {
+    const box = new SecretBox(pipeline.runtime.config.masterKey);
+    const log = createRootLogger({ level: 'silent' });
+    const done = await db.prisma.managementAction.findFirstOrThrow({ where: { idempotencyKey: 'caller:crash-1' } });
+    pipeline.sim.requestLog.clear();
+    const again = await runAction({ prisma: db.prisma, box, log, clients: pipeline.runtime.clients }, done.id);
+    expect(again.runs).toBe(done.runs);
+    expect(pipeline.sim.requestLog.list()).toEqual([]);
+  });
+});
