@@ -19,6 +19,11 @@ export function parseCliOptions(argv: string[], testMode: boolean): SimulatorOpt
         .default('lower'),
     )
     .option('--now <ms>', 'start the simulated clock frozen at this Unix ms time', parseNow)
+    .option(
+      '--anchor <ms|today>',
+      'lay the history out from this Unix ms time, or the start of the UTC day',
+      parseAnchor,
+    )
     .option('--admin', 'serve the /__sim admin API')
     .option('--demo', 'demo mode: serves the /__sim admin API')
     .exitOverride()
@@ -33,6 +38,7 @@ export function parseCliOptions(argv: string[], testMode: boolean): SimulatorOpt
     rateLimitFactor: number;
     timestampSpelling: 'lower' | 'camel';
     now?: number;
+    anchor?: number;
     admin?: boolean;
     demo?: boolean;
   }>();
@@ -44,6 +50,7 @@ export function parseCliOptions(argv: string[], testMode: boolean): SimulatorOpt
     rateLimits: { enabled: o.rateLimits, factor: o.rateLimitFactor },
     timestampSpelling: o.timestampSpelling,
     ...(o.now === undefined ? {} : { now: o.now }),
+    ...(o.anchor === undefined ? {} : { anchor: o.anchor }),
     admin: Boolean(o.admin || o.demo || testMode),
   };
 }
@@ -73,5 +80,11 @@ function parseFactor(value: string): number {
 
 function parseNow(value: string): number {
   if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('now must be Unix milliseconds.');
+  return Number(value);
+}
+
+function parseAnchor(value: string): number {
+  if (value === 'today') return Math.floor(Date.now() / 86_400_000) * 86_400_000;
+  if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('anchor must be Unix milliseconds or "today".');
   return Number(value);
 }

@@ -50,7 +50,7 @@ export function createContext(options: SimulatorOptions = {}): SimContext {
   return new SimContext({
     seed,
     scale: resolveScale(options.scale),
-    anchor: clock.now(),
+    anchor: options.anchor ?? clock.now(),
     clock,
     rateLimits: options.rateLimits ?? { enabled: true },
     timestampSpelling: spelling,

@@ -26,6 +26,13 @@ export interface SimulatorOptions {
   timestampSpelling?: TimestampSpelling;
   /** Initial simulated clock, Unix ms; the clock then stays frozen until set or advanced. Default: real time. */
   now?: number;
+  /**
+   * The instant the generated history is laid out from (Unix ms). Default: the
+   * clock's start. The same seed and anchor always give the same records, so
+   * a run anchored at the start of the UTC day (`--anchor today`) serves the
+   * same history all day: what the demo needs to be re-runnable.
+   */
+  anchor?: number;
   /** Serve the /__sim admin API (default true). */
   admin?: boolean;
 }
