@@ -75,6 +75,12 @@ export class AccountService {
     return summarize(account);
   }
 
+  async getById(id: string): Promise<AccountSummary> {
+    const account = await this.#prisma.account.findUnique({ where: { id } });
+    if (!account) throw new AccountNotFoundError(id);
+    return summarize(account);
+  }
+
   async credentials(id: string): Promise<AccountCredentials> {
     const account = await this.#prisma.account.findUnique({ where: { id } });
     if (!account) throw new AccountNotFoundError(id);

@@ -6,6 +6,7 @@ import { registerConfigCommands } from './commands/config-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
 import { registerOrdersCommands } from './commands/orders-command.ts';
 import { registerSubaccountsCommands } from './commands/subaccounts-command.ts';
+import { registerSyncCommand } from './commands/sync-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
 import { registerExportCommands } from './commands/export-command.ts';
 
@@ -26,6 +27,7 @@ registerDbCommands(program);
 registerAccountsCommands(program);
 registerWorkerCommand(program);
 registerBackfillCommand(program);
+registerSyncCommand(program);
 registerExportCommands(program);
 registerSubaccountsCommands(program);
 registerApikeysCommands(program);

@@ -25,6 +25,17 @@ export interface Config {
   readonly exchangeRateFactor: number;
   /** How long the exchange may take to answer (headers, then body) before a request counts as failed. */
   readonly exchangeTimeoutMs: number;
+  readonly sync: {
+    /** How far back before the end of covered data each incremental sync re-reads, per stream. */
+    readonly lookbackMs: { readonly positions: number; readonly spot: number; readonly transfers: number };
+    /** Where an account's first incremental sync starts, in days before now. */
+    readonly firstDays: number;
+  };
+  readonly schedules: { readonly nightly: string; readonly marketData: string; readonly oiLimits: string };
+  readonly marketData: {
+    readonly netFlowSymbols: readonly string[];
+    readonly oiLimitMarkets: readonly { symbol: string; category: 'USDT-FUTURES' | 'COIN-FUTURES' | 'USDC-FUTURES' }[];
+  };
   /** The accountants' page: its sign-in token (never log it), host and port. */
   readonly web: { readonly token: string | undefined; readonly host: string; readonly port: number };
   /** Reports written for the previous month after the nightly sync; accounts [] = every account. */
@@ -59,6 +70,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerLockDurationMs: raw.WORKER_LOCK_DURATION_MS,
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
+    sync: Object.freeze({
+      lookbackMs: Object.freeze({
+        positions: raw.SYNC_LOOKBACK_HOURS * HOUR,
+        spot: raw.SYNC_LOOKBACK_HOURS * HOUR,
+        transfers: raw.SYNC_TRANSFER_LOOKBACK_HOURS * HOUR,
+      }),
+      firstDays: raw.SYNC_FIRST_DAYS,
+    }),
+    schedules: Object.freeze({
+      nightly: raw.NIGHTLY_CRON,
+      marketData: raw.MARKET_DATA_CRON,
+      oiLimits: raw.OI_LIMIT_CRON,
+    }),
+    marketData: Object.freeze({
+      netFlowSymbols: Object.freeze([...raw.NET_FLOW_SYMBOLS]),
+      oiLimitMarkets: Object.freeze(
+        raw.OI_LIMIT_MARKETS.map((item) => {
+          const [symbol, category] = item.split(':') as [string, 'USDT-FUTURES' | 'COIN-FUTURES' | 'USDC-FUTURES'];
+          return Object.freeze({ symbol, category });
+        }),
+      ),
+    }),
     web: Object.freeze({ token: raw.LEDGERLINE_WEB_TOKEN || undefined, host: raw.WEB_HOST, port: raw.WEB_PORT }),
     monthlyExports: Object.freeze({
       reports: raw.MONTHLY_EXPORT_REPORTS as ReportName[],
@@ -67,6 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
   });
 }
+
+const HOUR = 3_600_000;
 
 let cached: Config | undefined;
 

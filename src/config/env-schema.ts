@@ -1,3 +1,4 @@
+import { CronExpressionParser } from 'cron-parser';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { REPORT_NAMES } from '../export/report-names.ts';
@@ -54,6 +55,44 @@ const commaList = (check?: { values: readonly string[]; what: string }) =>
       }
     });
 
+const hours = (fallback: number) =>
+  z.coerce
+    .number({ message: 'must be a whole number of hours' })
+    .int('must be a whole number of hours')
+    .min(0, 'must not be negative')
+    .max(24 * 90, 'must be at most 2160 (90 days)')
+    .default(fallback);
+
+/** A cron pattern (5 fields, or 6 with seconds), read in UTC. */
+const cron = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine(
+      (value) => {
+        try {
+          CronExpressionParser.parse(value, { tz: 'UTC' });
+          return value.trim().split(/\s+/).length >= 5;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'must be a cron pattern such as "0 2 * * *" (minute hour day month weekday, UTC)' },
+    );
+
+/** A comma-separated list whose every item matches `pattern`. */
+const listOf = (fallback: string, pattern: RegExp, rule: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    )
+    .refine((items) => items.every((item) => pattern.test(item)), { message: rule });
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   DATABASE_URL: urlWithProtocols(['postgresql:', 'postgres:'], true).default(
@@ -79,6 +118,23 @@ export const envSchema = z.object({
     .min(1000, 'must be at least 1000')
     .max(600_000, 'must be at most 600000')
     .default(30_000),
+  SYNC_LOOKBACK_HOURS: hours(24),
+  SYNC_TRANSFER_LOOKBACK_HOURS: hours(48),
+  SYNC_FIRST_DAYS: z.coerce
+    .number({ message: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .max(3650, 'must be at most 3650')
+    .default(90),
+  NIGHTLY_CRON: cron('0 2 * * *'),
+  MARKET_DATA_CRON: cron('15 * * * *'),
+  OI_LIMIT_CRON: cron('30 */6 * * *'),
+  NET_FLOW_SYMBOLS: listOf('BTCUSDT,ETHUSDT', /^[A-Z0-9]{2,30}$/, 'must be comma-separated symbols such as BTCUSDT'),
+  OI_LIMIT_MARKETS: listOf(
+    'BTCUSDT:USDT-FUTURES,ETHUSDT:USDT-FUTURES',
+    /^[A-Z0-9]{2,30}:(USDT|COIN|USDC)-FUTURES$/,
+    'must be comma-separated SYMBOL:CATEGORY pairs such as BTCUSDT:USDT-FUTURES',
+  ),
   EXCHANGE_TIMEOUT_MS: z.coerce
     .number({ message: 'must be a whole number of milliseconds' })
     .int('must be a whole number of milliseconds')

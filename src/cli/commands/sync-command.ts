@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { startSync } from '../../../jobs/ingest/start-sync.ts';
+import { createRuntime } from '../../../jobs/runtime.ts';
+import { startWorkers } from '../../../jobs/workers.ts';
+import { parseStreamChoice } from '../../ingest/backfill-plan.ts';
+import { runTool } from '../run-tool.ts';
+import { watchWindows } from '../watch-windows.ts';
+
+export function registerSyncCommand(program: Command): void {
+  program
+    .command('sync')
+    .description('incremental sync now: from the end of covered data (less the lookback) to now, with progress')
+    .requiredOption('--account <name>', 'a registered account')
+    .option('--stream <stream>', 'positions, spot, transfers or all', 'all')
+    .option('--with-worker', 'process the jobs in this process too (no separate `ledgerline worker` needed)')
+    .action((options: { account: string; stream: string; withWorker?: boolean }) =>
+      runTool(async (config) => {
+        const stream = parseStreamChoice(options.stream);
+        const runtime = createRuntime(config);
+        const workers = options.withWorker ? startWorkers(runtime) : undefined;
+        try {
+          const account = await runtime.accounts.get(options.account);
+          const started = await startSync(runtime, { accountId: account.id, stream });
+          await watchWindows(runtime, started, {
+            title: `sync ${options.account} ${stream}`,
+            inProcessWorker: Boolean(workers),
+          });
+        } finally {
+          await workers?.close();
+          await runtime.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,54 @@
+import type { Runtime } from '../../jobs/runtime.ts';
+import type { StartedBackfill } from '../../jobs/ingest/backfill.ts';
+import { ingestWorkerCount } from '../../jobs/ingest/backfill.ts';
+import { PermanentError } from '../errors/index.ts';
+import { failedWindows, windowProgress, type StreamProgress } from '../ingest/coverage/window-progress.ts';
+import { formatInstant } from '../ingest/time-arguments.ts';
+import { WindowProgressView } from './progress/window-progress-view.ts';
+
+export class WindowsFailedError extends PermanentError {
+  constructor(count: number) {
+    super(`${count} window(s) failed (listed above); fix the cause and run the same command again to resume them`, {
+      code: 'WINDOWS_FAILED',
+    });
+  }
+}
+
+/**
+ * Reports what was planned, then shows progress until every window is done
+ * or failed; names each failed window with its error and throws when any did.
+ */
+export async function watchWindows(
+  runtime: Runtime,
+  started: StartedBackfill,
+  options: { title: string; inProcessWorker: boolean },
+): Promise<StreamProgress[]> {
+  for (const note of started.notes) console.log(`note: ${note}`);
+  console.log(
+    `${options.title}: ${started.windows.length} windows, ${started.alreadyDone} already complete, ${started.enqueued} enqueued`,
+  );
+  if (!options.inProcessWorker && started.enqueued > 0 && (await ingestWorkerCount(runtime)) === 0) {
+    console.log('warning: no worker is running; start one with `ledgerline worker` (or pass --with-worker)');
+  }
+  const ids = started.windows.map((w) => w.id);
+  const view = new WindowProgressView();
+  let progress: StreamProgress[];
+  try {
+    for (;;) {
+      progress = await windowProgress(runtime.pool, ids);
+      view.update(progress);
+      if (progress.every((p) => p.done + p.failed === p.total)) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    view.stop();
+  }
+  for (const p of progress) console.log(`${p.stream}: ${p.done}/${p.total} windows done, ${p.rows} rows read`);
+  const failed = await failedWindows(runtime.pool, ids);
+  for (const w of failed) {
+    const range = `${formatInstant(w.start)} .. ${formatInstant(w.end)}`;
+    console.log(`failed: ${w.stream}${w.scope ? ` ${w.scope}` : ''} ${range}: ${w.lastError ?? 'unknown error'}`);
+  }
+  if (failed.length > 0) throw new WindowsFailedError(failed.length);
+  return progress;
+}
