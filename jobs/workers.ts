@@ -3,7 +3,10 @@ import { logger } from '../src/logging/logger.ts';
 import { QUEUE } from './definitions.ts';
 import type { IngestWindowJob } from './ingest/ingest-job.ts';
 import { createIngestProcessor, type IngestJobResult } from './ingest/ingest-processor.ts';
+import { createExportProcessor } from './export/export-processor.ts';
 import { createManagementProcessor } from './management/management-processor.ts';
+import { createMarketDataProcessor } from './market-data/market-data-processor.ts';
+import { createSyncProcessor } from './sync/sync-processor.ts';
 import type { Runtime } from './runtime.ts';
 
 export interface WorkerOptions {
@@ -46,7 +49,25 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     ...common,
     connection: runtime.connection(),
   });
-  const workers = [ingest, management];
+  const sync = createSyncProcessor(runtime, logger('sync'));
+  const syncWorker = new Worker(QUEUE.sync, sync.processor, { ...common, connection: runtime.connection() });
+  const marketData = new Worker(QUEUE.marketData, createMarketDataProcessor(runtime, logger('market-data')), {
+    ...common,
+    // Polls are short and rate-limited per IP: one at a time is plenty.
+    concurrency: 1,
+    connection: runtime.connection(),
+  });
+  const exports = new Worker(
+    QUEUE.export,
+    createExportProcessor({
+      databaseUrl: runtime.config.databaseUrl,
+      exportDir: runtime.config.exportDir,
+      prisma: runtime.prisma,
+    }),
+    // Each export holds one Postgres cursor for its whole run.
+    { ...common, concurrency: 2, connection: runtime.connection() },
+  );
+  const workers = [ingest, management, syncWorker, marketData, exports];
   for (const worker of workers) {
     worker.on('error', (error) => log.error({ err: error, queue: worker.name }, 'worker error'));
   }
@@ -55,6 +76,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     async close() {
       stopping = true;
       await Promise.all(workers.map((w) => w.close()));
+      await sync.close();
     },
   };
 }

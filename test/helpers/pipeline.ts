@@ -18,6 +18,8 @@ export interface PipelineOptions {
   /** Rate limits of simulator and client both scaled by this (default 50: fast tests, limits still on). */
   rateFactor?: number;
   accountName?: string;
+  /** More configuration, as environment variables (e.g. a short NIGHTLY_CRON). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -31,7 +33,12 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     ...options.simulator,
     rateLimits: { enabled: true, factor, ...options.simulator?.rateLimits },
   });
-  const config = loadConfig({ DATABASE_URL: options.databaseUrl, REDIS_URL: TEST_REDIS_URL, NODE_ENV: 'test' });
+  const config = loadConfig({
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: TEST_REDIS_URL,
+    NODE_ENV: 'test',
+    ...options.env,
+  });
   const runtime = createRuntime(config, {
     prefix: randomPrefix('pipeline'),
     clientOverrides: {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createRuntime } from '../../../jobs/runtime.ts';
+import { upsertSchedules } from '../../../jobs/schedules.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { logger } from '../../logging/logger.ts';
@@ -23,6 +24,7 @@ export function registerWorkerCommand(program: Command): void {
         const concurrency = parseConcurrency(options.concurrency, config.workerConcurrency);
         const log = logger('worker');
         const runtime = createRuntime(config);
+        await upsertSchedules(runtime);
         const running = startWorkers(runtime, { concurrency });
         log.info({ concurrency, prefix: runtime.prefix }, 'worker started');
         await new Promise<void>((resolve) => {

@@ -1,0 +1,23 @@
+import { createExportQueue } from '../export/export-queue.ts';
+import { enqueueMonthlyExports } from '../export/enqueue-monthly-exports.ts';
+import type { Runtime } from '../runtime.ts';
+
+/**
+ * What follows an account's nightly sync, once all of its windows finished.
+ * Each step enqueues its own job, so a failing step does not undo the sync.
+ */
+export type AfterSyncStep = (runtime: Runtime, accountId: string) => Promise<void>;
+
+/** The configured reports of last month (deterministic job ids: once a month, however often it runs). */
+const monthlyExports: AfterSyncStep = async (runtime) => {
+  const settings = runtime.config.monthlyExports;
+  if (settings.reports.length === 0) return;
+  const queue = createExportQueue(runtime.redis, runtime.prefix);
+  try {
+    await enqueueMonthlyExports({ queue, prisma: runtime.prisma, settings });
+  } finally {
+    await queue.close();
+  }
+};
+
+export const AFTER_SYNC_STEPS: AfterSyncStep[] = [monthlyExports];
