@@ -1,0 +1,53 @@
+import { Queue } from 'bullmq';
+import type { Command } from 'commander';
+import { QUEUE } from '../../../jobs/definitions.ts';
+import { createRuntime } from '../../../jobs/runtime.ts';
+import { positionsHorizonWarning, streamStatuses } from '../../ingest/coverage/stream-status.ts';
+import { formatInstant } from '../../ingest/time-arguments.ts';
+import { runTool } from '../run-tool.ts';
+
+const when = (date: Date | null) => (date ? formatInstant(date.getTime()) : 'never');
+const ranges = (list: { start: number; end: number }[]) =>
+  list.length === 0 ? 'none' : list.map((r) => `${formatInstant(r.start)} .. ${formatInstant(r.end)}`).join(', ');
+
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description('per account and stream: covered ranges, gaps, last success and failure, next run, horizon warnings')
+    .option('--account <name>', 'only this account')
+    .action((options: { account?: string }) =>
+      runTool(async (config) => {
+        const runtime = createRuntime(config);
+        const queue = new Queue(QUEUE.sync, { prefix: runtime.prefix, connection: runtime.redis });
+        try {
+          const accounts = options.account
+            ? [await runtime.accounts.get(options.account)]
+            : await runtime.accounts.list();
+          const nightly = (await queue.getJobSchedulers()).find((s) => s.key === 'nightly-sync');
+          console.log(
+            `next nightly sync: ${nightly?.next ? formatInstant(nightly.next) : 'not scheduled (start `ledgerline worker`)'}`,
+          );
+          if (accounts.length === 0) console.log('no accounts registered');
+          const now = Date.now();
+          for (const account of accounts) {
+            console.log(`\naccount ${account.name} (uid ${account.uid})`);
+            const statuses = await streamStatuses(runtime.pool, account.id);
+            const warning = positionsHorizonWarning(statuses, now);
+            if (warning) console.log(`  WARNING: ${warning}`);
+            for (const s of statuses) {
+              console.log(`  ${s.stream}${s.scope ? ` ${s.scope}` : ''}`);
+              console.log(`    covered       ${ranges(s.covered)}`);
+              console.log(`    gaps          ${ranges(s.gaps)}`);
+              console.log(
+                `    last success  ${when(s.lastSuccess)}${s.windowsOpen ? `; ${s.windowsOpen} window(s) open` : ''}`,
+              );
+              if (s.lastFailure) console.log(`    last failure  ${when(s.lastFailure.at)}: ${s.lastFailure.error}`);
+            }
+          }
+        } finally {
+          await queue.close();
+          await runtime.close();
+        }
+      }),
+    );
+}
