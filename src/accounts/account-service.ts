@@ -63,6 +63,29 @@ export class AccountService {
     return summarize(account);
   }
 
+  /**
+   * Registers the account, or brings an existing one of that name up to date
+   * (a moved base URL, rotated credentials). Its history stays attached.
+   */
+  async upsert(input: AccountInput): Promise<AccountSummary> {
+    const valid = parseAccountInput(input);
+    const existing = await this.#prisma.account.findUnique({ where: { name: valid.name } });
+    if (!existing) return this.add(input);
+    const account = await this.#prisma.account.update({
+      where: { id: existing.id },
+      data: {
+        uid: valid.uid,
+        baseUrl: valid.baseUrl.replace(/\/$/, ''),
+        apiKey: valid.apiKey,
+        secretEnc: this.#box.seal(valid.secretKey, secretContext(existing.id)),
+        passphraseEnc: this.#box.seal(valid.passphrase, passphraseContext(existing.id)),
+        isBrokerParent: valid.isBrokerParent,
+        isUnifiedAccount: valid.isUnifiedAccount,
+      },
+    });
+    return summarize(account);
+  }
+
   /** Accounts with their API key masked. */
   async list(): Promise<AccountSummary[]> {
     const accounts = await this.#prisma.account.findMany({ orderBy: { name: 'asc' } });

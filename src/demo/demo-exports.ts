@@ -1,0 +1,27 @@
+import type { DateTime } from 'luxon';
+import type { AccountSummary } from '../accounts/account-service.ts';
+import type { Config } from '../config/config.ts';
+import { exportCsvPath } from '../export/export-files.ts';
+import { parseExportRequest } from '../export/export-request.ts';
+import { exportToFile } from '../export/export-to-file.ts';
+import { REPORTS } from '../export/reports/index.ts';
+
+export interface WrittenReport {
+  report: string;
+  rows: number;
+  csvPath: string;
+}
+
+/** Every report over the demo's last twelve months (UTC), written into EXPORT_DIR with its manifest. */
+export async function exportDemoReports(config: Config, account: AccountSummary, day: DateTime): Promise<WrittenReport[]> {
+  const from = day.minus({ days: 365 }).toISODate()!;
+  const to = day.minus({ days: 1 }).toISODate()!;
+  const written: WrittenReport[] = [];
+  for (const report of REPORTS) {
+    const request = parseExportRequest({ report: report.name, accountId: account.id, from, to, tz: 'UTC' });
+    const csvPath = exportCsvPath(config.exportDir, request);
+    const { manifest } = await exportToFile({ databaseUrl: config.databaseUrl, request, account, csvPath });
+    written.push({ report: report.name, rows: manifest.rowCount, csvPath });
+  }
+  return written;
+}
