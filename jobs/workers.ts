@@ -4,6 +4,7 @@ import { QUEUE } from './definitions.ts';
 import type { IngestWindowJob } from './ingest/ingest-job.ts';
 import { createIngestProcessor, type IngestJobResult } from './ingest/ingest-processor.ts';
 import { createManagementProcessor } from './management/management-processor.ts';
+import { createReconcileWorker } from './reconcile/reconcile-worker.ts';
 import type { Runtime } from './runtime.ts';
 
 export interface WorkerOptions {
@@ -47,6 +48,8 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     connection: runtime.connection(),
   });
   const workers = [ingest, management];
+  // Reconciliation reports (src/reconcile), enqueued after the nightly sync or on demand.
+  workers.push(createReconcileWorker(runtime, common));
   for (const worker of workers) {
     worker.on('error', (error) => log.error({ err: error, queue: worker.name }, 'worker error'));
   }

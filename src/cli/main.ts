@@ -8,6 +8,7 @@ import { registerOrdersCommands } from './commands/orders-command.ts';
 import { registerSubaccountsCommands } from './commands/subaccounts-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
 import { registerExportCommands } from './commands/export-command.ts';
+import { registerReconcileCommand } from './commands/reconcile-command.ts';
 
 /**
  * `ledgerline <command>`: each command lives in its own file under commands/
@@ -30,5 +31,6 @@ registerExportCommands(program);
 registerSubaccountsCommands(program);
 registerApikeysCommands(program);
 registerOrdersCommands(program);
+registerReconcileCommand(program);
 
 await program.parseAsync(process.argv);
