@@ -6,6 +6,7 @@ import { createIngestProcessor, type IngestJobResult } from './ingest/ingest-pro
 import { createExportProcessor } from './export/export-processor.ts';
 import { createManagementProcessor } from './management/management-processor.ts';
 import { createMarketDataProcessor } from './market-data/market-data-processor.ts';
+import { createReconcileWorker } from './reconcile/reconcile-worker.ts';
 import { createSyncProcessor } from './sync/sync-processor.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -67,7 +68,9 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     // Each export holds one Postgres cursor for its whole run.
     { ...common, concurrency: 2, connection: runtime.connection() },
   );
-  const workers = [ingest, management, syncWorker, marketData, exports];
+  // Reconciliation reports (src/reconcile), enqueued after the nightly sync or on demand.
+  const reconcile = createReconcileWorker(runtime, common);
+  const workers = [ingest, management, syncWorker, marketData, exports, reconcile];
   for (const worker of workers) {
     worker.on('error', (error) => log.error({ err: error, queue: worker.name }, 'worker error'));
   }

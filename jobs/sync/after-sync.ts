@@ -1,5 +1,6 @@
 import { createExportQueue } from '../export/export-queue.ts';
 import { enqueueMonthlyExports } from '../export/enqueue-monthly-exports.ts';
+import { enqueueReconciliation } from '../reconcile/enqueue-reconciliation.ts';
 import type { Runtime } from '../runtime.ts';
 
 /**
@@ -20,4 +21,9 @@ const monthlyExports: AfterSyncStep = async (runtime) => {
   }
 };
 
-export const AFTER_SYNC_STEPS: AfterSyncStep[] = [monthlyExports];
+/** The checks over what was just synced, re-counting the recent windows against the exchange. */
+const reconcile: AfterSyncStep = async (runtime, accountId) => {
+  await enqueueReconciliation(runtime, accountId, { recount: 'recent' });
+};
+
+export const AFTER_SYNC_STEPS: AfterSyncStep[] = [reconcile, monthlyExports];

@@ -10,6 +10,7 @@ import { registerStatusCommand } from './commands/status-command.ts';
 import { registerSyncCommand } from './commands/sync-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
 import { registerExportCommands } from './commands/export-command.ts';
+import { registerReconcileCommand } from './commands/reconcile-command.ts';
 
 /**
  * `ledgerline <command>`: each command lives in its own file under commands/
@@ -34,5 +35,6 @@ registerExportCommands(program);
 registerSubaccountsCommands(program);
 registerApikeysCommands(program);
 registerOrdersCommands(program);
+registerReconcileCommand(program);
 
 await program.parseAsync(process.argv);

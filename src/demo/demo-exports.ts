@@ -13,7 +13,11 @@ export interface WrittenReport {
 }
 
 /** Every report over the demo's last twelve months (UTC), written into EXPORT_DIR with its manifest. */
-export async function exportDemoReports(config: Config, account: AccountSummary, day: DateTime): Promise<WrittenReport[]> {
+export async function exportDemoReports(
+  config: Config,
+  account: AccountSummary,
+  day: DateTime,
+): Promise<WrittenReport[]> {
   const from = day.minus({ days: 365 }).toISODate()!;
   const to = day.minus({ days: 1 }).toISODate()!;
   const written: WrittenReport[] = [];

@@ -1,0 +1,24 @@
+import { DateTime } from 'luxon';
+import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
+
+/** Payload of a reconciliation job: the account by id and the options. Never a secret. */
+export interface ReconcileJob {
+  accountId: string;
+  recount: RecountMode;
+}
+
+export interface ReconcileJobResult {
+  reportId: string;
+  passed: boolean;
+  failedChecks: string[];
+}
+
+export const RECONCILE_JOB_NAME = 'reconcile-account';
+
+/**
+ * One job id per (account, UTC day): the nightly flow enqueueing twice, or a
+ * retried schedule, reconciles an account once that day. (BullMQ reserves ':'.)
+ */
+export function reconcileJobId(accountId: string, day: Date): string {
+  return `reconcile.${accountId}.${DateTime.fromJSDate(day, { zone: 'utc' }).toISODate()}`;
+}

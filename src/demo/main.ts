@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { runTool } from '../cli/run-tool.ts';
+import { PermanentError } from '../errors/index.ts';
+import { runDemo } from './run-demo.ts';
+
+class DemoChecksFailedError extends PermanentError {
+  constructor() {
+    super('the reconciliation found problems (listed above)', { code: 'DEMO_CHECKS_FAILED' });
+  }
+}
+
+/** `npm run demo`: the main job, end to end, against the bundled simulator. */
+await runTool(async (config) => {
+  const summary = await runDemo(config, (line) => console.log(line));
+  const { reconciliation: report } = summary;
+  console.log('');
+  console.log(report.summary);
+  console.log('');
+  console.log(`ledgerline demo: ${summary.account}, ${summary.seconds.toFixed(1)} s`);
+  console.log(
+    `  rows stored     positions ${summary.rows.positions}, spot ${summary.rows.spot}, transfers ${summary.rows.transfers}`,
+  );
+  const passed = report.checks.filter((c) => c.passed).length;
+  console.log(`  checks          ${passed}/${report.checks.length} passed${report.passed ? '' : ' (FAILED)'}`);
+  console.log(`  reports         ${path.relative(process.cwd(), config.exportDir) || '.'}/`);
+  for (const r of summary.reports) {
+    console.log(
+      `    ${r.report.padEnd(17)} ${String(r.rows).padStart(6)} rows  ${path.relative(process.cwd(), r.csvPath)}`,
+    );
+  }
+  if (!report.passed) throw new DemoChecksFailedError();
+});

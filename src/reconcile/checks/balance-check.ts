@@ -1,0 +1,70 @@
+import type pg from 'pg';
+import { instant } from '../describe.ts';
+import type { BalanceBreak, BalanceCheck } from '../report-types.ts';
+import { toMs } from '../sql.ts';
+
+/** At most this many breaks are listed (all are counted). */
+export const BALANCE_BREAKS_LISTED = 50;
+
+/**
+ * Check 2: spot balance continuity (decisions.md §4). For one coin, each
+ * record's balance = the previous record's balance + amount + fee, records
+ * ordered by ts then id (ids increase with time). Computed in Postgres with
+ * exact numeric arithmetic and lag() over the stored rows; a number in
+ * JavaScript never touches a balance.
+ *
+ * Ids are decimal strings: ordering by (length, text) is their numeric order
+ * without a cast that a non-numeric id would break. The first stored record of
+ * a coin has no predecessor and is not checked; a record missing from the
+ * store shows up as a break at the next stored record of its coin.
+ */
+export async function checkBalanceContinuity(pool: pg.Pool, accountId: string): Promise<BalanceCheck> {
+  const stats = await pool.query<{ records: string; coins: string }>(
+    `SELECT count(*) AS records, count(DISTINCT coin) AS coins FROM spot_record WHERE account_id = $1`,
+    [accountId],
+  );
+  const result = await pool.query<{
+    coin: string;
+    recordId: string;
+    previousRecordId: string;
+    ts: string;
+    expected: string;
+    stored: string;
+    total: string;
+  }>(
+    `WITH ordered AS (
+       SELECT coin, record_id, ts, amount, fee, balance,
+              lag(balance) OVER w AS previous_balance,
+              lag(record_id) OVER w AS previous_id
+         FROM spot_record
+        WHERE account_id = $1
+       WINDOW w AS (PARTITION BY coin ORDER BY ts, length(record_id), record_id COLLATE "C")
+     )
+     SELECT coin, record_id AS "recordId", previous_id AS "previousRecordId", ${toMs('ts')} AS ts,
+            (previous_balance + amount + fee)::text AS expected, balance::text AS stored,
+            count(*) OVER () AS total
+       FROM ordered
+      WHERE previous_balance IS NOT NULL AND balance <> previous_balance + amount + fee
+      ORDER BY coin, ts, length(record_id), record_id COLLATE "C"
+      LIMIT $2`,
+    [accountId, BALANCE_BREAKS_LISTED],
+  );
+  const breaks: BalanceBreak[] = result.rows.map(({ total: _total, ...b }) => ({ ...b, ts: Number(b.ts) }));
+  const breakCount = Number(result.rows[0]?.total ?? 0);
+  const failures = breaks.map(
+    (b) =>
+      `${b.coin}: record ${b.recordId} at ${instant(b.ts)} (after record ${b.previousRecordId}): ` +
+      `stored balance ${b.stored}, expected ${b.expected} (previous balance + amount + fee)`,
+  );
+  if (breakCount > breaks.length) failures.push(`... and ${breakCount - breaks.length} more breaks`);
+  const { records, coins } = stats.rows[0]!;
+  return {
+    name: 'balance-continuity',
+    passed: breakCount === 0,
+    examined: `${records} records of ${coins} coins`,
+    failures,
+    notes: [],
+    breaks,
+    breakCount,
+  };
+}

@@ -1,0 +1,44 @@
+import { instant } from './describe.ts';
+import { CHECK_TITLES, type CheckResult } from './report-types.ts';
+import type { RecountMode } from './recount-mode.ts';
+
+export interface ReportHeading {
+  accountName: string;
+  recount: RecountMode;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+const TITLE_WIDTH = Math.max(...Object.values(CHECK_TITLES).map((t) => t.length));
+
+/**
+ * The readable summary: a heading with the verdict, one line per check
+ * (PASS/FAIL, its title, what it examined), then every failure line, each
+ * naming what failed, then the notes.
+ */
+export function formatReport(heading: ReportHeading, checks: readonly CheckResult[]): string {
+  const failed = checks.filter((c) => !c.passed);
+  const seconds = ((heading.finishedAt.getTime() - heading.startedAt.getTime()) / 1000).toFixed(1);
+  const lines = [
+    `Reconciliation of account ${heading.accountName} at ${instant(heading.startedAt.getTime())} ` +
+      `(recount: ${heading.recount}, ${seconds} s): ` +
+      (failed.length === 0
+        ? `PASSED, all ${checks.length} checks`
+        : `FAILED, ${failed.length} of ${checks.length} checks`),
+  ];
+  for (const check of checks) {
+    lines.push(`${check.passed ? 'PASS' : 'FAIL'}  ${CHECK_TITLES[check.name].padEnd(TITLE_WIDTH)}  ${check.examined}`);
+  }
+  if (failed.length > 0) {
+    lines.push('', 'Failures:');
+    for (const check of failed) {
+      if (check.error !== undefined && !check.failures.some((f) => f.includes(check.error!))) {
+        lines.push(`  ${CHECK_TITLES[check.name]}: could not finish: ${check.error}`);
+      }
+      for (const failure of check.failures) lines.push(`  ${CHECK_TITLES[check.name]}: ${failure}`);
+    }
+  }
+  const notes = checks.flatMap((c) => c.notes.map((n) => `  ${CHECK_TITLES[c.name]}: ${n}`));
+  if (notes.length > 0) lines.push('', 'Notes:', ...notes);
+  return lines.join('\n');
+}

@@ -1,0 +1,121 @@
+import type { Stream } from '../ingest/coverage/window-store.ts';
+import type { RecountMode } from './recount-mode.ts';
+
+/** A stored window, named the way an operator finds it: stream, scope, [start, end) in UTC ms. */
+export interface WindowName {
+  stream: Stream;
+  /** The productType for positions, '' otherwise. */
+  scope: string;
+  start: number;
+  end: number;
+}
+
+/** Part of the ledger no done window covers, or a window left unfinished, or coverage lost since an earlier run. */
+export type CoverageFinding =
+  | ({ kind: 'gap' } & WindowName)
+  | ({ kind: 'not-done'; status: 'pending' | 'running' | 'failed'; lastError: string | null } & WindowName)
+  /**
+   * Coverage lost since an earlier report: start/end are the widest extent earlier reports
+   * recorded, `current` what is covered now (null: nothing). Done windows were removed.
+   */
+  | ({ kind: 'shrunk'; current: { start: number; end: number } | null } & WindowName);
+
+/** The covered extent of one (stream, scope): earliest covered start to latest covered end. */
+export type CoverageExtent = WindowName;
+
+/** A spot record whose balance is not its predecessor's balance + amount + fee (same coin). */
+export interface BalanceBreak {
+  coin: string;
+  recordId: string;
+  /** The stored record before it (same coin, by ts then id). */
+  previousRecordId: string;
+  ts: number;
+  /** Exact decimals as text. */
+  expected: string;
+  stored: string;
+}
+
+/** A ts at which at least a full page of records is stored: a full page could have come back with that one ts. */
+export interface PagingSuspect {
+  stream: Stream;
+  scope: string;
+  ts: number;
+  stored: number;
+  pageLimit: number;
+  /** The exchange's count for that millisecond (paged by id); null when not asked. */
+  exchange: number | null;
+  /** The done window holding the ts, when one does. */
+  window: WindowName | null;
+  verdict: 'verified' | 'stuck' | 'unconfirmed' | 'plausible' | 'beyond-horizon';
+}
+
+/** A window whose stored rows differ from what the exchange returns for it now. */
+export interface CountMismatch extends WindowName {
+  stored: number;
+  exchange: number;
+  /** Keys the exchange has and the database does not (at most a few). */
+  missing: string[];
+  /** Keys stored in the window that the exchange did not return for it (at most a few). */
+  extra: string[];
+}
+
+interface CheckBase {
+  passed: boolean;
+  /** What was examined, in one phrase: "412 records of 7 coins". */
+  examined: string;
+  /** One line per failure, naming what failed. */
+  failures: string[];
+  /** Things worth knowing that are not failures (a skipped window, a verified burst). */
+  notes: string[];
+  /** The check could not run to the end (an exchange or database error); it counts as failed. */
+  error?: string;
+}
+
+export interface CoverageCheck extends CheckBase {
+  name: 'coverage';
+  extents: CoverageExtent[];
+  findings: CoverageFinding[];
+}
+
+export interface BalanceCheck extends CheckBase {
+  name: 'balance-continuity';
+  breaks: BalanceBreak[];
+  /** Every break found (breaks lists at most the first BALANCE_BREAKS_LISTED). */
+  breakCount: number;
+}
+
+export interface PagingCheck extends CheckBase {
+  name: 'paging-stuck';
+  suspects: PagingSuspect[];
+}
+
+export interface CountCheck extends CheckBase {
+  name: 'window-counts';
+  recount: RecountMode;
+  windowsRecounted: number;
+  mismatches: CountMismatch[];
+}
+
+export type CheckResult = CoverageCheck | BalanceCheck | PagingCheck | CountCheck;
+export type CheckName = CheckResult['name'];
+
+export const CHECK_TITLES: Record<CheckName, string> = {
+  coverage: 'coverage',
+  'balance-continuity': 'spot balance continuity',
+  'paging-stuck': 'paging stuck',
+  'window-counts': 'window counts',
+};
+
+export interface ReconciliationReport {
+  /** The report row's id. */
+  id: string;
+  accountId: string;
+  accountName: string;
+  recount: RecountMode;
+  startedAt: Date;
+  finishedAt: Date;
+  passed: boolean;
+  checks: CheckResult[];
+  /** The printed summary (formatReport). */
+  summary: string;
+}

@@ -1,0 +1,94 @@
+import type pg from 'pg';
+import { AccountNotFoundError } from '../accounts/account-errors.ts';
+import type { ExchangeClient } from '../exchange/index.ts';
+import type { Stream } from '../ingest/coverage/window-store.ts';
+import { checkBalanceContinuity } from './checks/balance-check.ts';
+import { checkWindowCounts } from './checks/count-check.ts';
+import { checkCoverage } from './checks/coverage-check.ts';
+import { checkPagingStuck } from './checks/paging-check.ts';
+import { formatReport } from './format-report.ts';
+import type { RecountMode } from './recount-mode.ts';
+import type { CheckName, CheckResult, ReconciliationReport } from './report-types.ts';
+import { PAGE_LIMITS } from './window-records.ts';
+
+/** What a reconciliation needs of the process's runtime (jobs/runtime.ts provides it). */
+export interface ReconcileDeps {
+  pool: pg.Pool;
+  clients: { forAccount(accountId: string): Promise<ExchangeClient> };
+}
+
+export interface ReconcileOptions {
+  accountId: string;
+  /** How much to re-read from the exchange for the window counts (default `recent`). */
+  recount?: RecountMode;
+  /** The page sizes the paging-stuck check judges by (default: the ones ingestion asks for). */
+  pageLimits?: Partial<Record<Stream, number>>;
+}
+
+/**
+ * Runs every check over one account's stored history, writes the report row
+ * and returns the report. A check that cannot finish (the exchange or the
+ * database failing under it) is reported as failed with its error; the other
+ * checks still run. An unknown account is an AccountNotFoundError and writes nothing.
+ */
+export async function runReconciliation(deps: ReconcileDeps, options: ReconcileOptions): Promise<ReconciliationReport> {
+  const { pool } = deps;
+  const { accountId } = options;
+  const recount = options.recount ?? 'recent';
+  const account = UUID.test(accountId)
+    ? await pool.query<{ name: string }>(`SELECT name FROM account WHERE id = $1`, [accountId])
+    : { rows: [] };
+  if (account.rows.length === 0) throw new AccountNotFoundError(accountId);
+  const accountName = account.rows[0]!.name;
+  const client = () => deps.clients.forAccount(accountId);
+  const startedAt = new Date();
+
+  const guarded = async (name: CheckName, run: () => Promise<CheckResult>): Promise<CheckResult> => {
+    try {
+      return await run();
+    } catch (caught) {
+      return failedCheck(name, recount, caught);
+    }
+  };
+  const checks: CheckResult[] = [
+    await guarded('coverage', () => checkCoverage(pool, accountId)),
+    await guarded('balance-continuity', () => checkBalanceContinuity(pool, accountId)),
+    await guarded('paging-stuck', () =>
+      checkPagingStuck({
+        pool,
+        accountId,
+        pageLimits: { ...PAGE_LIMITS, ...options.pageLimits },
+        client: recount === 'none' ? null : client,
+      }),
+    ),
+    await guarded('window-counts', () => checkWindowCounts({ pool, accountId, recount, client })),
+  ];
+
+  const finishedAt = new Date();
+  const passed = checks.every((c) => c.passed);
+  const summary = formatReport({ accountName, recount, startedAt, finishedAt }, checks);
+  const inserted = await pool.query<{ id: string }>(
+    `INSERT INTO reconciliation_report (id, account_id, recount, started_at, finished_at, passed, checks, summary)
+     VALUES (gen_random_uuid(), $1, $2::recount_mode, $3, $4, $5, $6::jsonb, $7) RETURNING id`,
+    [accountId, recount, startedAt, finishedAt, passed, JSON.stringify(checks), summary],
+  );
+  return { id: inserted.rows[0]!.id, accountId, accountName, recount, startedAt, finishedAt, passed, checks, summary };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A check that threw: failed, carrying the error, claiming nothing else. */
+function failedCheck(name: CheckName, recount: RecountMode, caught: unknown): CheckResult {
+  const error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught);
+  const empty = { passed: false, examined: 'could not finish', failures: [], notes: [], error };
+  switch (name) {
+    case 'coverage':
+      return { ...empty, name, extents: [], findings: [] };
+    case 'balance-continuity':
+      return { ...empty, name, breaks: [], breakCount: 0 };
+    case 'paging-stuck':
+      return { ...empty, name, suspects: [] };
+    case 'window-counts':
+      return { ...empty, name, recount, windowsRecounted: 0, mismatches: [] };
+  }
+}
