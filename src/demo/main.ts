@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { runTool } from '../cli/run-tool.ts';
 import { PermanentError } from '../errors/index.ts';
+import { createRootLogger, setRootLogger } from '../logging/logger.ts';
 import { runDemo } from './run-demo.ts';
 
 class DemoChecksFailedError extends PermanentError {
@@ -11,6 +12,8 @@ class DemoChecksFailedError extends PermanentError {
 
 /** `npm run demo`: the main job, end to end, against the bundled simulator. */
 await runTool(async (config) => {
+  // The demo reports its own progress; the workers it runs log only warnings and errors.
+  setRootLogger(createRootLogger({ level: 'warn' }));
   const summary = await runDemo(config, (line) => console.log(line));
   const { reconciliation: report } = summary;
   console.log('');
