@@ -31,7 +31,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 describe('schedules', () => {
-  it('registers each scheduler once however many workers start, and a scheduled run syncs', async () => {
+  it('registers each scheduler once however many workers start, and a scheduled run syncs and reconciles', async () => {
     const { runtime } = pipeline;
     // A second process's runtime on the same Redis prefix, starting up at the same time.
     const other = createRuntime(runtime.config, { prefix: runtime.prefix });
@@ -60,6 +60,12 @@ describe('schedules', () => {
         async () => (await sync.getJobs(['completed'])).filter((j) => j.name === 'sync-finish').length,
         (n) => n > 0,
       );
+      // ... and reconciliation followed the sync and wrote its report, which passes.
+      const reports = await until(
+        () => db.prisma.reconciliationReport.findMany({ where: { accountId: pipeline.accountId } }),
+        (rows) => rows.length > 0,
+      );
+      expect(reports[0]!.passed).toBe(true);
       // Market data polls stored their series.
       await until(
         () => db.prisma.netFlowPoint.count(),
