@@ -177,7 +177,7 @@ console.log('| measure                                   | value            |');
 console.log('|-------------------------------------------|------------------|');
 console.log(`| rows per method (spot_record, PK + 2 idx) | ${fmt(a.rows).padStart(16)} |`);
 console.log(`| COPY (psql \\copy), rows/s                 | ${fmt(a.copyRate).padStart(16)} |`);
-console.log(`| page upsert + cursor txn (500/page), rows/s| ${fmt(a.upsertRate).padStart(16)} |`);
+console.log(`| page upsert + cursor (500/page), rows/s   | ${fmt(a.upsertRate).padStart(16)} |`);
 console.log(`| ratio upsert / COPY (target >= 0.5)        | ${a.ratio.toFixed(2).padStart(16)} |`);
 console.log(`| end-to-end backfill, spot rows stored      | ${fmt(b.stored).padStart(16)} |`);
 console.log(`| end-to-end backfill, seconds               | ${b.seconds.toFixed(1).padStart(16)} |`);
