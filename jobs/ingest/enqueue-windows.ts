@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
 import { JOB_OPTIONS, QUEUE } from '../definitions.ts';
-import { INGEST_JOB_NAME, ingestJobId, type IngestWindowJob } from './ingest-job.ts';
+import { INGEST_JOB_NAME, ingestJobId, windowJobData, type IngestWindowJob } from './ingest-job.ts';
 
 /**
  * Enqueues the windows that are not done. A window whose job is still
@@ -16,14 +16,7 @@ export async function enqueueWindows(
   const jobs = [];
   for (const window of windows) {
     if (window.status === 'done') continue;
-    const data: IngestWindowJob = {
-      accountId: window.accountId,
-      windowId: window.id,
-      stream: window.stream,
-      scope: window.scope,
-      start: window.start,
-      end: window.end,
-    };
+    const data = windowJobData(window);
     const jobId = ingestJobId(data);
     const existing = await queue.getJob(jobId);
     if (existing) {

@@ -1,4 +1,4 @@
-import type { Stream } from '../../src/ingest/coverage/window-store.ts';
+import type { Stream, SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
 
 /** Payload of an ingest job: which stored window to read. Never a secret. */
 export interface IngestWindowJob {
@@ -19,4 +19,16 @@ export const INGEST_JOB_NAME = 'ingest-window';
  */
 export function ingestJobId(job: Pick<IngestWindowJob, 'accountId' | 'stream' | 'scope' | 'start' | 'end'>): string {
   return ['ingest', job.accountId, job.stream, job.scope || 'all', job.start, job.end].join('.');
+}
+
+/** The job that reads a stored window. */
+export function windowJobData(window: SyncWindowRow): IngestWindowJob {
+  return {
+    accountId: window.accountId,
+    windowId: window.id,
+    stream: window.stream,
+    scope: window.scope,
+    start: window.start,
+    end: window.end,
+  };
 }

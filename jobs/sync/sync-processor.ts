@@ -4,7 +4,7 @@ import { STREAMS } from '../../src/ingest/streams.ts';
 import { planIncrementalSync } from '../../src/ingest/sync-plan.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { JOB_OPTIONS, QUEUE } from '../definitions.ts';
-import { INGEST_JOB_NAME, ingestJobId, type IngestWindowJob } from '../ingest/ingest-job.ts';
+import { INGEST_JOB_NAME, ingestJobId, windowJobData } from '../ingest/ingest-job.ts';
 import type { Runtime } from '../runtime.ts';
 import { AFTER_SYNC_STEPS } from './after-sync.ts';
 import { SYNC_JOB, syncAccountJobId, syncFinishJobId, type SyncAccountJob } from './sync-jobs.ts';
@@ -53,14 +53,7 @@ export function createSyncProcessor(runtime: Runtime, log: Logger) {
       data: job.data,
       opts: { ...JOB_OPTIONS[QUEUE.sync], jobId: syncFinishJobId(job.data) },
       children: windows.map((window) => {
-        const data: IngestWindowJob = {
-          accountId: window.accountId,
-          windowId: window.id,
-          stream: window.stream,
-          scope: window.scope,
-          start: window.start,
-          end: window.end,
-        };
+        const data = windowJobData(window);
         return {
           name: INGEST_JOB_NAME,
           queueName: QUEUE.ingest,

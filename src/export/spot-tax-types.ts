@@ -1,3 +1,5 @@
+import type { SpotTaxType } from '../exchange/spot-tax-types.ts';
+
 /**
  * How each spotTaxType of the spec (trading-api.md, "Allowed spotTaxType values, exactly") is booked.
  * A test parses the spec's list and checks this table has exactly those keys, so a value added to the
@@ -78,7 +80,8 @@ const REBATE = book('rebate', ['reward', ''], ['Reward / Bonus', 'Withdrawal']);
 const REFUND = book('refund', ['', ''], ['Income (non taxable)', 'Withdrawal']);
 const EXPENSE = book('expense', ['', 'cost'], ['Deposit', 'Other Expense']);
 
-export const SPOT_TAX_TYPES: Readonly<Record<string, SpotTaxTypeMapping>> = Object.freeze({
+// `satisfies` makes the compiler check that every value the spec lists has a booking.
+const BOOKINGS = {
   Deposit: PLAIN('deposit'),
   Withdrawal: PLAIN('withdrawal'),
   'User fees': FEE('fee'),
@@ -159,7 +162,9 @@ export const SPOT_TAX_TYPES: Readonly<Record<string, SpotTaxTypeMapping>> = Obje
   'System account': PLAIN('adjustment'),
   'Sell Crypto': PLAIN('trade'),
   'Fiat deposit': PLAIN('deposit'),
-});
+} satisfies Record<SpotTaxType, SpotTaxTypeMapping>;
+
+export const SPOT_TAX_TYPES: Readonly<Record<string, SpotTaxTypeMapping>> = Object.freeze(BOOKINGS);
 
 /** The booking of a spotTaxType; an unknown one is `unmapped` with plain labels. */
 export function bookingOf(spotTaxType: string): SpotTaxTypeMapping {

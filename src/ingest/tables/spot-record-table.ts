@@ -1,4 +1,4 @@
-import { SPOT_TAX_TYPES } from '../spot-tax-types.ts';
+import { SPOT_TAX_TYPES } from '../../exchange/spot-tax-types.ts';
 import type { SpotLedgerRecord } from './record-types.ts';
 import { msToIso, RAW_COLUMN, UNMAPPED_COLUMN, type TableSpec } from './table-spec.ts';
 
