@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import type { CheckName, CheckResult, ReconciliationReport } from '../../src/reconcile/report-types.ts';
 import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
+import { scaledBudgets } from '../../jobs/runtime.ts';
+import { ClientProvider } from '../../src/ingest/client-provider.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
+import { randomPrefix } from '../helpers/test-redis.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 import { backfill, DAY, setAside } from './support.ts';
 
@@ -207,6 +210,70 @@ describe('reconciliation after a backfill of the simulator', () => {
     } finally {
       await aside.restore();
       await pool.query(`UPDATE sync_window SET finished_at = now() WHERE id = $1`, [window.id]);
+    }
+  });
+
+  it('an exchange failing under the re-count fails that check with the error; the others still run', async () => {
+    pipeline.sim.faults.set({ http500: 1, paths: ['/api/v2/tax/spot-record'] });
+    try {
+      const report = await reconcile('all');
+      expect(report.checks.map((c) => [c.name, c.passed])).toEqual([
+        ['coverage', true],
+        ['balance-continuity', true],
+        ['paging-stuck', true],
+        ['window-counts', false],
+      ]);
+      const counts = check(report, 'window-counts');
+      expect(counts.error).toMatch(/^spot \[.+\): .+/);
+      expect(report.summary).toMatch(/^ {2}window counts: re-count stopped: spot \[.+\): /m);
+      const row = await db.prisma.reconciliationReport.findUniqueOrThrow({ where: { id: report.id } });
+      expect(row.passed).toBe(false);
+    } finally {
+      pipeline.sim.faults.clear();
+    }
+  });
+
+  it('transfers that settle after the sync (their ts moves) are noted, not failed, until the next sync should have seen them', async () => {
+    const { sim, runtime } = pipeline;
+    const stored = await runtime.pool.query<{ key: string }>(
+      `SELECT tx_id || '/' || type AS key FROM broker_transfer WHERE status = 'pending'`,
+    );
+    expect(stored.rows.length).toBeGreaterThan(0);
+    // A client on the exchange's clock, as in production (the pipeline's follows real time).
+    const clients = new ClientProvider(runtime.accounts, runtime.redis, {
+      clock: () => sim.clock.now(),
+      rateBudget: { prefix: randomPrefix('budget'), perSecond: scaledBudgets(50) },
+      retry: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 200 },
+    });
+    const run = () =>
+      runReconciliation({ pool: runtime.pool, clients }, { accountId: pipeline.accountId, recount: 'all' });
+    try {
+      sim.clock.advance(6 * 3_600_000);
+      const settled = sim
+        .truth('transfers')
+        .filter((r) => r.status !== 'pending' && stored.rows.some((s) => s.key === `${r.txId}/${r.type}`))
+        .map((r) => `${r.txId}/${r.type}`);
+      expect(settled.length).toBeGreaterThan(0);
+      const report = await run();
+      const counts = check(report, 'window-counts');
+      expect(counts.passed).toBe(true);
+      const noted = counts.notes.filter((n) => n.includes('stored as pending are no longer in the window'));
+      const total = noted.map((n) => Number(/: (\d+) transfer\(s\)/.exec(n)![1])).reduce((a, b) => a + b, 0);
+      expect(total).toBe(settled.length);
+      const listed = noted.flatMap((n) => n.slice(n.lastIndexOf(': ') + 2).split(', '));
+      expect(listed.length).toBeGreaterThan(0);
+      for (const key of listed) expect(settled).toContain(key);
+
+      // Three days on, the nightly sync's lookback should have stored them again: now they are mismatches.
+      sim.clock.advance(3 * DAY);
+      const later = check(await run(), 'window-counts');
+      expect(later.passed).toBe(false);
+      expect(later.mismatches.every((m) => m.stream === 'transfers' && m.missing.length === 0)).toBe(true);
+      expect(later.mismatches.reduce((sum, m) => sum + m.stored - m.exchange, 0)).toBe(settled.length);
+      for (const key of later.mismatches.flatMap((m) => m.extra)) expect(settled).toContain(key);
+    } finally {
+      sim.clock.set(NOW);
+      await clients.close();
     }
   });
 });
