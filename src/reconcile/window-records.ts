@@ -4,7 +4,7 @@ import type { Stream } from '../ingest/coverage/window-store.ts';
 import { STREAM_DEFINITIONS, toTimeWindow } from '../ingest/streams.ts';
 import type { ScopedPosition } from '../ingest/tables/futures-position-table.ts';
 import type { SpotLedgerRecord, TransferRecord } from '../ingest/tables/record-types.ts';
-import { msParam } from './sql.ts';
+import { msParam, toMs } from './sql.ts';
 
 /**
  * The records of one [start, end) window of a stream and scope, by natural
@@ -17,6 +17,11 @@ export interface KeyedRecords {
   /** Records returned (by the exchange) or rows stored. */
   count: number;
   keys: Set<string>;
+}
+
+export interface StoredRecords extends KeyedRecords {
+  /** Stored transfers still `pending`, with their ts (Unix ms): the ones whose ts may since have moved. */
+  pending: Map<string, number>;
 }
 
 /** The page size ingestion asks for (the pagers' defaults, decisions.md / spec Limits). */
@@ -58,7 +63,8 @@ const STORED_KEYS: Record<Stream, string> = {
   positions: `SELECT position_id AS key FROM futures_position
                WHERE account_id = $1 AND product_type = $4::text::product_type
                  AND updated_time >= ${msParam(2)} AND updated_time < ${msParam(3)}`,
-  transfers: `SELECT tx_id || '/' || type AS key FROM broker_transfer
+  transfers: `SELECT tx_id || '/' || type AS key, CASE WHEN status = 'pending' THEN ${toMs('ts')} END AS pending
+                FROM broker_transfer
                WHERE account_id = $1 AND ts >= ${msParam(2)} AND ts < ${msParam(3)}`,
 };
 
@@ -69,11 +75,13 @@ export async function storedRecords(
   scope: string,
   start: number,
   end: number,
-): Promise<KeyedRecords> {
+): Promise<StoredRecords> {
   const params: unknown[] = [accountId, String(start), String(end)];
   if (stream === 'positions') params.push(scope);
-  const result = await pool.query<{ key: string }>(STORED_KEYS[stream], params);
-  return { count: result.rows.length, keys: new Set(result.rows.map((r) => r.key)) };
+  const result = await pool.query<{ key: string; pending?: string | null }>(STORED_KEYS[stream], params);
+  const pending = new Map<string, number>();
+  for (const r of result.rows) if (r.pending) pending.set(r.key, Number(r.pending));
+  return { count: result.rows.length, keys: new Set(result.rows.map((r) => r.key)), pending };
 }
 
 /**

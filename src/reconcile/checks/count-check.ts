@@ -10,6 +10,15 @@ import { exchangeRecords, recountStart, storedRecords } from '../window-records.
 /** Keys listed per side of a mismatch. */
 const KEYS_LISTED = 5;
 
+/**
+ * A transfer's ts is its last update (decisions.md §4): one stored while
+ * pending leaves its window at the exchange when it settles, and the next
+ * sync's lookback (2 days) stores it again under its new ts. A stored pending
+ * transfer missing from its window is that, not a loss, while it is younger
+ * than this; older, the sync should have updated it, and it counts as a mismatch.
+ */
+export const SETTLING_GRACE_MS = 2 * 86_400_000;
+
 export interface CountCheckOptions {
   pool: pg.Pool;
   accountId: string;
@@ -42,6 +51,7 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
   }
   const windows = await windowsToRecount(pool, accountId, recount);
   const client = windows.length > 0 ? await options.client() : null;
+  const now = client?.options.clock() ?? Date.now();
   const mismatches: CountMismatch[] = [];
   let recounted = 0;
   let error: string | undefined;
@@ -66,13 +76,26 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
             storedRecords(pool, accountId, ...args),
           ]);
           recounted += 1;
-          if (exchange.count !== stored.count || [...exchange.keys].some((k) => !stored.keys.has(k))) {
+          const missing = [...exchange.keys].filter((k) => !stored.keys.has(k));
+          const extra = [...stored.keys].filter((k) => !exchange.keys.has(k));
+          const settling = extra.filter((k) => (stored.pending.get(k) ?? -Infinity) >= now - SETTLING_GRACE_MS);
+          if (settling.length > 0) {
+            base.notes.push(
+              `${windowName(window)}: ${settling.length} transfer(s) stored as pending are no longer in the window ` +
+                `(settled since, their ts moved; the next sync updates them): ${settling.slice(0, KEYS_LISTED).join(', ')}`,
+            );
+          }
+          if (
+            missing.length > 0 ||
+            extra.length > settling.length ||
+            exchange.count !== stored.count - settling.length
+          ) {
             mismatches.push({
               ...window,
               stored: stored.count,
               exchange: exchange.count,
-              missing: [...exchange.keys].filter((k) => !stored.keys.has(k)).slice(0, KEYS_LISTED),
-              extra: [...stored.keys].filter((k) => !exchange.keys.has(k)).slice(0, KEYS_LISTED),
+              missing: missing.slice(0, KEYS_LISTED),
+              extra: extra.filter((k) => !settling.includes(k)).slice(0, KEYS_LISTED),
             });
           }
         } catch (caught) {
