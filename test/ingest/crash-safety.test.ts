@@ -67,9 +67,10 @@ describe('crash safety', () => {
     let kills = 0;
     let killsDuringWork = 0;
     while (kills < 12) {
-      const worker: ChildProcess = spawnCli(['worker'], env);
-      // Let it start (about a second under tsx) and get some way into its windows.
-      await sleep(1200 + Math.floor(next() * 1500));
+      const worker: ChildProcess = spawnCli(['worker'], { ...env, LOG_LEVEL: 'info' });
+      // Kill at a random moment of its work, however long it took to start.
+      await printed(worker, 'worker started');
+      await sleep(150 + Math.floor(next() * 900));
       const before = await windowProgress(pipeline.runtime.pool, ids);
       worker.kill('SIGKILL');
       await exited(worker);

@@ -55,11 +55,14 @@ describe('a create applied by the exchange whose answer is lost', () => {
     const action = await pending;
     expect(pipeline.sim.state().subAccounts.filter((s) => s.name === 'neverlanded')).toHaveLength(1);
     expect(action.status).toBe('succeeded');
-    const requests = await requestsOf(action.id);
-    expect(requests.map((r) => [r.purpose, r.status])).toEqual([
-      ['send', 'ambiguous'],
-      ['probe', 'succeeded'],
-    ]);
+    const requests = (await requestsOf(action.id)).map((r) => [r.purpose, r.status]);
+    // The send lost its answer; probes follow until one is answered (on a loaded machine the fault
+    // may still catch a probe before the test lifts it: that probe is ambiguous too, never a blind retry).
+    expect(requests[0]).toEqual(['send', 'ambiguous']);
+    expect(requests.at(-1)).toEqual(['probe', 'succeeded']);
+    expect(requests.slice(1, -1).every(([purpose, status]) => purpose === 'probe' && status === 'ambiguous')).toBe(
+      true,
+    );
     expect(action.resolution).toMatch(/the lost request had not taken effect and the probe created it/);
     const mirror = await db.prisma.subAccount.findFirstOrThrow({ where: { nameKey: 'neverlanded' } });
     expect(mirror.subUid).toBe(pipeline.sim.state().subAccounts.find((s) => s.name === 'neverlanded')!.uid);
