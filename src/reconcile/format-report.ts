@@ -11,6 +11,9 @@ export interface ReportHeading {
 
 const TITLE_WIDTH = Math.max(...Object.values(CHECK_TITLES).map((t) => t.length));
 
+/** Failure lines printed per check; the report row's findings keep them all. */
+export const FAILURES_PRINTED = 50;
+
 /**
  * The readable summary: a heading with the verdict, one line per check
  * (PASS/FAIL, its title, what it examined), then every failure line, each
@@ -35,7 +38,13 @@ export function formatReport(heading: ReportHeading, checks: readonly CheckResul
       if (check.error !== undefined && !check.failures.some((f) => f.includes(check.error!))) {
         lines.push(`  ${CHECK_TITLES[check.name]}: could not finish: ${check.error}`);
       }
-      for (const failure of check.failures) lines.push(`  ${CHECK_TITLES[check.name]}: ${failure}`);
+      for (const failure of check.failures.slice(0, FAILURES_PRINTED))
+        lines.push(`  ${CHECK_TITLES[check.name]}: ${failure}`);
+      if (check.failures.length > FAILURES_PRINTED) {
+        lines.push(
+          `  ${CHECK_TITLES[check.name]}: ... and ${check.failures.length - FAILURES_PRINTED} more (see the report row)`,
+        );
+      }
     }
   }
   const notes = checks.flatMap((c) => c.notes.map((n) => `  ${CHECK_TITLES[c.name]}: ${n}`));
