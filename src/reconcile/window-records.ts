@@ -1,3 +1,4 @@
+import { MAX_PAGE_SIZE } from '../exchange/paging/pagers.ts';
 import type pg from 'pg';
 import { positionHorizon, type ExchangeClient } from '../exchange/index.ts';
 import type { Stream } from '../ingest/coverage/window-store.ts';
@@ -25,7 +26,11 @@ export interface StoredRecords extends KeyedRecords {
 }
 
 /** The page size ingestion asks for (the pagers' defaults, decisions.md / spec Limits). */
-export const PAGE_LIMITS: Readonly<Record<Stream, number>> = { spot: 500, positions: 100, transfers: 100 };
+export const PAGE_LIMITS: Readonly<Record<Stream, number>> = {
+  spot: MAX_PAGE_SIZE.spotRecord,
+  positions: MAX_PAGE_SIZE.historyPosition,
+  transfers: MAX_PAGE_SIZE.allSubDepositWithdrawal,
+};
 
 function keyOf(stream: Stream, item: unknown): string {
   switch (stream) {

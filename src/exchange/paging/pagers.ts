@@ -18,6 +18,9 @@ export interface PagingOptions {
   limit?: number;
 }
 
+/** Each pager asks for the largest page its endpoint allows (the spec's maximum `limit`). */
+export const MAX_PAGE_SIZE = { historyPosition: 100, spotRecord: 500, allSubDepositWithdrawal: 100 } as const;
+
 interface Fetched<T> {
   items: T[];
   next: string | null;
@@ -67,7 +70,7 @@ export function pageHistoryPositions(
         ...query,
         startTime: String(startTime),
         endTime: window.endTime,
-        limit: options.limit ?? 100,
+        limit: options.limit ?? MAX_PAGE_SIZE.historyPosition,
         idLessThan: cursor ?? undefined,
       });
       return { items: page.list, next: page.endId ?? page.list.at(-1)?.positionId ?? null };
@@ -90,7 +93,7 @@ export function pageSpotRecords(
         ...query,
         startTime: window.startTime,
         endTime: window.endTime,
-        limit: options.limit ?? 500,
+        limit: options.limit ?? MAX_PAGE_SIZE.spotRecord,
         idLessThan: cursor ?? undefined,
       });
       return { items: list, next: list.at(-1)?.id ?? null };
@@ -113,7 +116,7 @@ export function pageSubDepositWithdrawals(
         ...query,
         startTime: window.startTime,
         endTime: window.endTime,
-        limit: options.limit ?? 100,
+        limit: options.limit ?? MAX_PAGE_SIZE.allSubDepositWithdrawal,
         cursor: cursor ?? undefined,
       });
       return { items: page.list, next: page.cursor ?? page.list.at(-1)?.txId ?? null };
