@@ -29,9 +29,21 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr.trim() };
 }
 
+const spawned = new Set<ChildProcess>();
+
 /** Starts `ledgerline <args>` in the background (a worker to kill, say). */
 export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  spawned.add(child);
+  child.once('exit', () => spawned.delete(child));
+  return child;
+}
+
+/** Kills every process spawnCli started that is still running: call it in afterAll, so a failed test leaves none behind. */
+export async function killSpawned(): Promise<void> {
+  const running = [...spawned];
+  for (const child of running) child.kill('SIGKILL');
+  await Promise.all(running.map(exited));
 }
 
 /** Resolves when the process has exited. */

@@ -5,7 +5,7 @@ import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
-import { exited, printed, spawnCli } from '../helpers/cli.ts';
+import { exited, killSpawned, printed, spawnCli } from '../helpers/cli.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 import {
   storedPositions,
@@ -41,6 +41,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
+  await killSpawned();
   await pipeline?.close();
 });
 

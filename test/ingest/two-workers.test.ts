@@ -4,7 +4,7 @@ import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
-import { exited, spawnCli } from '../helpers/cli.ts';
+import { exited, killSpawned, spawnCli } from '../helpers/cli.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 import {
   storedPositions,
@@ -28,6 +28,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await killSpawned();
   await pipeline?.close();
 });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { exited, runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
+import { exited, killSpawned, runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
@@ -26,6 +26,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'll-mgmt-cli-'));
 });
 afterAll(async () => {
+  await killSpawned();
   const keys = await pipeline.runtime.redis.keys(`${env.QUEUE_PREFIX}:*`);
   if (keys.length > 0) await pipeline.runtime.redis.del(...keys);
   await pipeline?.close();

@@ -6,7 +6,7 @@ import { JOB_OPTIONS, QUEUE } from '../../jobs/definitions.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import { RECONCILE_JOB_NAME, reconcileJobId, type ReconcileJob } from '../../jobs/reconcile/reconcile-job.ts';
 import { createRootLogger, setRootLogger } from '../../src/logging/logger.ts';
-import { exited, runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
+import { exited, killSpawned, runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
@@ -42,6 +42,7 @@ beforeAll(async () => {
   await workers.close();
 }, 120_000);
 afterAll(async () => {
+  await killSpawned();
   const keys = await pipeline.runtime.redis.keys(`${env.QUEUE_PREFIX}:*`);
   if (keys.length > 0) await pipeline.runtime.redis.del(...keys);
   await pipeline?.close();
