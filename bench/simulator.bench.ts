@@ -102,7 +102,7 @@ async function fetchPage(client: Client, demo: DemoCredentials, query: string, c
   if (res.statusCode !== 200 || body.indexOf('{"code":"00000"') !== 0)
     throw new Error(`HTTP ${res.statusCode}: ${body}`);
   if (check) JSON.parse(body.toString('utf8'));
-  return { elapsed, page: scanPage(body) };
+  return { elapsed, page: scanPage(body), bytes: body.length };
 }
 
 /** `connections` clients each walking windows until `pages` pages are served in total. */
@@ -155,20 +155,56 @@ async function spawnSimulator(): Promise<{ child: ChildProcess; url: string; dem
   };
 }
 
+/**
+ * The machine's own floor: a bare node:http server in its own process that
+ * answers every request with one fixed buffer of a page's size, measured by
+ * the same client loop. The simulator's tail is read against this, side by
+ * side in one run (a shared VM's scheduler alone puts milliseconds on p99).
+ */
+async function transportFloor(bytes: number): Promise<Latencies> {
+  const script = `const b=Buffer.alloc(${bytes},32);require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json','content-length':b.length});r.end(b)}).listen(0,'127.0.0.1',function(){process.stdout.write(this.address().port+'\\n')})`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve) =>
+      child.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))),
+    );
+    const client = new Client(`http://127.0.0.1:${port}`, { pipelining: 1 });
+    const samples: number[] = [];
+    const started = performance.now();
+    for (let i = 0; i < WARMUP + PAGES; i++) {
+      const t0 = performance.now();
+      const res = await client.request({ method: 'GET', path: '/' });
+      await res.body.arrayBuffer();
+      if (i >= WARMUP) samples.push(performance.now() - t0);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await client.close();
+    return summarize(samples, seconds);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 async function main(): Promise<void> {
   // HTTP against the simulator as its own process first, while this process is still small.
   const external = await spawnSimulator();
   let separate: Latencies;
   let separateConcurrent: Latencies;
+  let pageBytes: number;
   try {
     collect();
     separate = await measure(external.url, external.demo, 1);
     separateConcurrent = await measure(external.url, external.demo, CONCURRENCY);
+    const client = new Client(external.url);
+    pageBytes = (await fetchPage(client, external.demo, queryWalker()(), false)).bytes;
+    await client.close();
   } finally {
     const exited = new Promise((resolve) => external.child.once('exit', resolve));
     external.child.kill('SIGTERM');
     await exited;
   }
+  collect();
+  const floor = await transportFloor(pageBytes);
 
   collect();
   const before = process.memoryUsage();
@@ -222,6 +258,10 @@ async function main(): Promise<void> {
     concurrentP99Ms: separateConcurrent.p99,
     sameProcessPagesPerSecond: sameProcess.pagesPerSecond,
     sameProcessP99Ms: sameProcess.p99,
+    pageBytes,
+    transportFloorP50Ms: floor.p50,
+    transportFloorP99Ms: floor.p99,
+    p99AboveFloorMs: round(separate.p99 - floor.p99),
     p99TargetMs: 5,
     p99UnderTarget: separate.p99 < 5,
     sameProcessP99UnderTarget: sameProcess.p99 < 5,
@@ -240,6 +280,11 @@ async function main(): Promise<void> {
     [`HTTP, own process, ${CONCURRENCY} connections: p99`, `${separateConcurrent.p99} ms`],
     ['HTTP, same process, 1 connection: pages/s', String(sameProcess.pagesPerSecond)],
     ['HTTP, same process, 1 connection: p99', `${sameProcess.p99} ms`],
+    [
+      `transport floor (bare node:http, fixed ${Math.round(pageBytes / 1000)} kB): p50 / p99`,
+      `${floor.p50} / ${floor.p99} ms`,
+    ],
+    ['simulator p99 above the floor (own process)', `${round(separate.p99 - floor.p99)} ms`],
     [
       'target: p99 < 5 ms (own process / same process)',
       `${verdict(figures.p99UnderTarget)} / ${verdict(figures.sameProcessP99UnderTarget)}`,
