@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
-import { ConfigError } from '../../src/errors/index.ts';
-
-function configError(env: Record<string, string>): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { configError } from '../helpers/config-error.ts';
 
 describe('web and monthly-export configuration', () => {
   it('has safe defaults: no token, loopback, no monthly exports', () => {

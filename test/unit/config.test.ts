@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { DEVELOPMENT_MASTER_KEY } from '../../src/config/env-schema.ts';
-import { ConfigError } from '../../src/errors/index.ts';
+import { configError } from '../helpers/config-error.ts';
 
 const STRONG_KEY = 'a3f1c2e4b5d6978812ab34cd56ef7890a1b2c3d4e5f60718293a4b5c6d7e8f90';
-
-function configError(env: Record<string, string>): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('loadConfig', () => {
   it('gives local defaults for development', () => {
