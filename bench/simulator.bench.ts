@@ -12,14 +12,17 @@ import { createHmac } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Client } from 'undici';
 import { ByteWriter } from '../src/simulator/data/byte-writer.ts';
 import { startSimulator, type DemoCredentials } from '../src/simulator/index.ts';
+import { openTransport, round, summarize, type ClientKind, type Latencies, type PageTransport } from './lib/latency.ts';
+import { transportFloor } from './lib/transport-floor.ts';
 
 const DAY = 86_400_000;
 const SPOT = '/api/v2/tax/spot-record';
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
-const WARMUP = 300;
+// Measured here: both processes' JIT keeps compiling for the first ~3,000 requests, and
+// samples taken during it carry 2-10 ms pauses that steady-state serving never sees.
+const WARMUP = 3_000;
 const PAGES = 3_000;
 const CONCURRENCY = 4;
 
@@ -27,25 +30,6 @@ const CONCURRENCY = 4;
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 
-interface Latencies {
-  pagesPerSecond: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-function summarize(samples: number[], seconds: number): Latencies {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!);
-  return {
-    pagesPerSecond: Math.round(samples.length / seconds),
-    p50: at(0.5),
-    p99: at(0.99),
-    max: round(sorted.at(-1)!),
-  };
-}
-
-const round = (value: number, places = 3) => Number(value.toFixed(places));
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 /** Queries that walk 30-day windows across the year by idLessThan, moving to another window when one runs dry. */
@@ -67,6 +51,7 @@ function queryWalker(): (previous?: PageSummary) => string {
 }
 
 const ID_MARK = Buffer.from('{"id":"');
+const SUCCESS = Buffer.from('{"code":"00000"');
 
 /** How many records a page holds and its last id, by scanning the bytes: the client's JSON parsing is not the simulator's cost. */
 function scanPage(body: Buffer): PageSummary {
@@ -83,51 +68,51 @@ function scanPage(body: Buffer): PageSummary {
   return { count, lastId: body.toString('latin1', start, body.indexOf(34, start)) };
 }
 
-async function fetchPage(client: Client, demo: DemoCredentials, query: string, check: boolean) {
+async function fetchPage(transport: PageTransport, demo: DemoCredentials, query: string, check: boolean) {
   const timestamp = String(Date.now());
   const sign = createHmac('sha256', demo.secretKey).update(`${timestamp}GET${SPOT}?${query}`).digest('base64');
   const started = performance.now();
-  const res = await client.request({
-    method: 'GET',
-    path: `${SPOT}?${query}`,
-    headers: {
-      'access-key': demo.apiKey,
-      'access-sign': sign,
-      'access-passphrase': demo.passphrase,
-      'access-timestamp': timestamp,
-    },
+  const res = await transport.get(`${SPOT}?${query}`, {
+    'access-key': demo.apiKey,
+    'access-sign': sign,
+    'access-passphrase': demo.passphrase,
+    'access-timestamp': timestamp,
   });
-  const body = Buffer.from(await res.body.arrayBuffer());
   const elapsed = performance.now() - started;
-  if (res.statusCode !== 200 || body.indexOf('{"code":"00000"') !== 0)
-    throw new Error(`HTTP ${res.statusCode}: ${body}`);
-  if (check) JSON.parse(body.toString('utf8'));
-  return { elapsed, page: scanPage(body), bytes: body.length };
+  if (res.status !== 200 || res.body.indexOf(SUCCESS) !== 0) throw new Error(`HTTP ${res.status}: ${res.body}`);
+  if (check) JSON.parse(res.body.toString('utf8'));
+  return { elapsed, page: scanPage(res.body), bytes: res.body.length };
 }
 
-/** `connections` clients each walking windows until `pages` pages are served in total. */
-async function measure(url: string, demo: DemoCredentials, connections: number): Promise<Latencies> {
-  const clients = Array.from({ length: connections }, () => new Client(url, { pipelining: 1 }));
+/** `connections` connections each walking windows until `pages` pages are served in total, after a warm-up on the first. */
+async function measure(
+  url: string,
+  demo: DemoCredentials,
+  connections: number,
+  kind: ClientKind,
+  warmup = WARMUP,
+): Promise<Latencies> {
+  const transports = await Promise.all(Array.from({ length: connections }, () => openTransport(kind, url)));
   let warm: PageSummary | undefined;
   const walk = queryWalker();
-  for (let i = 0; i < WARMUP; i++) warm = (await fetchPage(clients[0]!, demo, walk(warm), false)).page;
+  for (let i = 0; i < warmup; i++) warm = (await fetchPage(transports[0]!, demo, walk(warm), false)).page;
   const samples: number[] = [];
   let issued = 0;
   const started = performance.now();
   await Promise.all(
-    clients.map(async (client) => {
+    transports.map(async (transport) => {
       const next = queryWalker();
       let last: PageSummary | undefined;
       while (issued < PAGES) {
         issued++;
-        const fetched = await fetchPage(client, demo, next(last), issued % 50 === 0);
+        const fetched = await fetchPage(transport, demo, next(last), issued % 50 === 0);
         samples.push(fetched.elapsed);
         last = fetched.page;
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  await Promise.all(clients.map((client) => client.close()));
+  await Promise.all(transports.map((transport) => transport.close()));
   return summarize(samples, seconds);
 }
 
@@ -155,56 +140,32 @@ async function spawnSimulator(): Promise<{ child: ChildProcess; url: string; dem
   };
 }
 
-/**
- * The machine's own floor: a bare node:http server in its own process that
- * answers every request with one fixed buffer of a page's size, measured by
- * the same client loop. The simulator's tail is read against this, side by
- * side in one run (a shared VM's scheduler alone puts milliseconds on p99).
- */
-async function transportFloor(bytes: number): Promise<Latencies> {
-  const script = `const b=Buffer.alloc(${bytes},32);require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json','content-length':b.length});r.end(b)}).listen(0,'127.0.0.1',function(){process.stdout.write(this.address().port+'\\n')})`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    const port = await new Promise<number>((resolve) =>
-      child.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))),
-    );
-    const client = new Client(`http://127.0.0.1:${port}`, { pipelining: 1 });
-    const samples: number[] = [];
-    const started = performance.now();
-    for (let i = 0; i < WARMUP + PAGES; i++) {
-      const t0 = performance.now();
-      const res = await client.request({ method: 'GET', path: '/' });
-      await res.body.arrayBuffer();
-      if (i >= WARMUP) samples.push(performance.now() - t0);
-    }
-    const seconds = (performance.now() - started) / 1000;
-    await client.close();
-    return summarize(samples, seconds);
-  } finally {
-    child.kill('SIGTERM');
-  }
-}
-
 async function main(): Promise<void> {
   // HTTP against the simulator as its own process first, while this process is still small.
   const external = await spawnSimulator();
   let separate: Latencies;
   let separateConcurrent: Latencies;
+  let separateUndici: Latencies;
   let pageBytes: number;
   try {
     collect();
-    separate = await measure(external.url, external.demo, 1);
-    separateConcurrent = await measure(external.url, external.demo, CONCURRENCY);
-    const client = new Client(external.url);
-    pageBytes = (await fetchPage(client, external.demo, queryWalker()(), false)).bytes;
-    await client.close();
+    separate = await measure(external.url, external.demo, 1, 'lean');
+    // The server is warm by now; the warm-up only settles the new connections.
+    separateConcurrent = await measure(external.url, external.demo, CONCURRENCY, 'lean', 300);
+    collect();
+    separateUndici = await measure(external.url, external.demo, 1, 'undici');
+    const transport = await openTransport('lean', external.url);
+    pageBytes = (await fetchPage(transport, external.demo, queryWalker()(), false)).bytes;
+    await transport.close();
   } finally {
     const exited = new Promise((resolve) => external.child.once('exit', resolve));
     external.child.kill('SIGTERM');
     await exited;
   }
   collect();
-  const floor = await transportFloor(pageBytes);
+  const floor = await transportFloor(pageBytes, 'lean', { warmup: WARMUP, samples: PAGES });
+  collect();
+  const floorUndici = await transportFloor(pageBytes, 'undici', { warmup: WARMUP, samples: PAGES });
 
   collect();
   const before = process.memoryUsage();
@@ -238,7 +199,7 @@ async function main(): Promise<void> {
   const inProcessPage = summarize(pageCosts, 1);
 
   collect();
-  const sameProcess = await measure(sim.url, sim.demo, 1);
+  const sameProcess = await measure(sim.url, sim.demo, 1, 'lean');
   await sim.close();
 
   const figures = {
@@ -256,12 +217,17 @@ async function main(): Promise<void> {
     concurrentConnections: CONCURRENCY,
     concurrentPagesPerSecond: separateConcurrent.pagesPerSecond,
     concurrentP99Ms: separateConcurrent.p99,
+    undiciClientP50Ms: separateUndici.p50,
+    undiciClientP99Ms: separateUndici.p99,
     sameProcessPagesPerSecond: sameProcess.pagesPerSecond,
     sameProcessP99Ms: sameProcess.p99,
     pageBytes,
     transportFloorP50Ms: floor.p50,
     transportFloorP99Ms: floor.p99,
     p99AboveFloorMs: round(separate.p99 - floor.p99),
+    undiciFloorP50Ms: floorUndici.p50,
+    undiciFloorP99Ms: floorUndici.p99,
+    warmupPages: WARMUP,
     p99TargetMs: 5,
     p99UnderTarget: separate.p99 < 5,
     sameProcessP99UnderTarget: sameProcess.p99 < 5,
@@ -285,6 +251,8 @@ async function main(): Promise<void> {
       `${floor.p50} / ${floor.p99} ms`,
     ],
     ['simulator p99 above the floor (own process)', `${round(separate.p99 - floor.p99)} ms`],
+    ['with undici as the client: simulator p50 / p99', `${separateUndici.p50} / ${separateUndici.p99} ms`],
+    ['with undici as the client: floor p50 / p99', `${floorUndici.p50} / ${floorUndici.p99} ms`],
     [
       'target: p99 < 5 ms (own process / same process)',
       `${verdict(figures.p99UnderTarget)} / ${verdict(figures.sameProcessP99UnderTarget)}`,
@@ -292,7 +260,9 @@ async function main(): Promise<void> {
     ['machine: cpus, 1-minute load average', `${figures.cpus}, ${figures.loadAverage1m}`],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
-  process.stdout.write(`Simulator: ${PAGES} pages of 500 spot records each, rate limits and faults off\n`);
+  process.stdout.write(
+    `Simulator: ${PAGES} pages of 500 spot records each after ${WARMUP} warm-up pages, rate limits and faults off\n`,
+  );
   for (const [name, value] of rows) process.stdout.write(`  ${name.padEnd(width)}  ${value}\n`);
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
