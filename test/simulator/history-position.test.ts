@@ -76,6 +76,15 @@ describe('history-position', () => {
     expect(res.json.data.list.every((p) => p.symbol === 'BTCUSD' && p.marginCoin === 'BTC')).toBe(true);
   });
 
+  it('ignores productType when a symbol is given, even a value it would otherwise reject', async () => {
+    const res = await get<Page>(ctx.sim, PATHS.positions, { symbol: 'BTCUSD', productType: 'FOO', limit: 100 });
+    expect(res.status).toBe(200);
+    expect(res.json.data.list.length).toBeGreaterThan(0);
+    expect(res.json.data.list.every((p) => p.symbol === 'BTCUSD')).toBe(true);
+    const without = await get<Page>(ctx.sim, PATHS.positions, { productType: 'FOO' });
+    expect(without.json.code).toBe('40020');
+  });
+
   it('filters by productType', async () => {
     const res = await get<Page>(ctx.sim, PATHS.positions, { productType: 'USDC-FUTURES', limit: 100 });
     expect(res.json.data.list.every((p) => p.marginCoin === 'USDC')).toBe(true);

@@ -34,6 +34,17 @@ describe('fixed-point text', () => {
     expect(writer.toBuffer().toString().trimEnd().split(' ')).toEqual(expected);
     expect(new ByteWriter(2).integer(1_781_524_800_000_123).toBuffer().toString()).toBe('1781524800000123');
   });
+
+  it('writes integers of every length as String() does', () => {
+    const rng = new Rng(2, 'integers');
+    const values = [0, 1, 9, 10, 99, 100, 101, 999, 1000, Number.MAX_SAFE_INTEGER];
+    for (let digits = 1; digits <= 15; digits++) {
+      for (let i = 0; i < 50; i++) values.push(rng.int(10 ** (digits - 1), 10 ** digits - 1));
+    }
+    const writer = new ByteWriter(4);
+    for (const value of values) writer.integer(value).byte(32);
+    expect(writer.toBuffer().toString().trimEnd().split(' ')).toEqual(values.map(String));
+  });
 });
 
 describe('signature verification', () => {

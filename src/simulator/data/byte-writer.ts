@@ -4,6 +4,14 @@
  * garbage and no collector pauses. Only ASCII is written byte by byte;
  * anything else goes in as pre-encoded bytes.
  */
+// "00".."99" as byte pairs: integers are written two digits per division.
+const DIGIT_PAIRS = new Uint8Array(200);
+for (let i = 0; i < 100; i++) {
+  DIGIT_PAIRS[2 * i] = 48 + Math.floor(i / 10);
+  DIGIT_PAIRS[2 * i + 1] = 48 + (i % 10);
+}
+const POWERS_OF_TEN = Array.from({ length: 17 }, (_, i) => 10 ** i);
+
 export class ByteWriter {
   #buffer: Buffer;
   #at = 0;
@@ -20,7 +28,11 @@ export class ByteWriter {
   /** ASCII text only. */
   ascii(text: string): this {
     this.#ensure(text.length);
-    for (let i = 0; i < text.length; i++) this.#buffer[this.#at++] = text.charCodeAt(i);
+    // Locals, not fields, in the loop: the optimizer keeps them in registers.
+    const buffer = this.#buffer;
+    let at = this.#at;
+    for (let i = 0; i < text.length; i++) buffer[at++] = text.charCodeAt(i);
+    this.#at = at;
     return this;
   }
 
@@ -40,7 +52,7 @@ export class ByteWriter {
   /** A non-negative integer below 2^53, in decimal. */
   integer(value: number): this {
     let digits = 1;
-    for (let power = 10; power <= value; power *= 10) digits++;
+    while (digits < 16 && value >= POWERS_OF_TEN[digits]!) digits++;
     this.#digitsBackward(value, digits);
     return this;
   }
@@ -50,32 +62,36 @@ export class ByteWriter {
     if (units === 0) return this.byte(48);
     if (units < 0) this.byte(45);
     const magnitude = Math.abs(units);
-    const scale = 10 ** decimals;
+    const scale = POWERS_OF_TEN[decimals]!;
     const whole = Math.floor(magnitude / scale);
-    let fraction = magnitude - whole * scale;
+    const fraction = magnitude - whole * scale;
     this.integer(whole);
     if (fraction === 0) return this;
-    let digits = decimals;
-    while (fraction % 10 === 0) {
-      fraction /= 10;
-      digits--;
-    }
     this.byte(46);
-    // Leading zeros of the fraction are part of its fixed width.
-    this.#digitsBackward(fraction, digits);
+    // All `decimals` digits (leading zeros are part of the fixed width), then the trailing zeros
+    // dropped: comparing bytes is cheaper than the float modulo it replaces.
+    this.#digitsBackward(fraction, decimals);
+    const buffer = this.#buffer;
+    while (buffer[this.#at - 1] === 48) this.#at--;
     return this;
   }
 
   /** Writes `value` as exactly `width` digits (zero-padded), filling from the right: no allocation. */
   #digitsBackward(value: number, width: number): void {
     this.#ensure(width);
+    const buffer = this.#buffer;
     let position = this.#at + width - 1;
     let rest = value;
-    for (let i = 0; i < width; i++) {
-      const next = Math.floor(rest / 10);
-      this.#buffer[position--] = 48 + (rest - next * 10);
+    let left = width;
+    while (left >= 2) {
+      const next = Math.floor(rest / 100);
+      const pair = (rest - next * 100) * 2;
+      buffer[position--] = DIGIT_PAIRS[pair + 1]!;
+      buffer[position--] = DIGIT_PAIRS[pair]!;
       rest = next;
+      left -= 2;
     }
+    if (left === 1) buffer[position] = 48 + (rest - Math.floor(rest / 10) * 10);
     this.#at += width;
   }
 

@@ -3,21 +3,15 @@ export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-/** First index whose value is >= target, in an ascending array. */
+/**
+ * First index whose value is >= target, in an ascending array. Every column
+ * searched holds integers (ms timestamps, ids), so the first index above t is
+ * lowerBound(t + 1): no separate upperBound.
+ */
 export function lowerBound(values: ArrayLike<number>, target: number, lo = 0, hi = values.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (values[mid]! < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index whose value is > target, in an ascending array. */
-export function upperBound(values: ArrayLike<number>, target: number, lo = 0, hi = values.length): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! <= target) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -34,21 +28,6 @@ export function lowerBoundVia(
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (values[index[mid]!]! < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-export function upperBoundVia(
-  index: ArrayLike<number>,
-  values: ArrayLike<number>,
-  target: number,
-  lo = 0,
-  hi = index.length,
-): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[index[mid]!]! <= target) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -6,7 +6,7 @@ import {
   TRANSFER_TYPES,
   type TransferColumns,
 } from './transfer-generator.ts';
-import { lowerBound, lowerBoundVia, upperBound, upperBoundVia } from './time.ts';
+import { lowerBound, lowerBoundVia } from './time.ts';
 
 export type TransferStatus = 'pending' | 'success' | 'fail';
 
@@ -96,13 +96,13 @@ export class TransferStore {
     const c = this.#c;
     const items: Item[] = [];
     const sLo = lowerBoundVia(c.bySettle, c.settle, start);
-    const sHi = upperBoundVia(c.bySettle, c.settle, last);
+    const sHi = lowerBoundVia(c.bySettle, c.settle, last + 1);
     for (let k = sLo; k < sHi; k++) {
       const i = c.bySettle[k]!;
       items.push({ i, ts: c.settle[i]! });
     }
     const cLo = lowerBound(c.created, start);
-    const cHi = upperBound(c.created, last);
+    const cHi = lowerBound(c.created, last + 1);
     for (let i = cLo; i < cHi; i++) if (c.settle[i]! > now) items.push({ i, ts: c.created[i]! });
     return items;
   }

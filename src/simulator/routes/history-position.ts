@@ -18,7 +18,9 @@ export const historyPosition: PrivateEndpoint = {
   handle(ctx) {
     const q = ctx.query;
     const symbol = optionalQuery(q, 'symbol');
-    const productType = enumQuery(q, 'productType', PRODUCT_TYPES) ?? 'USDT-FUTURES';
+    // With a symbol, productType "has no effect" (spec §8): not even an unknown value is an error.
+    const productType =
+      symbol === undefined ? (enumQuery(q, 'productType', PRODUCT_TYPES) ?? 'USDT-FUTURES') : 'USDT-FUTURES';
     const idLessThan = optionalId(q, 'idLessThan');
     const startTime = optionalTime(q, 'startTime');
     const endTime = optionalTime(q, 'endTime');
