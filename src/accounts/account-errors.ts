@@ -16,11 +16,30 @@ export class AccountExistsError extends PermanentError {
   }
 }
 
+/** Rows that make an account permanent, by kind. */
+export interface PermanentRows {
+  /** Positions, spot records, transfers and OI-limit snapshots. */
+  history: number;
+  /** Management actions, mirrored sub-accounts and sub-account API keys. */
+  management: number;
+  reconciliation: number;
+}
+
 export class AccountInUseError extends PermanentError {
-  constructor(name: string, rows: number) {
+  constructor(name: string, rows: PermanentRows) {
+    const count = (n: number, one: string, many: string) => (n > 0 ? `${n} ${n === 1 ? one : many}` : '');
+    const kept = [
+      count(rows.history, 'stored history row', 'stored history rows'),
+      count(rows.management, 'management record', 'management records'),
+      count(rows.reconciliation, 'reconciliation report', 'reconciliation reports'),
+    ].filter(Boolean);
     super(
-      `account "${name}" has ${rows} stored history rows; ledgerline keeps history permanently, so it refuses to remove it`,
-      { code: 'ACCOUNT_IN_USE', field: 'account', rule: 'an account with stored history cannot be removed' },
+      `account "${name}" has ${kept.join(', ')}; ledgerline keeps them permanently, so it refuses to remove the account`,
+      {
+        code: 'ACCOUNT_IN_USE',
+        field: 'account',
+        rule: 'an account with stored history, management records or reports cannot be removed',
+      },
     );
   }
 }

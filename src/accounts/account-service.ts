@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { maskSecret, SecretBox } from '../crypto/secret-box.ts';
-import type { PrismaClient } from '../db/prisma.ts';
-import { AccountExistsError, AccountInUseError, AccountNotFoundError } from './account-errors.ts';
+import { Prisma, type PrismaClient } from '../db/prisma.ts';
+import { AccountExistsError, AccountInUseError, AccountNotFoundError, type PermanentRows } from './account-errors.ts';
 import { parseAccountInput, type AccountInput } from './account-input.ts';
 
 /** An account's decrypted credentials: only for building an exchange client, never logged or queued. */
@@ -120,23 +120,48 @@ export class AccountService {
     };
   }
 
-  /** Removes an account that has no stored history (history is permanent). */
+  /**
+   * Removes an account that has nothing permanent: no stored history, no
+   * management audit trail, no sub-account mirror, no reconciliation report.
+   * Foreign keys restrict the delete too, so a row written after the counts
+   * still makes it fail rather than leave an orphan.
+   */
   async remove(name: string): Promise<void> {
     const account = await this.#prisma.account.findUnique({ where: { name } });
     if (!account) throw new AccountNotFoundError(name);
-    const where = { accountId: account.id };
-    const [positions, spot, transfers, limits] = await Promise.all([
+    const kept = await this.#permanentRows(account.id);
+    if (kept.history + kept.management + kept.reconciliation > 0) throw new AccountInUseError(name, kept);
+    try {
+      await this.#prisma.$transaction([
+        this.#prisma.syncWindow.deleteMany({ where: { accountId: account.id } }),
+        this.#prisma.account.delete({ where: { id: account.id } }),
+      ]);
+    } catch (error) {
+      // A permanent row written since the counts: the foreign key refused the delete.
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003') {
+        throw new AccountInUseError(name, await this.#permanentRows(account.id));
+      }
+      throw error;
+    }
+  }
+
+  async #permanentRows(accountId: string): Promise<PermanentRows> {
+    const where = { accountId };
+    const [positions, spot, transfers, limits, actions, subAccounts, apiKeys, reports] = await Promise.all([
       this.#prisma.futuresPosition.count({ where }),
       this.#prisma.spotRecord.count({ where }),
       this.#prisma.brokerTransfer.count({ where }),
       this.#prisma.openInterestLimitSnapshot.count({ where }),
+      this.#prisma.managementAction.count({ where }),
+      this.#prisma.subAccount.count({ where }),
+      this.#prisma.subAccountApiKey.count({ where }),
+      this.#prisma.reconciliationReport.count({ where }),
     ]);
-    const rows = positions + spot + transfers + limits;
-    if (rows > 0) throw new AccountInUseError(name, rows);
-    await this.#prisma.$transaction([
-      this.#prisma.syncWindow.deleteMany({ where }),
-      this.#prisma.account.delete({ where: { id: account.id } }),
-    ]);
+    return {
+      history: positions + spot + transfers + limits,
+      management: actions + subAccounts + apiKeys,
+      reconciliation: reports,
+    };
   }
 }
 

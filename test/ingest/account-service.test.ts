@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { AccountService } from '../../src/accounts/account-service.ts';
@@ -81,5 +81,48 @@ describe('AccountService', () => {
     await service.add({ ...input, name: 'gone' });
     await service.remove('gone');
     await expect(service.get('gone')).rejects.toBeInstanceOf(AccountNotFoundError);
+  });
+
+  it('refuses to remove an account with a management audit trail or a reconciliation report, and the database agrees', async () => {
+    const service = new AccountService(db.prisma, key);
+    const managed = await service.add({ ...input, name: 'managed' });
+    await db.prisma.managementAction.create({
+      data: {
+        id: randomUUID(),
+        accountId: managed.id,
+        command: 'subaccount_create',
+        parameters: {},
+        idempotencyKey: `test-${randomUUID()}`,
+      },
+    });
+    const refused = await service.remove('managed').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AccountInUseError);
+    expect((refused as Error).message).toContain('has 1 management record;');
+
+    const reconciled = await service.add({ ...input, name: 'reconciled' });
+    await db.prisma.reconciliationReport.create({
+      data: {
+        accountId: reconciled.id,
+        recount: 'none',
+        startedAt: new Date(),
+        finishedAt: new Date(),
+        passed: true,
+        checks: [],
+        summary: 'ok',
+      },
+    });
+    await expect(service.remove('reconciled')).rejects.toThrow('has 1 reconciliation report;');
+
+    // A row written after the service's counts is still caught: the foreign key refuses the delete.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await expect(client.query('DELETE FROM account WHERE id = $1', [managed.id])).rejects.toMatchObject({
+        code: '23503',
+      });
+    } finally {
+      await client.end();
+    }
+    expect((await service.list()).map((a) => a.name)).toEqual(expect.arrayContaining(['managed', 'reconciled']));
   });
 });

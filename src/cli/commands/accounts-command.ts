@@ -87,7 +87,7 @@ export function registerAccountsCommands(program: Command): void {
 
   accounts
     .command('remove')
-    .description('remove an account that has no stored history')
+    .description('remove an account that has no stored history, management records or reconciliation reports')
     .argument('<name>', 'the account name')
     .action((name: string) =>
       runTool(async (config) => {
