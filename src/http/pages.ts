@@ -8,7 +8,7 @@ const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border-bottom:1px solid #d8dee4;padding:.35rem .5rem;text-align:left;font-size:.92rem}
 th{background:#f3f5f7}form.inline{display:inline}fieldset{border:1px solid #d8dee4;padding:1rem;margin-bottom:1.5rem}
 label{display:inline-block;margin:0 1rem .5rem 0}code{font-size:.85rem}.error{color:#b42318;font-weight:600}
-.state-completed{color:#067647}.state-failed{color:#b42318}header{display:flex;justify-content:space-between;align-items:center}`;
+.nowrap{white-space:nowrap}.state-completed{color:#067647}.state-failed{color:#b42318}header{display:flex;justify-content:space-between;align-items:center}`;
 
 export function layout(title: string, body: Html, options: { refreshSeconds?: number } = {}): Html {
   return html`<!doctype html>
@@ -123,10 +123,10 @@ function jobsTable(jobs: JobView[]): Html {
       ${jobs.map(
         (j) =>
           html`<tr>
-            <td>${j.createdAt}</td>
+            <td class="nowrap">${j.createdAt}</td>
             <td>${j.accountName}</td>
             <td>${j.report}</td>
-            <td>${j.from} to ${j.to} (${j.tz})</td>
+            <td class="nowrap">${j.from} to ${j.to} (${j.tz})</td>
             <td><a class="state-${j.state}" href="/jobs/${encodeURIComponent(j.id)}">${j.state}</a></td>
           </tr>`,
       )}
@@ -159,11 +159,11 @@ function exportsTable(account: AccountView): Html {
           .join(', ');
         return html`<tr>
           <td>${m.title}</td>
-          <td>${m.parameters.from} to ${m.parameters.to} (${m.parameters.tz})</td>
+          <td class="nowrap">${m.parameters.from} to ${m.parameters.to} (${m.parameters.tz})</td>
           <td>${options}</td>
           <td>${m.rowCount}</td>
           <td>${m.unmapped.rows}</td>
-          <td>${m.generatedAt}</td>
+          <td class="nowrap">${m.generatedAt}</td>
           <td><code title="${m.sha256}">${m.sha256.slice(0, 12)}</code></td>
           <td>${downloadLinks(account.id, csvFile, manifestFile)}</td>
         </tr>`;

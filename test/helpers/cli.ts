@@ -29,6 +29,22 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr.trim() };
 }
 
+/**
+ * Runs `ledgerline <args>` to completion without blocking this process: for
+ * commands that talk to a simulator this process serves.
+ */
+export async function runCliLive(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CliResult> {
+  const child = spawnCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const status = await exited(child);
+  clearTimeout(timer);
+  return { status, stdout, stderr: stderr.trim() };
+}
+
 const spawned = new Set<ChildProcess>();
 
 /** Starts `ledgerline <args>` in the background (a worker to kill, say). */

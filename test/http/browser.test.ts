@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,8 @@ import { TOKEN, useWebApp } from './web-fixture.ts';
  * Acceptance 4: Debian's chromium, driven by playwright-core, signs in, requests a report, waits
  * for it on the page, downloads it and gets exactly the records; without the token it gets nothing.
  */
-const CHROMIUM = '/usr/bin/chromium';
+// Debian's package by default; CHROMIUM_PATH points elsewhere (bash .ci/run installs the package).
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -44,6 +46,11 @@ async function browser(): Promise<BrowserContext> {
 }
 
 beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
+    );
+  }
   await web.app.listen({ host: '127.0.0.1', port: 0 });
   const address = web.app.server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

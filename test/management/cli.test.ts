@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { exited, killSpawned, runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
+import { killSpawned, runCli, runCliLive } from '../helpers/cli.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
@@ -42,17 +42,7 @@ async function file(name: string, text: string): Promise<string> {
 const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { ...env, ...extra });
 
 /** The CLI run without blocking this process, which serves the simulator it talks to. */
-async function cliLive(args: string[], extra: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawnCli(args, { ...env, ...extra });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const status = await exited(child);
-  clearTimeout(timer);
-  return { status, stdout, stderr: stderr.trim() };
-}
+const cliLive = (args: string[], extra: Record<string, string> = {}) => runCliLive(args, { ...env, ...extra });
 
 describe('management commands: bad input', () => {
   it('every bad input is one line naming the field and the rule, exit 2; nothing recorded, enqueued or sent', async () => {

@@ -6,7 +6,7 @@ import { JOB_OPTIONS, QUEUE } from '../../jobs/definitions.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import { RECONCILE_JOB_NAME, reconcileJobId, type ReconcileJob } from '../../jobs/reconcile/reconcile-job.ts';
 import { createRootLogger, setRootLogger } from '../../src/logging/logger.ts';
-import { exited, killSpawned, runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
+import { killSpawned, runCli, runCliLive } from '../helpers/cli.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
@@ -49,17 +49,7 @@ afterAll(async () => {
 });
 
 /** The CLI run without blocking this process, which serves the simulator it re-counts against. */
-async function cliLive(args: string[]): Promise<CliResult> {
-  const child = spawnCli(args, env);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const status = await exited(child);
-  clearTimeout(timer);
-  return { status, stdout, stderr: stderr.trim() };
-}
+const cliLive = (args: string[]) => runCliLive(args, env);
 
 describe('ledgerline reconcile', () => {
   it('prints one PASS line per check and exits 0 when everything holds', async () => {
