@@ -3,6 +3,7 @@ import { logger } from '../src/logging/logger.ts';
 import { QUEUE } from './definitions.ts';
 import type { IngestWindowJob } from './ingest/ingest-job.ts';
 import { createIngestProcessor, type IngestJobResult } from './ingest/ingest-processor.ts';
+import { markStalledWindowsFailed } from './ingest/stalled-window-failures.ts';
 import { createExportProcessor } from './export/export-processor.ts';
 import { createManagementProcessor } from './management/management-processor.ts';
 import { createMarketDataProcessor } from './market-data/market-data-processor.ts';
@@ -15,6 +16,8 @@ export interface WorkerOptions {
   /** How long a job's lock lasts without renewal; a killed worker's job is taken over after it. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** How often a job may lose its worker and be taken over before it fails. */
+  maxStalledCount?: number;
 }
 
 export interface RunningWorkers {
@@ -34,7 +37,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     stalledInterval: options.stalledIntervalMs ?? runtime.config.workerLockDurationMs,
     // Reading a window again is harmless (upserts, cursor checks), so a job
     // whose worker died may be taken over several times before it counts as failed.
-    maxStalledCount: 5,
+    maxStalledCount: options.maxStalledCount ?? runtime.config.workerMaxStalledCount,
   };
   const ingest = new Worker<IngestWindowJob, IngestJobResult>(
     QUEUE.ingest,
@@ -46,6 +49,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     }),
     { ...common, connection: runtime.connection() },
   );
+  markStalledWindowsFailed(ingest, runtime.pool, logger('ingest'));
   const management = new Worker(QUEUE.management, createManagementProcessor(runtime, logger('management')), {
     ...common,
     connection: runtime.connection(),

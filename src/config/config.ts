@@ -18,6 +18,8 @@ export interface Config {
   readonly workerConcurrency: number;
   /** A killed worker's job is taken over by another worker after this long. */
   readonly workerLockDurationMs: number;
+  /** How many times a job may lose its worker (killed, crashed) and be taken over before it fails. */
+  readonly workerMaxStalledCount: number;
   /**
    * Multiplies the spec's per-second budgets: for an account granted a higher
    * limit tier, or a simulator scaled the same way for tests and benchmarks.
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queuePrefix: raw.QUEUE_PREFIX,
     workerConcurrency: raw.WORKER_CONCURRENCY,
     workerLockDurationMs: raw.WORKER_LOCK_DURATION_MS,
+    workerMaxStalledCount: raw.WORKER_MAX_STALLED_COUNT,
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
     sync: Object.freeze({

@@ -118,6 +118,12 @@ export const envSchema = z.object({
     .min(1000, 'must be at least 1000')
     .max(600_000, 'must be at most 600000')
     .default(30_000),
+  WORKER_MAX_STALLED_COUNT: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be at least 0')
+    .max(100, 'must be at most 100')
+    .default(5),
   SYNC_LOOKBACK_HOURS: hours(24),
   SYNC_TRANSFER_LOOKBACK_HOURS: hours(48),
   SYNC_FIRST_DAYS: z.coerce

@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
+import { QUEUE } from '../../jobs/definitions.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
@@ -83,21 +85,41 @@ describe('crash safety', () => {
     // Every kill hit a backfill still in progress.
     expect(killsDuringWork).toBeGreaterThanOrEqual(10);
 
-    // Resume any window whose job ran out of takeovers, then let a last worker finish.
-    await startBackfill(runtime, { account: 'demo', stream: 'all', from, to: now, now });
+    // A last worker finishes. A window whose job lost its worker more than
+    // maxStalledCount times is marked failed; once the queue is idle, the
+    // operator's rerun of the backfill resumes it from its cursor.
     const last = spawnCli(['worker'], { ...env, LOG_LEVEL: 'info' });
     const ready = printed(last, 'worker started');
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const progress = await windowProgress(pipeline.runtime.pool, ids);
-      if (progress.every((p) => p.done === p.total)) break;
-      if (Date.now() > deadline) {
-        const stuck = await pipeline.runtime.pool.query(
-          `SELECT stream, status, cursor, pages, attempts, last_error FROM sync_window WHERE status <> 'done'`,
-        );
-        throw new Error(`not finished: ${JSON.stringify(progress)} ${JSON.stringify(stuck.rows)}`);
+    const queue = new Queue(QUEUE.ingest, { prefix: runtime.prefix, connection: pipeline.runtime.redis });
+    const deadline = Date.now() + 150_000;
+    let idlePolls = 0;
+    try {
+      for (;;) {
+        const progress = await windowProgress(pipeline.runtime.pool, ids);
+        if (progress.every((p) => p.done === p.total)) break;
+        const counts = await queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
+        idlePolls = Object.values(counts).every((n) => n === 0) ? idlePolls + 1 : 0;
+        // Idle on two polls in a row: a failure just recorded in Redis has reached its window too.
+        if (idlePolls >= 2) {
+          idlePolls = 0;
+          const stranded = await pipeline.runtime.pool.query(
+            `SELECT count(*)::int AS n FROM sync_window WHERE id = ANY($1) AND status = 'running'`,
+            [ids],
+          );
+          // An idle queue never leaves a window "running": it is done or failed.
+          expect(stranded.rows[0].n).toBe(0);
+          await startBackfill(runtime, { account: 'demo', stream: 'all', from, to: now, now });
+        }
+        if (Date.now() > deadline) {
+          const stuck = await pipeline.runtime.pool.query(
+            `SELECT stream, status, cursor, pages, attempts, last_error FROM sync_window WHERE status <> 'done'`,
+          );
+          throw new Error(`not finished: ${JSON.stringify(progress)} ${JSON.stringify(stuck.rows)}`);
+        }
+        await sleep(250);
       }
-      await sleep(250);
+    } finally {
+      await queue.close();
     }
     // Stop it only once it runs, so SIGTERM meets its shutdown handler.
     await ready;
@@ -114,5 +136,5 @@ describe('crash safety', () => {
     // Some windows were taken over after a kill and went on from their stored cursor.
     const resumed = await pool.query(`SELECT count(*)::int AS n FROM sync_window WHERE attempts > 1 AND pages > 1`);
     expect(resumed.rows[0].n).toBeGreaterThan(0);
-  }, 240_000);
+  }, 300_000);
 });
