@@ -34,7 +34,7 @@ export async function startBackfill(runtime: Runtime, request: BackfillRequest):
   const windows = await ensureWindows(runtime.pool, plan.windows, request.refetch ?? false);
   const queue = new Queue<IngestWindowJob>(QUEUE.ingest, { prefix: runtime.prefix, connection: runtime.redis });
   try {
-    const enqueued = await enqueueWindows(queue, windows);
+    const enqueued = await enqueueWindows(queue, runtime.pool, windows);
     return { windows, enqueued, alreadyDone: windows.filter((w) => w.status === 'done').length, notes: plan.notes };
   } finally {
     await queue.close();

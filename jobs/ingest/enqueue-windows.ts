@@ -1,31 +1,52 @@
 import type { Queue } from 'bullmq';
-import type { SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
+import type pg from 'pg';
+import { requeueWindows, type SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
 import { JOB_OPTIONS, QUEUE } from '../definitions.ts';
 import { INGEST_JOB_NAME, ingestJobId, windowJobData, type IngestWindowJob } from './ingest-job.ts';
 
+const FINISHED = new Set(['completed', 'failed', 'unknown']);
+
 /**
- * Enqueues the windows that are not done. A window whose job is still
- * waiting or running is left alone (same job id); one whose earlier job has
- * finished (failed, or completed before a --refetch reset it) gets a new run.
- * Returns how many jobs were added.
+ * The windows that need a new job: not done, and with no job of theirs
+ * waiting or running (same job id). An earlier job that has finished (failed,
+ * or completed before a --refetch reset the window) is removed, so its id can
+ * be used again. Each window appears once, in the order given. A failed one
+ * is set back to pending: the caller adds its job next.
  */
-export async function enqueueWindows(
+export async function windowsNeedingJobs(
   queue: Queue<IngestWindowJob>,
+  pool: pg.Pool,
   windows: readonly SyncWindowRow[],
-): Promise<number> {
-  const jobs = [];
+): Promise<SyncWindowRow[]> {
+  const seen = new Set<string>();
+  const needing: SyncWindowRow[] = [];
   for (const window of windows) {
-    if (window.status === 'done') continue;
-    const data = windowJobData(window);
-    const jobId = ingestJobId(data);
-    const existing = await queue.getJob(jobId);
+    if (window.status === 'done' || seen.has(window.id)) continue;
+    seen.add(window.id);
+    const existing = await queue.getJob(ingestJobId(windowJobData(window)));
     if (existing) {
-      const state = await existing.getState();
-      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
+      if (!FINISHED.has(await existing.getState())) continue;
       await existing.remove();
     }
-    jobs.push({ name: INGEST_JOB_NAME, data, opts: { ...JOB_OPTIONS[QUEUE.ingest], jobId } });
+    needing.push(window);
   }
+  await requeueWindows(
+    pool,
+    needing.map((w) => w.id),
+  );
+  return needing.map((w) => (w.status === 'failed' ? { ...w, status: 'pending' as const } : w));
+}
+
+/** Enqueues the windows that need a job (see windowsNeedingJobs); returns how many were added. */
+export async function enqueueWindows(
+  queue: Queue<IngestWindowJob>,
+  pool: pg.Pool,
+  windows: readonly SyncWindowRow[],
+): Promise<number> {
+  const jobs = (await windowsNeedingJobs(queue, pool, windows)).map((window) => {
+    const data = windowJobData(window);
+    return { name: INGEST_JOB_NAME, data, opts: { ...JOB_OPTIONS[QUEUE.ingest], jobId: ingestJobId(data) } };
+  });
   if (jobs.length > 0) await queue.addBulk(jobs);
   return jobs.length;
 }

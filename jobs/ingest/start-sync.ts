@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { StreamChoice } from '../../src/ingest/backfill-plan.ts';
 import { ensureWindows } from '../../src/ingest/coverage/window-store.ts';
 import { STREAMS } from '../../src/ingest/streams.ts';
+import { planRetries } from '../../src/ingest/retry-plan.ts';
 import { planIncrementalSync } from '../../src/ingest/sync-plan.ts';
 import { QUEUE } from '../definitions.ts';
 import type { Runtime } from '../runtime.ts';
@@ -11,7 +12,8 @@ import type { IngestWindowJob } from './ingest-job.ts';
 
 /**
  * Plans an incremental sync of an account (end of covered data, less the
- * lookback, to now), records its windows and enqueues them.
+ * lookback, to now), records its windows and enqueues them, together with
+ * any earlier window of the account that never finished.
  */
 export async function startSync(
   runtime: Runtime,
@@ -26,11 +28,18 @@ export async function startSync(
     request.now ?? Date.now(),
     runtime.config.sync,
   );
-  const windows = await ensureWindows(runtime.pool, plan.windows);
+  const now = request.now ?? Date.now();
+  const retries = await planRetries(runtime.pool, account.id, streams, now);
+  const windows = [...retries.windows, ...(await ensureWindows(runtime.pool, plan.windows))];
   const queue = new Queue<IngestWindowJob>(QUEUE.ingest, { prefix: runtime.prefix, connection: runtime.redis });
   try {
-    const enqueued = await enqueueWindows(queue, windows);
-    return { windows, enqueued, alreadyDone: windows.filter((w) => w.status === 'done').length, notes: plan.notes };
+    const enqueued = await enqueueWindows(queue, runtime.pool, windows);
+    return {
+      windows,
+      enqueued,
+      alreadyDone: windows.filter((w) => w.status === 'done').length,
+      notes: [...retries.notes, ...plan.notes],
+    };
   } finally {
     await queue.close();
   }

@@ -1,10 +1,12 @@
 import { FlowProducer, Queue, type Job } from 'bullmq';
 import { ensureWindows } from '../../src/ingest/coverage/window-store.ts';
 import { STREAMS } from '../../src/ingest/streams.ts';
+import { planRetries } from '../../src/ingest/retry-plan.ts';
 import { planIncrementalSync } from '../../src/ingest/sync-plan.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { JOB_OPTIONS, QUEUE } from '../definitions.ts';
-import { INGEST_JOB_NAME, ingestJobId, windowJobData } from '../ingest/ingest-job.ts';
+import { windowsNeedingJobs } from '../ingest/enqueue-windows.ts';
+import { INGEST_JOB_NAME, ingestJobId, windowJobData, type IngestWindowJob } from '../ingest/ingest-job.ts';
 import type { Runtime } from '../runtime.ts';
 import { AFTER_SYNC_STEPS } from './after-sync.ts';
 import { SYNC_JOB, syncAccountJobId, syncFinishJobId, type SyncAccountJob } from './sync-jobs.ts';
@@ -13,10 +15,12 @@ import { SYNC_JOB, syncAccountJobId, syncFinishJobId, type SyncAccountJob } from
  * The nightly flow. The cron only enqueues `nightly`; it fans out one
  * `sync-account` per account; each plans its windows and adds them as
  * children of a `sync-finish` job, which BullMQ runs once every child is
- * done (a failed window does not hold it up: reconciliation reports it).
+ * done (a failed window does not hold it up: reconciliation reports it, and
+ * the next sync reads it again).
  */
 export function createSyncProcessor(runtime: Runtime, log: Logger) {
   const flows = new FlowProducer({ prefix: runtime.prefix, connection: runtime.connection() });
+  const ingestQueue = new Queue<IngestWindowJob>(QUEUE.ingest, { prefix: runtime.prefix, connection: runtime.redis });
 
   async function nightly(job: Job): Promise<{ accounts: number }> {
     const runId = String(job.opts.prevMillis ?? job.timestamp);
@@ -44,9 +48,14 @@ export function createSyncProcessor(runtime: Runtime, log: Logger) {
     const account = await runtime.accounts.getById(job.data.accountId);
     const entity = { jobId: job.id, account: account.name, accountId: account.id };
     log.info(entity, 'account sync started');
-    const plan = await planIncrementalSync(runtime.pool, account, STREAMS, Date.now(), runtime.config.sync);
-    for (const note of plan.notes) log.warn({ ...entity, note }, 'account sync note');
-    const windows = (await ensureWindows(runtime.pool, plan.windows)).filter((w) => w.status !== 'done');
+    const now = Date.now();
+    const plan = await planIncrementalSync(runtime.pool, account, STREAMS, now, runtime.config.sync);
+    const retries = await planRetries(runtime.pool, account.id, STREAMS, now);
+    for (const note of [...retries.notes, ...plan.notes]) log.warn({ ...entity, note }, 'account sync note');
+    const windows = await windowsNeedingJobs(ingestQueue, runtime.pool, [
+      ...retries.windows,
+      ...(await ensureWindows(runtime.pool, plan.windows)),
+    ]);
     await flows.add({
       name: SYNC_JOB.syncFinish,
       queueName: QUEUE.sync,
@@ -62,7 +71,7 @@ export function createSyncProcessor(runtime: Runtime, log: Logger) {
         };
       }),
     });
-    log.info({ ...entity, windows: windows.length }, 'account sync planned');
+    log.info({ ...entity, windows: windows.length, retried: retries.windows.length }, 'account sync planned');
     return { windows: windows.length };
   }
 
@@ -85,5 +94,5 @@ export function createSyncProcessor(runtime: Runtime, log: Logger) {
         return { discarded: job.name };
     }
   };
-  return { processor, close: () => flows.close() };
+  return { processor, close: () => Promise.all([flows.close(), ingestQueue.close()]).then(() => undefined) };
 }

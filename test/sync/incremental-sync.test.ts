@@ -1,10 +1,13 @@
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE } from '../../jobs/definitions.ts';
+import { SYNC_JOB, type SyncAccountJob } from '../../jobs/sync/sync-jobs.ts';
 import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
 import { startSync } from '../../jobs/ingest/start-sync.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
-import { storedTransfers, truthTransfers } from '../helpers/ground-truth.ts';
+import { storedSpot, storedTransfers, truthSpot, truthTransfers } from '../helpers/ground-truth.ts';
 
 const DAY = 86_400_000;
 const db = useTestDatabase('incsync');
@@ -65,5 +68,54 @@ describe('incremental sync', () => {
     expect(settled.length).toBeGreaterThan(0);
     // The stored copy equals the exchange's current state, statuses and times included.
     expect(await storedTransfers(runtime.pool, pipeline.accountId)).toEqual(truthTransfers(sim));
+  });
+
+  it('reads again an earlier window that never finished, on demand and in the nightly flow', async () => {
+    const { sim, runtime, accountId } = pipeline;
+    const { pool } = runtime;
+    // A window in the middle of the covered history fails, and its records are not there.
+    async function breakWindow(): Promise<{ id: string; missing: number }> {
+      const picked = await pool.query<{ id: string; start: Date; end: Date }>(
+        `SELECT id, window_start AS start, window_end AS "end" FROM sync_window
+          WHERE account_id = $1 AND stream = 'spot' AND status = 'done'
+            AND window_end < (SELECT max(window_end) FROM sync_window WHERE stream = 'spot')
+            AND EXISTS (SELECT 1 FROM spot_record r WHERE r.account_id = $1 AND r.ts >= window_start AND r.ts < window_end)
+          ORDER BY random() LIMIT 1`,
+        [accountId],
+      );
+      const window = picked.rows[0]!;
+      await pool.query(`UPDATE sync_window SET status = 'failed', last_error = 'test', cursor = NULL WHERE id = $1`, [
+        window.id,
+      ]);
+      const deleted = await pool.query(`DELETE FROM spot_record WHERE account_id = $1 AND ts >= $2 AND ts < $3`, [
+        accountId,
+        window.start,
+        window.end,
+      ]);
+      return { id: window.id, missing: deleted.rowCount ?? 0 };
+    }
+
+    const first = await breakWindow();
+    expect(first.missing).toBeGreaterThan(0);
+    const sync = await startSync(runtime, { accountId, now: sim.clock.now() });
+    expect(sync.windows.map((w) => w.id)).toContain(first.id);
+    await finished(sync);
+    expect(await storedSpot(pool, accountId)).toEqual(truthSpot(sim));
+
+    // The nightly flow's sync-account job does the same.
+    const second = await breakWindow();
+    const queue = new Queue<SyncAccountJob>(QUEUE.sync, { prefix: runtime.prefix, connection: runtime.redis });
+    try {
+      await queue.add(SYNC_JOB.syncAccount, { accountId, runId: 'heal' }, { jobId: 'sync.heal' });
+    } finally {
+      await queue.close();
+    }
+    for (let i = 0; ; i += 1) {
+      const status = await pool.query(`SELECT status FROM sync_window WHERE id = $1`, [second.id]);
+      if (status.rows[0].status === 'done') break;
+      if (i > 300) throw new Error(`window ${second.id} not read again: ${status.rows[0].status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await storedSpot(pool, accountId)).toEqual(truthSpot(sim));
   });
 });

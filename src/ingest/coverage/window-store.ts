@@ -145,3 +145,29 @@ export async function coveredRanges(
   );
   return result.rows.map((r) => ({ start: Number(r.start), end: Number(r.end) }));
 }
+
+/**
+ * Windows of an account that were planned but never finished (failed,
+ * pending, or left running by a worker that died), oldest first.
+ */
+export async function unfinishedWindows(
+  db: pg.Pool | pg.ClientBase,
+  accountId: string,
+  streams: readonly Stream[],
+): Promise<SyncWindowRow[]> {
+  const result = await db.query<RawRow>(
+    `${SELECT_WINDOW} WHERE account_id = $1 AND stream = ANY($2::sync_stream[]) AND status <> 'done'
+      ORDER BY window_start, stream, scope`,
+    [accountId, streams],
+  );
+  return result.rows.map(toRow);
+}
+
+/** Windows about to get a new job: a failed one is pending again (its cursor and last error kept). */
+export async function requeueWindows(db: pg.Pool | pg.ClientBase, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE sync_window SET status = 'pending', updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'failed'`,
+    [ids],
+  );
+}

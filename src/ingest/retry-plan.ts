@@ -1,0 +1,43 @@
+import type pg from 'pg';
+import { positionHorizon } from '../exchange/index.ts';
+import { unfinishedWindows, type Stream, type SyncWindowRow } from './coverage/window-store.ts';
+import { formatInstant } from './time-arguments.ts';
+
+export interface RetryPlan {
+  /** Earlier windows to read again, from their stored cursor. */
+  windows: SyncWindowRow[];
+  notes: string[];
+}
+
+const describe = (w: SyncWindowRow) =>
+  `${w.stream}${w.scope ? ` ${w.scope}` : ''} ${formatInstant(w.start)} .. ${formatInstant(w.end)}`;
+
+/**
+ * The earlier windows of an account that never finished. An incremental sync
+ * only reads forward from the end of covered data, so without this a window
+ * that failed in the middle of the history would stay a hole until someone
+ * noticed; each sync tries them again instead. A positions window entirely
+ * behind the exchange's 3-month horizon cannot be read any more: it stays
+ * failed, for reconciliation to report, and is named in the notes.
+ */
+export async function planRetries(
+  pool: pg.Pool,
+  accountId: string,
+  streams: readonly Stream[],
+  now: number,
+): Promise<RetryPlan> {
+  const horizon = positionHorizon(now);
+  const windows: SyncWindowRow[] = [];
+  const notes: string[] = [];
+  for (const window of await unfinishedWindows(pool, accountId, streams)) {
+    if (window.stream === 'positions' && window.end <= horizon) {
+      notes.push(`${describe(window)} never finished and is now behind the exchange's horizon: its records are lost`);
+      continue;
+    }
+    if (window.stream === 'positions' && window.start < horizon) {
+      notes.push(`${describe(window)}: read again, but what is before ${formatInstant(horizon)} is lost`);
+    }
+    windows.push(window);
+  }
+  return { windows, notes };
+}
