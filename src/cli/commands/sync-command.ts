@@ -9,7 +9,9 @@ import { watchWindows } from '../watch-windows.ts';
 export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
-    .description('incremental sync now: from the end of covered data (less the lookback) to now, with progress')
+    .description(
+      'incremental sync now: from the end of covered data (less the lookback) to now, and every earlier window that never finished, with progress',
+    )
     .requiredOption('--account <name>', 'a registered account')
     .option('--stream <stream>', 'positions, spot, transfers or all', 'all')
     .option('--with-worker', 'process the jobs in this process too (no separate `ledgerline worker` needed)')
