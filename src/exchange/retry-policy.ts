@@ -3,6 +3,7 @@ import {
   type ExchangeError,
   ExchangeNetworkError,
   ExchangeRateLimitError,
+  MalformedResponseError,
 } from './errors/exchange-error.ts';
 
 export interface RetryOptions {
@@ -27,7 +28,9 @@ export type RetryDecision = { retry: true } | { retry: false; error: ExchangeErr
  * error class says it may help. A state-changing POST is repeated only when
  * the exchange certainly did not act on it: a 429 (rejected before any work)
  * or a connection that never opened. Any other failure after sending becomes
- * an AmbiguousResultError for the caller to resolve.
+ * an AmbiguousResultError for the caller to resolve, an answer that cannot be
+ * read included: the exchange may have acted on it (a 00000 whose data broke
+ * the schema certainly did), so it must not be recorded as refused.
  */
 export function decideRetry(
   method: 'GET' | 'POST',
@@ -40,6 +43,8 @@ export function decideRetry(
   const notActedOn =
     error instanceof ExchangeRateLimitError || (error instanceof ExchangeNetworkError && !error.requestMayHaveBeenSent);
   if (notActedOn) return attemptsLeft ? { retry: true } : { retry: false, error };
-  if (error.retryable) return { retry: false, error: new AmbiguousResultError(error.endpoint, error) };
+  if (error.retryable || error instanceof MalformedResponseError) {
+    return { retry: false, error: new AmbiguousResultError(error.endpoint, error) };
+  }
   return { retry: false, error };
 }

@@ -53,24 +53,6 @@ export class Mirror {
   }
 
   /**
-   * Sub-accounts the exchange created although their answer was lost: their
-   * uid was never returned; each carries `keysWithoutId` keys whose apiKey
-   * and secret nobody received.
-   */
-  async recordLostSubs(
-    tx: Tx,
-    accountId: string,
-    actionId: string,
-    names: readonly string[],
-    source: SubAccountSource,
-    keysWithoutId: number,
-  ) {
-    for (const name of names) {
-      await this.#upsertSub(tx, accountId, actionId, { subUid: null, name, source, keysWithoutId });
-    }
-  }
-
-  /**
    * A key as the exchange returned it (create, batch create or modify). Its
    * secret is sealed the first time the exchange hands it over; a later copy
    * (a modify answer) never brings back a secret that was already shown.

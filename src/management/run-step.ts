@@ -20,10 +20,12 @@ export type Recovery =
   /** The request is idempotent (modify, cancel): sending it again cannot do anything twice. */
   | { kind: 'repeat'; why: string }
   /**
-   * A create of a unique name: sending it again either creates it (the lost
-   * one had not landed) or is refused with 40060 (it had).
+   * A create of a unique name: sending it again creates it if the lost one
+   * had not landed. A 40060 refusal only says the name exists now: the lost
+   * request may have created it, or it was taken before (the lost answer may
+   * have been that same refusal), so it ends ambiguous, with `exists` saying why.
    */
-  | { kind: 'probe'; why: string; onExists: (tx: Tx) => Promise<void>; exists: string };
+  | { kind: 'probe'; why: string; exists: string };
 
 export interface StepSpec<T> {
   request: PlannedRequest;
@@ -82,9 +84,8 @@ async function recover<T>(recorder: RequestRecorder, spec: StepSpec<T>): Promise
     const rows = recorder.of(spec.request.step);
     const last = rows.at(-1)!;
     if (recovery.kind === 'probe' && last.status === 'failed' && last.errorCode === NAME_EXISTS_CODE) {
-      await recorder.transaction((tx) => recovery.onExists(tx));
       return {
-        state: 'done',
+        state: 'ambiguous',
         resolution: `${lostAnswer(rows)}; ${recovery.why}; request ${last.seq} (probe) answered ${NAME_EXISTS_CODE} "${last.errorMessage}": ${recovery.exists}`,
       };
     }
@@ -107,10 +108,10 @@ async function recover<T>(recorder: RequestRecorder, spec: StepSpec<T>): Promise
     }
     if (again.ambiguous) continue;
     if (recovery.kind === 'probe' && again.error.code === NAME_EXISTS_CODE) continue;
-    if (recovery.kind === 'repeat') return { state: 'failed', error: again.error.message };
+    // A refused repeat or probe says nothing about the lost request (a 429 after every retry, say).
     return {
       state: 'ambiguous',
-      resolution: `${lostAnswer(recorder.of(spec.request.step))}; the probe was refused with ${again.error.code} (${again.error.message}), which does not tell whether the lost request took effect`,
+      resolution: `${lostAnswer(recorder.of(spec.request.step))}; the ${purpose} was refused with ${again.error.code} (${again.error.message}), which does not tell whether the lost request took effect`,
     };
   }
 }

@@ -18,6 +18,7 @@ import {
   historyPositionData,
   spotRecordData,
 } from '../../src/exchange/responses/history-responses.ts';
+import { subAccountApiKeyData } from '../../src/exchange/responses/account-responses.ts';
 import { fail, ok } from './helpers/fake-exchange.ts';
 
 const position = {
@@ -98,6 +99,19 @@ describe('parseAnswer', () => {
     );
     expect(a.data.cursor).toBe('t9');
     expect(b.data).toEqual(a.data);
+  });
+
+  it("accepts a permission the spec does not list in a created key's answer (its secret must not be lost)", () => {
+    const key = {
+      subAccountUid: '7001',
+      subAccountApiKey: 'bg_k',
+      secretKey: 's3cr3t',
+      permList: ['withdraw', 'read'],
+      label: 'x',
+      ipList: [],
+    };
+    const { data } = parseAnswer('createVirtualSubaccountApiKey', 200, ok(key), subAccountApiKeyData);
+    expect(data).toMatchObject({ secretKey: 's3cr3t', permList: ['withdraw', 'read'] });
   });
 
   it('names the endpoint and the path of a malformed answer', () => {

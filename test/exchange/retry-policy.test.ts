@@ -5,6 +5,7 @@ import {
   ExchangeNetworkError,
   ExchangeRateLimitError,
   ExchangeServerError,
+  MalformedResponseError,
 } from '../../src/exchange/errors/exchange-error.ts';
 import { backoffDelay, decideRetry, DEFAULT_RETRY } from '../../src/exchange/retry-policy.ts';
 
@@ -13,6 +14,7 @@ const server = new ExchangeServerError({ endpoint, code: '40015', msg: 'internal
 const limited = new ExchangeRateLimitError({ endpoint, code: '429', msg: 'Too Many Requests', httpStatus: 429 });
 const auth = new ExchangeAuthError({ endpoint, code: '40009', msg: 'sign signature error', httpStatus: 400 });
 const reset = new ExchangeNetworkError({ endpoint, code: 'NETWORK', msg: 'reset', requestMayHaveBeenSent: true });
+const unreadable = new MalformedResponseError(endpoint, 'data.subUid', 'must be a non-empty string', 200);
 const refused = new ExchangeNetworkError({ endpoint, code: 'NETWORK', msg: 'refused', requestMayHaveBeenSent: false });
 
 describe('decideRetry', () => {
@@ -21,6 +23,7 @@ describe('decideRetry', () => {
       expect(decideRetry('GET', error, 1, DEFAULT_RETRY)).toEqual({ retry: true });
     }
     expect(decideRetry('GET', auth, 1, DEFAULT_RETRY)).toEqual({ retry: false, error: auth });
+    expect(decideRetry('GET', unreadable, 1, DEFAULT_RETRY)).toEqual({ retry: false, error: unreadable });
   });
 
   it('stops after maxAttempts with the last error', () => {
@@ -37,7 +40,8 @@ describe('decideRetry', () => {
   });
 
   it('turns a POST failure after sending into an AmbiguousResultError that is not retryable', () => {
-    for (const cause of [reset, server]) {
+    // An answer that cannot be read included: the exchange may have acted on it.
+    for (const cause of [reset, server, unreadable]) {
       const decision = decideRetry('POST', cause, 1, DEFAULT_RETRY);
       expect(decision.retry).toBe(false);
       const error = decision.retry ? undefined : decision.error;

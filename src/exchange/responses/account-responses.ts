@@ -1,9 +1,18 @@
 import { z } from 'zod';
-import { PERMISSIONS } from '../requests/primitives.ts';
-import { id, optionalId, timestamp } from './fields.ts';
+import { id, listedValue, optionalId, timestamp } from './fields.ts';
 
 const stringList = z
   .array(z.string())
+  .nullish()
+  .transform((list) => list ?? []);
+
+/**
+ * Permissions in an answer: any non-empty string. The exchange adds values
+ * before its docs do, and refusing the answer of a create that took effect
+ * would lose the created key's secret.
+ */
+const permissionList = z
+  .array(listedValue)
   .nullish()
   .transform((list) => list ?? []);
 
@@ -11,10 +20,7 @@ export const subAccountApiKeyData = z.object({
   subAccountUid: id,
   subAccountApiKey: id,
   secretKey: id,
-  permList: z
-    .array(z.enum(PERMISSIONS))
-    .nullish()
-    .transform((list) => list ?? []),
+  permList: permissionList,
   label: z.string(),
   ipList: stringList,
 });
@@ -26,10 +32,7 @@ export const batchCreateSubaccountAndApiKeyData = z.array(
     label: z.string(),
     subAccountApiKey: id,
     secretKey: id,
-    permList: z
-      .array(z.enum(PERMISSIONS))
-      .nullish()
-      .transform((list) => list ?? []),
+    permList: permissionList,
     ipList: stringList,
   }),
 );

@@ -10,7 +10,7 @@ type BatchCreate = Extract<ActionInput, { command: 'subaccount_batch_create' }>;
 
 const NO_LISTING =
   'no endpoint of the API lists sub-accounts, so the same create (same unique name) was sent again as a probe: ' +
-  'the exchange refuses it with 40060 if the lost request took effect, and creates it if not';
+  'the exchange creates it if the lost request had not, and refuses it with 40060 if the name exists';
 
 /** A limit reached since the action was recorded (another action got there first): refused unsent. */
 async function roomFor(ctx: ActionContext, adding: number): Promise<StepResult | undefined> {
@@ -38,11 +38,10 @@ export async function createSubAccount(ctx: ActionContext<CreateSub>): Promise<A
       recovery: {
         kind: 'probe',
         why: NO_LISTING,
-        onExists: (tx) => mirror.recordLostSubs(tx, action.accountId, action.id, [username], 'create_sub', 0),
         exists:
-          'the sub-account exists, so the lost request took effect (it was the only request ledgerline sent for ' +
-          'this name, and a name taken before would have been refused the same way). Its uid was in the lost ' +
-          'answer and no endpoint returns it: mirrored without uid',
+          `the name ${username} exists now, but that does not prove the lost request created it: names are unique ` +
+          'on the exchange, and had another account held it, the lost answer would have been this same refusal. ' +
+          "Check the platform's sub-account page; nothing was mirrored and nothing more is sent",
       },
     }));
   const row = await ctx.prisma.subAccount.findUnique({
@@ -71,11 +70,11 @@ export async function batchCreateSubAccounts(ctx: ActionContext<BatchCreate>): P
         recovery: {
           kind: 'probe',
           why: NO_LISTING,
-          onExists: (tx) => mirror.recordLostSubs(tx, action.accountId, action.id, names, 'batch_create', 1),
           exists:
-            `a batch is all or nothing, so all ${names.length} sub-accounts of the lost request exist ` +
-            `(${names.join(', ')}). Their uids, API keys and secret keys were in the lost answer and no endpoint ` +
-            'returns them: mirrored without uid, each with one key whose apiKey is unknown',
+            `a name of this batch exists now (${names.join(', ')}): either the lost batch (all or nothing) created ` +
+            'all of them, with API keys whose secrets were in the lost answer, or a name was held by another ' +
+            "account and the lost batch was refused. Check the platform's sub-account page; nothing was mirrored, " +
+            'and the rest of the action is not sent',
         },
       }));
     results.push(step);
