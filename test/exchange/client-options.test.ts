@@ -13,7 +13,9 @@ function untyped(options: Record<string, unknown>): Partial<ExchangeClientOption
 }
 const fast = { rateBudget: { perSecond: { spotRecord: 100, fundNetFlow: 100 } } };
 
-const { redis, prefix } = useTestRedis('exchange-options');
+// Read testRedis.prefix inside each test: it changes per test.
+const testRedis = useTestRedis('exchange-options');
+const { redis } = testRedis;
 let fake: FakeExchange | undefined;
 afterEach(async () => {
   await fake?.close();
@@ -23,9 +25,9 @@ afterEach(async () => {
 describe('client options', () => {
   it('sends the locale header, en-US by default, and no auth headers to the public endpoint', async () => {
     fake = await startFakeExchange((_request, response) => send(response, 200, ok([])));
-    const english = makeClient(fake.url, redis, prefix, fast);
+    const english = makeClient(fake.url, redis, testRedis.prefix, fast);
     await english.spotRecord();
-    const korean = makeClient(fake.url, redis, prefix, { ...fast, locale: 'ko-KR' });
+    const korean = makeClient(fake.url, redis, testRedis.prefix, { ...fast, locale: 'ko-KR' });
     await korean.spotRecord();
     await korean.fundNetFlow({ symbol: 'BTCUSDT' });
     await english.close();
@@ -43,14 +45,14 @@ describe('client options', () => {
     [{ uid: '' }, /uid: must be the account UID/],
     [{ timeouts: { connectMs: 0 } }, /timeouts.connectMs/],
   ] as const)('refuses %j with a ValidationError naming the option', (override, message) => {
-    expect(() => makeClient('http://127.0.0.1:1', redis, prefix, untyped(override))).toThrow(ValidationError);
-    expect(() => makeClient('http://127.0.0.1:1', redis, prefix, untyped(override))).toThrow(message);
+    expect(() => makeClient('http://127.0.0.1:1', redis, testRedis.prefix, untyped(override))).toThrow(ValidationError);
+    expect(() => makeClient('http://127.0.0.1:1', redis, testRedis.prefix, untyped(override))).toThrow(message);
   });
 
   it('never shows a secret in an option error', () => {
     const error = (() => {
       try {
-        makeClient('http://127.0.0.1:1', redis, prefix, { secretKey: '' });
+        makeClient('http://127.0.0.1:1', redis, testRedis.prefix, { secretKey: '' });
       } catch (caught) {
         return caught as ValidationError;
       }
@@ -76,7 +78,7 @@ describe('client options', () => {
       },
     });
     const logger = createRootLogger({ level: 'trace', destination });
-    const client = makeClient(fake.url, redis, prefix, {
+    const client = makeClient(fake.url, redis, testRedis.prefix, {
       ...fast,
       logger,
       secretKey: 'SUPER-SECRET-KEY',

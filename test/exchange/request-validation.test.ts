@@ -8,7 +8,9 @@ import { callEndpoint, makeClient } from './helpers/make-client.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 15, 12);
-const { redis, prefix } = useTestRedis('exchange-validation');
+// Read testRedis.prefix inside each test: it changes per test.
+const testRedis = useTestRedis('exchange-validation');
+const { redis } = testRedis;
 
 let fake: FakeExchange;
 beforeAll(async () => {
@@ -22,7 +24,7 @@ afterAll(async () => {
 
 describe('request validation before sending', () => {
   it.each(ruleCases(NOW).map((c) => [c.name, c] as const))('%s: refused, naming field and rule', async (_n, c) => {
-    const client = makeClient(fake.url, redis, prefix, { clock: () => NOW });
+    const client = makeClient(fake.url, redis, testRedis.prefix, { clock: () => NOW });
     const error = await callEndpoint(client, c.endpoint, c.params).then(
       () => undefined,
       (caught: unknown) => caught,
@@ -39,7 +41,7 @@ describe('request validation before sending', () => {
   });
 
   it('shows the value at fault, but never a passphrase', async () => {
-    const client = makeClient(fake.url, redis, prefix);
+    const client = makeClient(fake.url, redis, testRedis.prefix);
     const limit = await client.spotRecord({ limit: 501 }).catch((error: unknown) => error);
     expect((limit as RequestValidationError).value).toBe(501);
     expect((limit as RequestValidationError).message).toBe(
@@ -55,7 +57,7 @@ describe('request validation before sending', () => {
   });
 
   it('lets the boundary values of every rule through, converted to decimal strings', async () => {
-    const client = makeClient(fake.url, redis, prefix, { clock: () => NOW });
+    const client = makeClient(fake.url, redis, testRedis.prefix, { clock: () => NOW });
     await client.historyPosition({ startTime: NOW - 90 * DAY, endTime: NOW, limit: 100 });
     await client.spotRecord({ startTime: NOW - 30 * DAY, endTime: NOW, limit: '500', coin: 'USDT' });
     await client.allSubDepositWithdrawal({ startTime: NOW - 7 * DAY, endTime: NOW, limit: 100, status: 'pending' });

@@ -10,7 +10,9 @@ import { callEndpoint } from './helpers/make-client.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
-const { redis, prefix } = useTestRedis('exchange-sim-rules');
+// Read testRedis.prefix inside each test: it changes per test.
+const testRedis = useTestRedis('exchange-sim-rules');
+const { redis } = testRedis;
 let sim: RunningSimulator;
 
 beforeAll(async () => {
@@ -22,7 +24,7 @@ afterAll(async () => {
 
 describe('every spec rule is refused client-side, against the simulator', () => {
   it('refuses each broken rule with a RequestValidationError and sends nothing (the request log stays empty)', async () => {
-    const client = simulatorClient(sim, redis, prefix);
+    const client = simulatorClient(sim, redis, testRedis.prefix);
     sim.requestLog.clear();
     const cases = ruleCases(sim.clock.now());
     const outcomes = [];
@@ -43,7 +45,7 @@ describe('every spec rule is refused client-side, against the simulator', () => 
     expect(new Set(cases.map((c) => c.endpoint)).size).toBe(11);
     expect(sim.requestLog.list()).toEqual([]);
     // And the simulator's log does record requests that are sent: the empty log above means something.
-    await simulatorClient(sim, redis, prefix).spotRecord({ limit: 1 });
+    await simulatorClient(sim, redis, testRedis.prefix).spotRecord({ limit: 1 });
     expect(sim.requestLog.list()).toHaveLength(1);
   });
 

@@ -13,7 +13,9 @@ import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
-const { redis, prefix } = useTestRedis('exchange-sim-paging');
+// Read testRedis.prefix inside each test: it changes per test.
+const testRedis = useTestRedis('exchange-sim-paging');
+const { redis } = testRedis;
 let sim: RunningSimulator;
 
 beforeAll(async () => {
@@ -58,7 +60,7 @@ describe('paging whole windows against the simulator', () => {
   it('yields every record exactly once through 5% HTTP 500, 2% resets and 3% truncated bodies', async () => {
     sim.faults.set({ http500: 0.05, reset: 0.02, truncate: 0.03, seed: 2024 });
     sim.counters.reset();
-    const client = simulatorClient(sim, redis, prefix, { factor: 20 });
+    const client = simulatorClient(sim, redis, testRedis.prefix, { factor: 20 });
     const { horizon, positions, spot, transfers } = await pageEverything(client);
     await client.close();
     sim.faults.clear();
@@ -90,7 +92,7 @@ describe('paging whole windows against the simulator', () => {
   });
 
   it('resumes a window from a cursor saved after any page, without a gap or a repeat', async () => {
-    const client = simulatorClient(sim, redis, prefix, { factor: 20 });
+    const client = simulatorClient(sim, redis, testRedis.prefix, { factor: 20 });
     const [window] = planWindows('spotRecord', NOW - 30 * 86_400_000, NOW + 1);
     const all = await collect(pageSpotRecords(client, window!, {}, { limit: 9 }));
     expect(all.length).toBeGreaterThan(30);

@@ -7,7 +7,9 @@ import { simulatorClient } from './helpers/simulator-client.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
-const { redis, prefix } = useTestRedis('exchange-sim-read');
+// Read testRedis.prefix inside each test: it changes per test.
+const testRedis = useTestRedis('exchange-sim-read');
+const { redis } = testRedis;
 let sim: RunningSimulator;
 let client: ExchangeClient;
 
@@ -19,7 +21,7 @@ afterAll(async () => {
 });
 
 function freshClient(overrides: Parameters<typeof simulatorClient>[3] = {}): ExchangeClient {
-  client = simulatorClient(sim, redis, prefix, { factor: 10, ...overrides });
+  client = simulatorClient(sim, redis, testRedis.prefix, { factor: 10, ...overrides });
   return client;
 }
 

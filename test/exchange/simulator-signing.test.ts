@@ -5,7 +5,9 @@ import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
-const { redis, prefix } = useTestRedis('exchange-sim-signing');
+// Read testRedis.prefix inside each test: it changes per test.
+const testRedis = useTestRedis('exchange-sim-signing');
+const { redis } = testRedis;
 let sim: RunningSimulator;
 
 beforeAll(async () => {
@@ -17,7 +19,7 @@ afterAll(async () => {
 
 describe('signatures verify on the simulator', () => {
   it('for query values that need percent-encoding', async () => {
-    const client = simulatorClient(sim, redis, prefix, { rateBudget: { perSecond: { spotRecord: 50 } } });
+    const client = simulatorClient(sim, redis, testRedis.prefix, { rateBudget: { perSecond: { spotRecord: 50 } } });
     sim.requestLog.clear();
     const awkward = ['BTC USDT', 'a/b?c=d&e', 'é日本✓', '100%+1', "it's (ok)*~!"];
     for (const symbol of awkward) {
@@ -36,7 +38,7 @@ describe('signatures verify on the simulator', () => {
   });
 
   it('for POST bodies with non-ASCII text', async () => {
-    const client = simulatorClient(sim, redis, prefix);
+    const client = simulatorClient(sim, redis, testRedis.prefix);
     sim.requestLog.clear();
     const note = 'Büro Köln · 日本語 · 한국어 · ✓ 🚀';
     const sub = await client.createSub({ username: 'unicode', note });

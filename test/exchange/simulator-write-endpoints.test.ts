@@ -6,7 +6,9 @@ import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
-const { redis, prefix } = useTestRedis('exchange-sim-write');
+// Read testRedis.prefix inside each test: it changes per test.
+const testRedis = useTestRedis('exchange-sim-write');
+const { redis } = testRedis;
 let sim: RunningSimulator;
 
 beforeAll(async () => {
@@ -18,7 +20,7 @@ afterAll(async () => {
 
 describe('state-changing endpoints against the simulator', () => {
   it('creates a sub-account, gives it a key that then signs its own requests, and modifies the key', async () => {
-    const client = simulatorClient(sim, redis, prefix, { factor: 10 });
+    const client = simulatorClient(sim, redis, testRedis.prefix, { factor: 10 });
     const sub = await client.createSub({ username: 'ledgerline', note: 'Büro Köln, 日本 ✓', accountMode: 'unified' });
     expect(sub).toMatchObject({ status: 'normal', note: 'Büro Köln, 日本 ✓', createdTime: String(NOW) });
     expect(sim.state().subAccounts.map((s) => s.uid)).toContain(sub.subUid);
@@ -42,7 +44,7 @@ describe('state-changing endpoints against the simulator', () => {
       uid: sim.demo.uid,
       redis,
       clock: () => sim.clock.now(),
-      rateBudget: { prefix, ipKey: 'test-host' },
+      rateBudget: { prefix: testRedis.prefix, ipKey: 'test-host' },
     });
     expect(await subClient.spotRecord({ limit: 5 })).toEqual([]);
     await subClient.close();
@@ -60,7 +62,7 @@ describe('state-changing endpoints against the simulator', () => {
   });
 
   it('batch-creates sub-accounts with keys, all or nothing', async () => {
-    const client = simulatorClient(sim, redis, prefix, { factor: 10 });
+    const client = simulatorClient(sim, redis, testRedis.prefix, { factor: 10 });
     const created = await client.batchCreateSubaccountAndApiKey([
       { subAccountName: 'Ledgerab', passphrase: 'abc12345', label: 'eins', permList: ['read'] },
       { subAccountName: 'Ledgerac', passphrase: 'abc12345', label: 'zwei', permList: ['spot_trade'], ipList: ['::1'] },
@@ -83,7 +85,7 @@ describe('state-changing endpoints against the simulator', () => {
   });
 
   it('cancels all orders of a category, reporting orders that could not be cancelled', async () => {
-    const client = simulatorClient(sim, redis, prefix, { factor: 10 });
+    const client = simulatorClient(sim, redis, testRedis.prefix, { factor: 10 });
     sim.placeOrders([{ category: 'USDT-FUTURES', symbol: 'BTCUSDT', orderId: 'stuck-1', stuck: true }]);
     const open = sim.state().openOrders.filter((order) => order.category === 'USDT-FUTURES');
     expect(open.length).toBeGreaterThan(1);
@@ -101,7 +103,7 @@ describe('state-changing endpoints against the simulator', () => {
   });
 
   it('batch-cancels spot orders by orderId, and by clientOid', async () => {
-    const client = simulatorClient(sim, redis, prefix, { factor: 10 });
+    const client = simulatorClient(sim, redis, testRedis.prefix, { factor: 10 });
     sim.placeOrders([
       { category: 'SPOT', symbol: 'ETHUSDT', orderId: 'o-1', clientOid: 'c-1' },
       { category: 'SPOT', symbol: 'ETHUSDT', orderId: 'o-2', clientOid: 'c-2' },
@@ -127,7 +129,7 @@ describe('state-changing endpoints against the simulator', () => {
   });
 
   it('gives an AmbiguousResultError, after one request only, when a POST took effect but its answer was lost', async () => {
-    const client = simulatorClient(sim, redis, prefix, { factor: 10 });
+    const client = simulatorClient(sim, redis, testRedis.prefix, { factor: 10 });
     sim.faults.set({ applyThenReset: { path: '/api/v3/user/create-sub', count: 1 } });
     sim.requestLog.clear();
     const error = await client.createSub({ username: 'lostanswer' }).catch((caught: unknown) => caught);

@@ -10,7 +10,9 @@ import { useTestRedis } from '../helpers/test-redis.ts';
 import { type FakeExchange, fail, ok, send, startFakeExchange } from './helpers/fake-exchange.ts';
 import { makeClient } from './helpers/make-client.ts';
 
-const { redis, prefix } = useTestRedis('exchange-transport');
+// Read testRedis.prefix inside each test: it changes per test.
+const testRedis = useTestRedis('exchange-transport');
+const { redis } = testRedis;
 const record = {
   id: '1',
   coin: 'BTC',
@@ -93,7 +95,7 @@ describe('retries through the client', () => {
       else if (index === 2) send(response, 200, ok([record]).slice(0, 25));
       else send(response, 200, ok([record]));
     });
-    const client = makeClient(fake.url, redis, prefix, { rateBudget: { perSecond: { spotRecord: 100 } } });
+    const client = makeClient(fake.url, redis, testRedis.prefix, { rateBudget: { perSecond: { spotRecord: 100 } } });
     const records = await client.spotRecord({ coin: 'BTC' });
     await client.close();
     expect(records).toEqual([{ ...record, raw: record }]);
@@ -104,7 +106,7 @@ describe('retries through the client', () => {
 
   it('gives up on a GET after maxAttempts with the last retryable error', async () => {
     fake = await startFakeExchange((_request, response) => send(response, 500, fail('40015', 'internal error')));
-    const client = makeClient(fake.url, redis, prefix, {
+    const client = makeClient(fake.url, redis, testRedis.prefix, {
       retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
       rateBudget: { perSecond: { spotRecord: 100 } },
     });
@@ -115,7 +117,7 @@ describe('retries through the client', () => {
 
   it('never repeats a POST whose connection was reset: AmbiguousResultError after one request', async () => {
     fake = await startFakeExchange((_request, response) => response.socket?.destroy());
-    const client = makeClient(fake.url, redis, prefix);
+    const client = makeClient(fake.url, redis, testRedis.prefix);
     const error = await client.createSub({ username: 'alice' }).catch((caught: unknown) => caught);
     await client.close();
     expect(error).toBeInstanceOf(AmbiguousResultError);
@@ -129,7 +131,7 @@ describe('retries through the client', () => {
       (r: Parameters<typeof send>[0]) => send(r, 200, ok(created).slice(0, 20)),
     ]) {
       fake = await startFakeExchange((_request, response) => answer(response));
-      const client = makeClient(fake.url, redis, prefix);
+      const client = makeClient(fake.url, redis, testRedis.prefix);
       await expect(client.createSub({ username: 'alice' })).rejects.toBeInstanceOf(AmbiguousResultError);
       await client.close();
       expect(fake.requests).toHaveLength(1);
@@ -143,7 +145,7 @@ describe('retries through the client', () => {
       if (index === 0) send(response, 429, fail('429', 'Too Many Requests'));
       else send(response, 200, ok(created));
     });
-    const client = makeClient(fake.url, redis, prefix);
+    const client = makeClient(fake.url, redis, testRedis.prefix);
     const started = Date.now();
     const result = await client.createSub({ username: 'alice' });
     await client.close();

@@ -51,7 +51,8 @@ describe('a window whose job lost its worker too often', () => {
     await dead.close(true);
 
     // No takeover allowed: the first stall fails the job, without the processor ever running.
-    pipeline.startWorkers({ lockDurationMs: 1_000, stalledIntervalMs: 300, maxStalledCount: 0 });
+    // Live workers hold long locks: only the dead worker's 1-second lock lapses, however loaded the machine.
+    pipeline.startWorkers({ lockDurationMs: 10_000, stalledIntervalMs: 300, maxStalledCount: 0 });
     const failed = await until('the window to be marked failed', async () => {
       const window = await getWindow(pipeline.runtime.pool, windowId);
       return window?.status === 'failed' ? window : undefined;

@@ -4,7 +4,7 @@ import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
-import { exited, killSpawned, spawnCli } from '../helpers/cli.ts';
+import { exited, killSpawned, printed, spawnCli } from '../helpers/cli.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 import {
   storedPositions,
@@ -43,12 +43,15 @@ describe('two worker processes', () => {
       LOG_LEVEL: 'info',
     };
     const workers = [spawnCli(['worker'], env), spawnCli(['worker'], env)];
+    // Both must be listening before the work is queued, or the first to start could take all of it.
+    const ready = workers.map((worker) => printed(worker, 'worker started'));
     const completedBy = workers.map(() => 0);
     workers.forEach((worker, i) =>
       worker.stdout?.on('data', (chunk: Buffer) => {
         completedBy[i]! += chunk.toString().split('ingest window completed').length - 1;
       }),
     );
+    await Promise.all(ready);
     const now = Date.now();
     const runtime = { ...pipeline.runtime, prefix: env.QUEUE_PREFIX };
     const started = await startBackfill(runtime, {

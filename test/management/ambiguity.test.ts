@@ -64,7 +64,8 @@ describe('a create applied by the exchange whose answer is lost', () => {
     pipeline.sim.faults.set({ reset: 1, paths: [PATHS.createSub] });
     const pending = runToEnd(pipeline, { command: 'subaccount_create', params: { username: 'neverlanded' } });
     // Let the first request go out and be dropped, then stop dropping.
-    for (let k = 0; k < 200 && requestsTo(pipeline, PATHS.createSub).length === 0; k++) {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+      if (requestsTo(pipeline, PATHS.createSub).length > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     pipeline.sim.faults.clear();
