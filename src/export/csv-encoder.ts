@@ -8,7 +8,8 @@ import { stringify } from 'csv-stringify/sync';
  * csv-stringify would write it, cells joined by commas, and any row with a cell that needs
  * quoting goes through csv-stringify itself. A test checks both paths agree on random rows.
  */
-const OPTIONS = { record_delimiter: 'unix', eof: true } as const;
+// csv-stringify quotes a cell with `\n` but not one with a lone `\r`, which readers take as a line break.
+const OPTIONS = { record_delimiter: 'unix', eof: true, quoted_match: /\r/ } as const;
 const NEEDS_QUOTING = /[",\r\n]/;
 
 export function encodeCsvRow(cells: readonly string[]): string {

@@ -24,7 +24,8 @@ export interface ExportRequestInput {
   includePending?: boolean;
 }
 
-const COIN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
+// No '_' or '.': the coin is part of the file name, whose parts '_' separates.
+const COIN = /^[A-Z0-9][A-Z0-9-]{0,31}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
@@ -38,9 +39,10 @@ export function parseExportRequest(input: ExportRequestInput): ExportRequest {
     throw new ValidationError('accountId', 'must be an account id (uuid)', input.accountId);
   }
   const period = parsePeriod(input);
-  const coin = input.coin?.trim() || undefined;
+  // The exchange's coin symbols are upper case: `btc` means BTC, not an empty report.
+  const coin = input.coin?.trim().toUpperCase() || undefined;
   if (coin !== undefined && !COIN.test(coin)) {
-    throw new ValidationError('coin', 'must be a coin symbol (letters, digits, . _ -; at most 32)', input.coin);
+    throw new ValidationError('coin', 'must be a coin symbol (letters, digits and -; at most 32)', input.coin);
   }
   if (input.includePending && !report.accepts.includePending) {
     throw new ValidationError('pending', `applies only to broker-transfers, not to ${report.name}`);

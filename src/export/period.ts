@@ -36,6 +36,8 @@ function localMidnight(value: string | undefined, field: string, tz: string): Da
   if (!DATE.test(text)) throw new ValidationError(field, 'must be a date written yyyy-MM-dd', value);
   const day = DateTime.fromISO(text, { zone: tz });
   if (!day.isValid) throw new ValidationError(field, 'is not a calendar date', value);
+  // The exchange's history starts long after 1970; earlier years only reach Postgres's limits.
+  if (day.year < 1970) throw new ValidationError(field, 'must be 1970 or later', value);
   // startOf('day') also handles zones whose midnight is skipped by a DST change (it moves forward).
   return day.startOf('day');
 }

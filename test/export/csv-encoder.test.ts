@@ -21,11 +21,16 @@ describe('CSV encoding', () => {
       const cells = Array.from({ length: 1 + Math.floor(next() * 12) }, () =>
         Array.from({ length: Math.floor(next() * 6) }, () => ALPHABET[Math.floor(next() * ALPHABET.length)]).join(''),
       );
-      expect(encodeCsvRow(cells)).toBe(stringify([cells], { record_delimiter: 'unix', eof: true }));
+      expect(encodeCsvRow(cells)).toBe(stringify([cells], { record_delimiter: 'unix', eof: true, quoted_match: /\r/ }));
     }
     expect(encodeCsvRow(['a,b', 'say "hi"', 'x'])).toBe('"a,b","say ""hi""",x\n');
     expect(encodeCsvRow(['', '-1.5', ''])).toBe(',-1.5,\n');
     expect(encodeCsvHeader(['Date', 'Sent Amount'])).toBe('Date,Sent Amount\n');
+  });
+
+  it('quotes a cell holding a lone carriage return, which readers take as a line break', () => {
+    expect(encodeCsvRow(['abc\rdef', 'x'])).toBe('"abc\rdef",x\n');
+    expect(encodeCsvRow(["'\r=1"])).toBe('"\'\r=1"\n');
   });
 
   it('neutralizes formula starts in text cells, including full-width ones, and keeps plain decimals', () => {

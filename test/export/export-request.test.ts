@@ -48,6 +48,10 @@ describe('periods', () => {
       'tz: must be an IANA time zone name such as UTC or Europe/Berlin (got "Mars/Olympus")',
     ]);
     expect(failure(() => parsePeriod({ from: '2026-01-01', to: '2026-01-02', tz: '+01:00' })).field).toBe('tz');
+    // Year 0 is a calendar date to luxon but out of Postgres's range: refused before any query.
+    expect(failure(() => parsePeriod({ from: '0000-01-01', to: '0000-01-31' })).message).toMatch(
+      /^from: must be 1970 or later/,
+    );
     const order = failure(() => parsePeriod({ from: '2026-02-01', to: '2026-01-31' }));
     expect([order.field, order.rule]).toEqual(['to', 'must not be before from (2026-02-01)']);
   });
@@ -67,6 +71,11 @@ describe('export requests', () => {
     expect(failure(() => parseExportRequest({ report: 'koinly', accountId: 'acct' })).field).toBe('accountId');
     const base = { report: 'spot-ledger', accountId: ACCOUNT, from: '2026-01-01', to: '2026-01-31' };
     expect(failure(() => parseExportRequest({ ...base, coin: 'BTC;DROP' })).field).toBe('coin');
+    // '_' separates the parts of the file name: a coin holding one could collide with another export.
+    expect(failure(() => parseExportRequest({ ...base, coin: 'USDT_pending' })).field).toBe('coin');
+    expect(failure(() => parseExportRequest({ ...base, coin: 'A..B' })).field).toBe('coin');
+    // The exchange's symbols are upper case: `btc` asks for BTC rather than an empty report.
+    expect(parseExportRequest({ ...base, coin: ' btc ' }).coin).toBe('BTC');
     expect(failure(() => parseExportRequest({ ...base, includePending: true })).field).toBe('pending');
     expect(parseExportRequest({ ...base, report: 'broker-transfers', includePending: true }).includePending).toBe(true);
   });

@@ -10,7 +10,14 @@ const db = useTestDatabase('exporttaxrows');
 let accountId: string;
 
 async function rows(report: 'koinly' | 'cointracking', coin?: string): Promise<string[][]> {
-  const request = parseExportRequest({ report, accountId, from: '2026-04-01', to: '2026-04-30', coin });
+  return rowsOf(report, { accountId, from: '2026-04-01', to: '2026-04-30', coin });
+}
+
+async function rowsOf(
+  report: 'koinly' | 'cointracking',
+  range: { accountId: string; from: string; to: string; coin?: string },
+): Promise<string[][]> {
+  const request = parseExportRequest({ report, ...range });
   const sink = new PassThrough();
   const chunks: Buffer[] = [];
   sink.on('data', (c: Buffer) => chunks.push(c));
@@ -171,5 +178,35 @@ describe('Koinly and CoinTracking rows', () => {
     const btc = await rows('koinly', 'BTC');
     expect(btc.map((r) => r[10])).toEqual(['Buy [trade] record b2 order o1', 'Withdrawal [withdrawal] record f1']);
     expect(btc[0]!.slice(1, 7)).toEqual(['', '', '0.00100000', 'BTC', '0.00000100', 'BTC']);
+  });
+
+  it('keeps a trade whose legs straddle the end of a period as one trade, in the period of its earlier leg', async () => {
+    const straddling = await insertAccount(db.url, 'tax-rows-straddle');
+    await insertSpot(db.url, straddling, [
+      {
+        recordId: 's1',
+        coin: 'BTC',
+        spotTaxType: 'Sell',
+        amount: '-0.5',
+        bizOrderId: 'x1',
+        ts: '2026-04-30T23:59:59.999Z',
+      },
+      {
+        recordId: 's2',
+        coin: 'USDT',
+        spotTaxType: 'Sell',
+        amount: '30000',
+        bizOrderId: 'x1',
+        ts: '2026-05-01T00:00:00.000Z',
+      },
+    ]);
+    for (const report of ['koinly', 'cointracking'] as const) {
+      const april = await rowsOf(report, { accountId: straddling, from: '2026-04-01', to: '2026-04-30' });
+      expect(april).toHaveLength(1);
+      expect(april[0]!.join('|')).toMatch(/record s1\+s2 order x1/);
+      expect(await rowsOf(report, { accountId: straddling, from: '2026-05-01', to: '2026-05-31' })).toEqual([]);
+    }
+    const [koinly] = await rowsOf('koinly', { accountId: straddling, from: '2026-04-01', to: '2026-04-30' });
+    expect(koinly!.slice(0, 5)).toEqual(['2026-04-30 23:59:59 UTC', '0.5', 'BTC', '30000', 'USDT']);
   });
 });

@@ -1,6 +1,6 @@
 import type { ReportParams } from '../report-definition.ts';
 import { bookingArrays } from '../spot-tax-types.ts';
-import { accountAndPeriod, type SqlParams } from '../sql-params.ts';
+import type { SqlParams } from '../sql-params.ts';
 import { byteOrder } from '../sql-fragments.ts';
 
 /**
@@ -14,13 +14,21 @@ import { byteOrder } from '../sql-fragments.ts';
  *   flag                   'spotTaxType=...' for a type the mapping does not know, else null
  *
  * The two legs of one trade (category `trade`, same bizOrderId, exactly one leg out and one in,
- * at most one of them with a fee) become one entry; every other record is an entry of its own.
+ * at most one of them with a fee) become one entry, dated by its earlier leg, in that leg's
+ * period even when the other leg falls in the next one; every other record is an entry of its own.
  * Signs come from the ledger's convention: amount + in / - out, fee 0 or negative. Negations are
  * done on numeric, so values keep their exact digits and scale.
  */
+/** How far outside the period legs are read for pairing: the legs of one trade are moments apart. */
+const PAIRING_MARGIN = "interval '1 hour'";
+
 export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
   const booking = bookingArrays();
-  const where = accountAndPeriod(p, params, 'ts', 's');
+  const start = p.add(params.period.start.toISOString(), 'timestamptz');
+  const end = p.add(params.period.end.toISOString(), 'timestamptz');
+  // Legs are paired over a margin around the period, so a trade whose legs straddle its start or
+  // end is still one trade; the entries are then cut to the period by their own time.
+  const where = `s.account_id = ${p.add(params.accountId, 'uuid')} AND s.ts >= ${start} - ${PAIRING_MARGIN} AND s.ts < ${end} + ${PAIRING_MARGIN}`;
   const coin = params.coin ? ` AND s.coin = ${p.add(params.coin)}` : '';
   const types = p.add(booking.types, 'text[]');
   const lookup = (values: string[]) => `(${p.add(values, 'text[]')})[k.i]`;
@@ -40,7 +48,7 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
       HAVING count(*) = 2 AND count(*) FILTER (WHERE amount < 0) = 1 AND count(*) FILTER (WHERE amount > 0) = 1
          AND count(*) FILTER (WHERE fee <> 0) <= 1
     ),
-    entries AS (
+    all_entries AS (
       SELECT least(o.ts, i.ts) AS ts,
              least(${byteOrder('o.record_id')}, ${byteOrder('i.record_id')}) AS sort_id,
              -o.amount AS sent_amount, o.coin AS sent_coin,
@@ -70,7 +78,8 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
              CASE WHEN l.category IS NULL THEN 'spotTaxType=' || l.spot_tax_type END
       FROM ledger l
       WHERE NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM trade_groups))
-    )`;
+    ),
+    entries AS (SELECT * FROM all_entries WHERE ts >= ${start} AND ts < ${end})`;
 }
 
 /** A human description of an entry: its record types, category, record ids and order id. */
