@@ -4,7 +4,7 @@ import { Prisma, type PrismaClient } from '../db/prisma.ts';
 import type { ManagementAction, ManagementStatus } from '../generated/prisma/client.ts';
 import type { Command, SplitInput } from './action-input.ts';
 import { IdempotencyConflictError } from './errors.ts';
-import { idempotencyKey } from './idempotency.ts';
+import { idempotencyKey, releasedKey } from './idempotency.ts';
 
 export const FINISHED: readonly ManagementStatus[] = ['succeeded', 'partial', 'failed', 'ambiguous'];
 
@@ -107,11 +107,20 @@ export interface ActionEnd {
   resolution?: string | null;
 }
 
-/** Completes the audit row after the last request; the sealed passphrases are no longer needed. */
+/**
+ * Completes the audit row after the last request; the sealed passphrases are
+ * no longer needed. A repeat-safe command's derived key is released (kept
+ * with the action id appended), so the same command can run again later.
+ */
 export async function finishAction(prisma: PrismaClient, id: string, end: ActionEnd): Promise<ManagementAction> {
+  const { idempotencyKey: key, command } = await prisma.managementAction.findUniqueOrThrow({
+    where: { id },
+    select: { idempotencyKey: true, command: true },
+  });
   return prisma.managementAction.update({
     where: { id },
     data: {
+      idempotencyKey: releasedKey(key, command as Command, id) ?? key,
       status: end.status,
       result: end.result === undefined ? Prisma.DbNull : (end.result as Prisma.InputJsonValue),
       error: end.error ?? null,

@@ -5,10 +5,24 @@ import type { Command } from './action-input.ts';
 const CALLER_KEY = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /**
+ * Commands that do nothing twice when sent twice (a modify to the same
+ * values, a cancel): their derived key only joins a run still under way, and
+ * is released when the action ends, so the same command later (a cancel-all
+ * from cron, a label set back) runs again. Creates keep theirs for good.
+ */
+const REPEAT_SAFE: ReadonlySet<Command> = new Set(['apikey_modify', 'orders_cancel_all', 'orders_batch_cancel']);
+
+/** The key an ended action keeps instead of `key`, when `key` is released (see REPEAT_SAFE). */
+export function releasedKey(key: string, command: Command, actionId: string): string | undefined {
+  return key.startsWith('derived:') && REPEAT_SAFE.has(command) ? `${key}@${actionId}` : undefined;
+}
+
+/**
  * The key that makes an action happen at most once. A caller's own key is
- * taken as given; otherwise it is derived from the normalized command (the
- * account, the command and its parameters without secrets), so the same
- * command typed twice is the same action.
+ * taken as given and never released; otherwise it is derived from the
+ * normalized command (the account, the command and its parameters without
+ * secrets), so the same command typed twice is the same action (for a
+ * repeat-safe command, only while the first is still under way).
  */
 export function idempotencyKey(accountId: string, command: Command, params: unknown, callerKey?: string): string {
   if (callerKey !== undefined) {

@@ -191,6 +191,40 @@ describe('management actions against the simulator', () => {
     expect(pipeline.sim.requestLog.list()).toEqual([]);
     expect(pipeline.sim.state().subAccounts.filter((s) => s.name === 'ledgerdesk')).toHaveLength(1);
   });
+
+  it('runs a repeat-safe command again once its earlier run has ended: a cancel-all from cron, a label set back', async () => {
+    pipeline.sim.placeOrders([{ category: 'SPOT', symbol: 'DOGEUSDT', orderId: 'rs-1' }]);
+    const command = { command: 'orders_cancel_all' as const, params: { category: 'SPOT', symbol: 'DOGEUSDT' } };
+    const first = await runToEnd(pipeline, command);
+    expect(first.status).toBe('succeeded');
+    // The ended action keeps its key with its id appended: still unique, still traceable.
+    expect(first.idempotencyKey).toMatch(new RegExp(`^derived:orders_cancel_all:[0-9a-f]{64}@${first.id}$`));
+
+    pipeline.sim.placeOrders([{ category: 'SPOT', symbol: 'DOGEUSDT', orderId: 'rs-2' }]);
+    const second = await runToEnd(pipeline, command);
+    expect(second).toMatchObject({ existing: false, status: 'succeeded' });
+    expect(second.id).not.toBe(first.id);
+    expect(pipeline.sim.state().openOrders.some((o) => o.orderId === 'rs-2')).toBe(false);
+
+    // The key created above (file-level subUid, apiKey), with its passphrase.
+    const modify = (label: string) => ({
+      command: 'apikey_modify' as const,
+      params: {
+        subAccountUid: subUid,
+        subAccountApiKey: apiKey,
+        passphrase: 'Desk2026pass',
+        label,
+        ipList: [],
+      },
+    });
+    const labels = [];
+    for (const label of ['alpha', 'beta', 'alpha']) {
+      const action = await runToEnd(pipeline, modify(label));
+      expect(action).toMatchObject({ existing: false, status: 'succeeded' });
+      labels.push(pipeline.sim.state().subAccounts.find((s) => s.uid === subUid)!.apiKeys[0]!.label);
+    }
+    expect(labels).toEqual(['alpha', 'beta', 'alpha']);
+  });
 });
 
 describe('caller-supplied idempotency keys', () => {
