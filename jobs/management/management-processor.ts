@@ -19,7 +19,13 @@ export interface ManagementJobResult {
  * data: that is in the audit row.
  */
 export function createManagementProcessor(runtime: Runtime, log: Logger) {
-  const deps = { prisma: runtime.prisma, clients: runtime.clients, box: new SecretBox(runtime.config.masterKey), log };
+  const deps = {
+    prisma: runtime.prisma,
+    pool: runtime.pool,
+    clients: runtime.clients,
+    box: new SecretBox(runtime.config.masterKey),
+    log,
+  };
   return async (job: Job<ManagementJob>): Promise<ManagementJobResult> => {
     const action = await runAction(deps, job.data.actionId);
     return { actionId: action.id, status: action.status };

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { PrismaClient } from '../db/prisma.ts';
 import { LedgerlineError } from '../errors/index.ts';
@@ -13,9 +14,12 @@ import { batchCancelOrders, cancelAllOrders } from './actions/cancel-orders.ts';
 import { batchCreateSubAccounts, createSubAccount } from './actions/create-sub-account.ts';
 import { Mirror } from './mirror-store.ts';
 import { RequestRecorder } from './request-recorder.ts';
+import { takeRunLock } from './run-lock.ts';
 
 export interface ManagementDeps {
   prisma: PrismaClient;
+  /** For the run lock: one connection held for the length of a run. */
+  pool: pg.Pool;
   clients: { forAccount(accountId: string): Promise<ExchangeClient> };
   box: SecretBox;
   log: Logger;
@@ -35,10 +39,23 @@ const RUNNERS: Record<Command, Runner> = {
 
 /**
  * Runs (or resumes) one recorded action to its end and completes its audit
- * row. Returns the finished row; an action that had already ended is
- * returned as it is, untouched.
+ * row. Returns the finished row; an action that had already ended, or that
+ * another run is carrying out right now, is returned as it is, untouched.
  */
 export async function runAction(deps: ManagementDeps, actionId: string): Promise<ManagementAction> {
+  const release = await takeRunLock(deps.pool, actionId, deps.log);
+  if (!release) {
+    deps.log.info({ actionId }, 'management action discarded: another run is carrying it out');
+    return deps.prisma.managementAction.findUniqueOrThrow({ where: { id: actionId } });
+  }
+  try {
+    return await runLocked(deps, actionId);
+  } finally {
+    await release();
+  }
+}
+
+async function runLocked(deps: ManagementDeps, actionId: string): Promise<ManagementAction> {
   const action = await claimAction(deps.prisma, actionId);
   if (!action) return deps.prisma.managementAction.findUniqueOrThrow({ where: { id: actionId } });
   const log = deps.log.child({ actionId, command: action.command, accountId: action.accountId });

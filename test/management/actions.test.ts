@@ -194,7 +194,10 @@ describe('management actions against the simulator', () => {
 
   it('runs a repeat-safe command again once its earlier run has ended: a cancel-all from cron, a label set back', async () => {
     pipeline.sim.placeOrders([{ category: 'SPOT', symbol: 'DOGEUSDT', orderId: 'rs-1' }]);
-    const command = { command: 'orders_cancel_all' as const, params: { category: 'SPOT', symbol: 'DOGEUSDT' } };
+    const command = {
+      command: 'orders_cancel_all' as const,
+      params: { category: 'SPOT' as const, symbol: 'DOGEUSDT' },
+    };
     const first = await runToEnd(pipeline, command);
     expect(first.status).toBe('succeeded');
     // The ended action keeps its key with its id appended: still unique, still traceable.

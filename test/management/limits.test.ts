@@ -134,7 +134,10 @@ describe('limits the local mirror knows are reached', () => {
     await db.prisma.subAccount.update({ where: { id: row.id }, data: { keysWithoutId: 9 } });
     pipeline.sim.requestLog.clear();
     const log = createRootLogger({ level: 'silent' });
-    const ended = await runAction({ prisma: db.prisma, box, log, clients: pipeline.runtime.clients }, action.id);
+    const ended = await runAction(
+      { prisma: db.prisma, pool: pipeline.runtime.pool, box, log, clients: pipeline.runtime.clients },
+      action.id,
+    );
     expect(ended.status).toBe('failed');
     expect(ended.error).toMatch(
       /^API keys of sub-account \d+: the exchange allows at most 10; the local mirror already holds 10/,

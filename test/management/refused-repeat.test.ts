@@ -72,7 +72,7 @@ describe('a lost answer whose idempotent repeat is refused', () => {
     } as unknown as ExchangeClient;
     const log = createRootLogger({ level: 'silent' });
     const finished = await runAction(
-      { prisma: db.prisma, box, log, clients: { forAccount: async () => client } },
+      { prisma: db.prisma, pool: pipeline.runtime.pool, box, log, clients: { forAccount: async () => client } },
       action.id,
     );
 

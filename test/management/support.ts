@@ -1,6 +1,7 @@
 import type { ManagementAction } from '../../src/generated/prisma/client.ts';
 import type { ActionInput } from '../../src/management/action-input.ts';
 import { submitAction, waitForAction } from '../../jobs/management/submit-action.ts';
+import type pg from 'pg';
 import type { Pipeline } from '../helpers/pipeline.ts';
 
 /** Submits an action as the CLI does and waits for its end (a worker must be running). */
@@ -42,4 +43,20 @@ export function subName(seed: number): string {
     n = Math.floor(n / 26) + k * 7;
   }
   return `${name[0]!.toUpperCase()}${name.slice(1)}`;
+}
+
+/**
+ * Drops the connection that holds an action's run lock, as the death of its
+ * worker process would: Postgres frees the lock with it.
+ */
+export async function dropRunLockHolder(pool: pg.Pool, actionId: string): Promise<number> {
+  const result = await pool.query<{ pid: number }>(
+    `SELECT l.pid FROM pg_locks l, (SELECT hashtextextended($1, 0) AS k) h
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND l.classid = ((h.k >> 32) & 4294967295)::oid AND l.objid = (h.k & 4294967295)::oid`,
+    [`management-action:${actionId}`],
+  );
+  for (const { pid } of result.rows) await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+  return result.rows.length;
 }
