@@ -60,22 +60,24 @@ export async function submitAction(runtime: Runtime, request: ActionRequest): Pr
     prepared.key,
     redactInput(request.input),
   );
-  if (!isFinished(recorded.action.status)) await enqueue(runtime, recorded.action.id);
+  if (!isFinished(recorded.action.status)) await enqueueAction(runtime, recorded.action.id);
   return { ...recorded, plan: prepared.plan };
 }
 
-async function enqueue(runtime: Runtime, actionId: string): Promise<void> {
+/** Adds the action's job unless one is waiting or running; returns whether it added one. */
+export async function enqueueAction(runtime: Runtime, actionId: string): Promise<boolean> {
   const queue = new Queue<ManagementJob>(QUEUE.management, { prefix: runtime.prefix, connection: runtime.redis });
   try {
     const jobId = managementJobId(actionId);
     const existing = await queue.getJob(jobId);
     if (existing) {
       const state = await existing.getState();
-      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return;
+      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
       // The job ended but its action did not (a worker lost mid-way): run it again; it resumes.
       await existing.remove();
     }
     await queue.add(MANAGEMENT_JOB_NAME, { actionId }, { ...JOB_OPTIONS[QUEUE.management], jobId });
+    return true;
   } finally {
     await queue.close();
   }

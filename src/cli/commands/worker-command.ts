@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createRuntime } from '../../../jobs/runtime.ts';
+import { resumeUnfinishedActions } from '../../../jobs/management/resume-actions.ts';
 import { upsertSchedules } from '../../../jobs/schedules.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { ValidationError } from '../../errors/index.ts';
@@ -26,6 +27,8 @@ export function registerWorkerCommand(program: Command): void {
         const runtime = createRuntime(config);
         await upsertSchedules(runtime);
         const running = startWorkers(runtime, { concurrency });
+        const resumed = await resumeUnfinishedActions(runtime);
+        if (resumed.length > 0) log.warn({ actions: resumed }, 'unfinished management actions resumed');
         log.info({ concurrency, prefix: runtime.prefix }, 'worker started');
         await new Promise<void>((resolve) => {
           const stop = (signal: string) => {
