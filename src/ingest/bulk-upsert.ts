@@ -38,7 +38,7 @@ export function upsertSql<R>(spec: TableSpec<R>, param = 1, gate?: string): stri
   const sql = `INSERT INTO ${spec.table} AS t (${names.join(', ')})
 SELECT ${selects} FROM jsonb_to_recordset($${param}::jsonb) AS u(${record})${gate ? ` WHERE ${gate}` : ''}
 ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates}, last_changed_at = now()
-WHERE t.raw IS DISTINCT FROM EXCLUDED.raw OR t.unmapped IS DISTINCT FROM EXCLUDED.unmapped
+WHERE (t.raw IS DISTINCT FROM EXCLUDED.raw OR t.unmapped IS DISTINCT FROM EXCLUDED.unmapped)${spec.newerOnly ? ` AND ${spec.newerOnly}` : ''}
 RETURNING (xmax = 0) AS inserted`;
   if (key) sqlCache.set(key as TableSpec<never>, sql);
   return sql;

@@ -163,6 +163,38 @@ describe('storePage', () => {
     });
   });
 
+  it('never sets a settled transfer back to pending from an older copy another window committed later', async () => {
+    const [older, newer] = await ensureWindows(pool, [
+      { accountId, stream: 'transfers', scope: '', start: 0, end: 2 * DAY },
+      { accountId, stream: 'transfers', scope: '', start: DAY, end: 3 * DAY },
+    ]);
+    const pending: TransferRecord = {
+      uid: 'sub1',
+      txId: 'tx-late',
+      coin: 'USDT',
+      type: 'deposit',
+      subType: 'onchain',
+      amount: '3',
+      status: 'pending',
+      ts: String(1.6 * DAY),
+      raw: { txId: 'tx-late', status: 'pending', ts: String(1.6 * DAY) },
+    };
+    const settled: TransferRecord = {
+      ...pending,
+      status: 'success',
+      ts: String(2.5 * DAY),
+      raw: { txId: 'tx-late', status: 'success', ts: String(2.5 * DAY) },
+    };
+    // The newer window read it settled and committed first; the older one read it pending earlier.
+    const page = { accountId, spec: brokerTransferTable, fromCursor: null, nextCursor: null, last: true };
+    await storePage(pool, { ...page, windowId: newer!.id, records: [settled] });
+    const stats = await storePage(pool, { ...page, windowId: older!.id, records: [pending] });
+    expect(stats).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+    const row = await pool.query(`SELECT status::text, ts FROM broker_transfer WHERE tx_id = 'tx-late'`);
+    expect(row.rows[0].status).toBe('success');
+    expect((row.rows[0].ts as Date).getTime()).toBe(2.5 * DAY);
+  });
+
   it('keeps the last occurrence of a key repeated inside one page', async () => {
     const [w] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: 'dup', start: 0, end: DAY }]);
     const stats = await storePage(pool, {

@@ -5,6 +5,9 @@ import { msToIso, RAW_COLUMN, UNMAPPED_COLUMN, type TableSpec } from './table-sp
 export const brokerTransferTable: TableSpec<TransferRecord> = {
   table: 'broker_transfer',
   key: ['account_id', 'tx_id', 'type'],
+  // ts is the record's last update (pending, then success or fail): a page read before the
+  // settlement but committed after another window stored it must not set it back to pending.
+  newerOnly: 'EXCLUDED.ts >= t.ts',
   columns: [
     { name: 'account_id', paramType: 'uuid' },
     { name: 'tx_id', paramType: 'text' },

@@ -21,6 +21,12 @@ export interface TableSpec<R> {
   columns: readonly ColumnSpec[];
   /** One row's values, in `columns` order. */
   toRow(record: R, accountId: string): unknown[];
+  /**
+   * A condition an update must also meet (`t` the stored row, `EXCLUDED` the
+   * page's): for records that change after the fact, an older copy read by
+   * another window, committing later, must not overwrite a newer one.
+   */
+  newerOnly?: string;
 }
 
 /** text[] cells travel as one comma-joined text per row (field names hold no commas). */

@@ -95,7 +95,8 @@ async function judge(
   if (!client) return { ...offline, verdict: wholePages ? 'unconfirmed' : 'plausible' };
   const exchange = await client();
   if (recountStart(exchange, suspect.stream, suspect.ts, suspect.ts + 1) === null) {
-    return { ...offline, verdict: 'beyond-horizon' };
+    // The exchange can no longer say; a stored count of whole pages stays as suspect as offline.
+    return { ...offline, verdict: wholePages ? 'unconfirmed' : 'beyond-horizon' };
   }
   const { count } = await exchangeRecords(exchange, suspect.stream, suspect.scope, suspect.ts, suspect.ts + 1);
   return { ...suspect, exchange: count, verdict: count === suspect.stored ? 'verified' : 'stuck' };
