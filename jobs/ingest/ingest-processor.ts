@@ -64,6 +64,12 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
         await job.moveToDelayed(Date.now() + 500, token);
         throw new DelayedError();
       }
+      if (result.readFrom !== undefined) {
+        deps.log.warn(
+          { ...entity, readFrom: new Date(result.readFrom) },
+          'ingest window read from the exchange horizon: older records of the window had passed it unread',
+        );
+      }
       deps.log.info({ ...entity, ...result }, 'ingest window completed');
       return result;
     } catch (error) {

@@ -12,7 +12,13 @@ export {
   type TimeWindow,
   type WindowedStream,
 } from './paging/window-planner.ts';
-export { pageHistoryPositions, pageSpotRecords, pageSubDepositWithdrawals, type Page } from './paging/pagers.ts';
+export {
+  pageHistoryPositions,
+  pageSpotRecords,
+  pageSubDepositWithdrawals,
+  positionsReadableFrom,
+  type Page,
+} from './paging/pagers.ts';
 export type * from './responses/history-responses.ts';
 export type * from './responses/account-responses.ts';
 export type * from './responses/market-responses.ts';

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import type { ExchangeClient } from '../exchange/index.ts';
 import { storePage } from './coverage/store-page.ts';
-import type { SyncWindowRow } from './coverage/window-store.ts';
+import { narrowWindowStart, type SyncWindowRow } from './coverage/window-store.ts';
+import { WindowLostError } from './coverage/window-lost-error.ts';
 import { STREAM_DEFINITIONS, toTimeWindow } from './streams.ts';
 
 export interface WindowRunResult {
@@ -11,6 +12,8 @@ export interface WindowRunResult {
   rows: number;
   inserted: number;
   updated: number;
+  /** Set when the window's start had passed the exchange's horizon: it was read from here. */
+  readFrom?: number;
 }
 
 export interface RunWindowOptions {
@@ -64,6 +67,13 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
   } finally {
     // Stopping early: close the pager (its in-flight fetch is simply dropped).
     await iterator.return?.(undefined).catch(() => undefined);
+  }
+  // Checked after the last request, so no earlier than any start the pager used.
+  const readableFrom = definition.readableFrom?.(client);
+  if (readableFrom !== undefined && readableFrom > window.start) {
+    if (readableFrom >= window.end) throw new WindowLostError(window.id, window.end, readableFrom);
+    await narrowWindowStart(pool, window.id, readableFrom);
+    result.readFrom = readableFrom;
   }
   // The exchange answered the empty page that ends paging: the window is complete.
   await storePage(pool, {

@@ -2,6 +2,7 @@ import {
   pageHistoryPositions,
   pageSpotRecords,
   pageSubDepositWithdrawals,
+  positionsReadableFrom,
   type ExchangeClient,
   type Page,
   type TimeWindow,
@@ -28,6 +29,11 @@ export interface StreamDefinition<R> {
   /** Positions are read once per productType (the endpoint's default is USDT-FUTURES only). */
   scopes: readonly string[];
   table: TableSpec<R>;
+  /**
+   * For a stream the exchange forgets (positions): the oldest instant it still
+   * serves. Anything before it in a window was not read, whatever the window says.
+   */
+  readableFrom?: (client: ExchangeClient) => number;
   pages(client: ExchangeClient, window: TimeWindow, scope: string, resumeFrom: string | null): AsyncIterable<Page<R>>;
 }
 
@@ -40,6 +46,7 @@ const positions: StreamDefinition<ScopedPosition> = {
   endpoint: 'historyPosition',
   scopes: PRODUCT_TYPES,
   table: futuresPositionTable,
+  readableFrom: positionsReadableFrom,
   pages: (client, window, scope, resumeFrom) =>
     mapPages(
       pageHistoryPositions(client, window, { productType: scope as ProductTypeValue }, { resumeFrom }),

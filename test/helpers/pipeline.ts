@@ -20,6 +20,8 @@ export interface PipelineOptions {
   accountName?: string;
   /** More configuration, as environment variables (e.g. a short NIGHTLY_CRON). */
   env?: Record<string, string>;
+  /** The client's clock follows the simulator's (as production follows the exchange's), for tests that move it. */
+  simulatorClock?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   const runtime = createRuntime(config, {
     prefix: randomPrefix('pipeline'),
     clientOverrides: {
+      ...(options.simulatorClock ? { clock: () => sim.clock.now() } : {}),
       rateBudget: { prefix: randomPrefix('budget'), perSecond: scaledBudgets(factor) },
       retry: { baseDelayMs: 20, maxDelayMs: 200 },
     },

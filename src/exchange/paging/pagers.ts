@@ -49,6 +49,16 @@ async function* pageWindow<T>(
 }
 
 /**
+ * The oldest instant a positions request may start at now (the 3-month
+ * horizon, plus half the planner's margin so a request is never refused).
+ * It moves with the exchange's clock: a caller that checks it after paging
+ * gets a bound no earlier than any start the pager used.
+ */
+export function positionsReadableFrom(client: ExchangeClient): number {
+  return positionHorizon(client.options.clock(), HORIZON_MARGIN_MS / 2);
+}
+
+/**
  * Positions of one window (idLessThan = previous endId). Each page re-checks
  * the 3-month horizon: while a long window is paged the horizon moves, and a
  * startTime that fell behind it would be refused; positions that old are
@@ -63,8 +73,7 @@ export function pageHistoryPositions(
   return pageWindow(
     'historyPosition',
     async (cursor) => {
-      const horizon = positionHorizon(client.options.clock(), HORIZON_MARGIN_MS / 2);
-      const startTime = Math.max(Number(window.startTime), horizon);
+      const startTime = Math.max(Number(window.startTime), positionsReadableFrom(client));
       if (startTime > Number(window.endTime)) return { items: [], next: null };
       const page = await client.historyPosition({
         ...query,

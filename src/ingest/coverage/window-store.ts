@@ -171,3 +171,20 @@ export async function requeueWindows(db: pg.Pool | pg.ClientBase, ids: readonly 
     [ids],
   );
 }
+
+/**
+ * Moves a window's start up to where it was really read from: what lies
+ * before had passed the exchange's horizon. A window at the old edge of
+ * coverage just starts later; one in the middle leaves a gap that
+ * reconciliation reports. (Left as it is if an identical window exists.)
+ */
+export async function narrowWindowStart(db: pg.Pool | pg.ClientBase, id: string, start: number): Promise<void> {
+  await db.query(
+    `UPDATE sync_window w SET window_start = timestamptz 'epoch' + $2::bigint * interval '1 millisecond', updated_at = now()
+      WHERE w.id = $1 AND w.window_start < timestamptz 'epoch' + $2::bigint * interval '1 millisecond'
+        AND NOT EXISTS (SELECT 1 FROM sync_window o WHERE o.account_id = w.account_id AND o.stream = w.stream
+          AND o.scope = w.scope AND o.window_end = w.window_end
+          AND o.window_start = timestamptz 'epoch' + $2::bigint * interval '1 millisecond')`,
+    [id, String(start)],
+  );
+}

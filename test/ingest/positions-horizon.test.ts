@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
+import { positionHorizon } from '../../src/exchange/index.ts';
+import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
+import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+
+const DAY = 86_400_000;
+const db = useTestDatabase('poshorizon');
+let pipeline: Pipeline;
+
+beforeAll(async () => {
+  pipeline = await startPipeline({ databaseUrl: db.url, simulatorClock: true });
+});
+afterAll(async () => {
+  await pipeline?.close();
+});
+
+async function settled(started: StartedBackfill): Promise<void> {
+  const ids = started.windows.map((w) => w.id);
+  for (const deadline = Date.now() + 60_000; ;) {
+    const progress = await windowProgress(pipeline.runtime.pool, ids);
+    if (progress.every((p) => p.done + p.failed === p.total)) return;
+    if (Date.now() > deadline) throw new Error(`not settled: ${JSON.stringify(progress)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function positionWindows(ids: string[]) {
+  const result = await pipeline.runtime.pool.query<{ start: string; status: string; last_error: string | null }>(
+    `SELECT (extract(epoch from window_start) * 1000)::bigint::text AS start, status::text, last_error
+       FROM sync_window WHERE id = ANY($1::uuid[]) AND stream = 'positions' ORDER BY scope`,
+    [ids],
+  );
+  return result.rows;
+}
+
+describe('positions windows read after the horizon moved past their start', () => {
+  it('record the start they were really read from, and reconciliation agrees with the exchange', async () => {
+    const { sim, runtime, accountId } = pipeline;
+    const planned = sim.clock.now();
+    const started = await startBackfill(runtime, {
+      account: 'demo',
+      stream: 'positions',
+      from: positionHorizon(planned),
+      to: planned,
+      now: planned,
+    });
+    // The workers were down for two days: the first two days of the windows left the exchange unread.
+    sim.clock.advance(2 * DAY);
+    pipeline.startWorkers();
+    await settled(started);
+    const windows = await positionWindows(started.windows.map((w) => w.id));
+    expect(windows).toHaveLength(3);
+    for (const window of windows) {
+      expect(window.status).toBe('done');
+      // Not the planned start: the ledger does not claim what was never read.
+      expect(Number(window.start)).toBeGreaterThanOrEqual(positionHorizon(sim.clock.now(), 0) - 60_000);
+    }
+    const report = await runReconciliation(runtime, { accountId, recount: 'all' });
+    expect(report.passed).toBe(true);
+  });
+
+  it('fail, naming the loss, when the horizon passed their whole range', async () => {
+    const { sim, runtime } = pipeline;
+    const planned = sim.clock.now();
+    const started = await startBackfill(runtime, {
+      account: 'demo',
+      stream: 'positions',
+      from: planned - 10 * DAY,
+      to: planned - 5 * DAY,
+      now: planned,
+    });
+    sim.clock.advance(100 * DAY);
+    await settled(started);
+    const windows = await positionWindows(started.windows.map((w) => w.id));
+    expect(windows.length).toBeGreaterThan(0);
+    for (const window of windows) {
+      expect(window.status).toBe('failed');
+      expect(window.last_error).toMatch(
+        /^WindowLostError: .* the exchange now serves only from .*: its records are lost$/,
+      );
+    }
+  });
+});
