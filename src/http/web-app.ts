@@ -1,9 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { enqueueExport, type ExportJob, type ExportQueue } from '../../jobs/export/export-queue.ts';
 import type { PrismaClient } from '../db/prisma.ts';
@@ -15,7 +17,9 @@ import { streamReport } from '../export/stream-report.ts';
 import { mountBullBoard } from './bull-board.ts';
 import type { Html } from './html.ts';
 import { homePage, jobPage, loginPage, type AccountView, type JobView } from './pages.ts';
-import { authGuard, SESSION_COOKIE, sameSecret, sessionValue } from './web-auth.ts';
+import { answerFailuresPlainly, requireRedis } from './resilience.ts';
+import { SignInLimiter } from './sign-in-limiter.ts';
+import { authGuard, SESSION_COOKIE, SESSION_MAX_AGE_S, sameSecret, sessionValue } from './web-auth.ts';
 
 export interface WebAppDeps {
   token: string;
@@ -44,7 +48,14 @@ function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
 }
 
 function formInput(body: unknown): ExportRequestInput {
-  const form = (body ?? {}) as Record<string, string | undefined>;
+  const raw = (body ?? {}) as Record<string, unknown>;
+  const form: Record<string, string | undefined> = {};
+  for (const name of ['accountId', 'report', 'from', 'to', 'tz', 'coin', 'includePending']) {
+    const value = raw[name];
+    if (value !== undefined && typeof value !== 'string')
+      throw new ValidationError(name, 'must be given once, as text');
+    form[name] = value;
+  }
   return {
     accountId: form.accountId,
     report: form.report,
@@ -61,13 +72,21 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: deps.logger, trustProxy: false });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
-  app.addHook('onRequest', authGuard(deps.token));
+  const limiter = new SignInLimiter();
+  app.addHook('onRequest', authGuard(deps.token, limiter));
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cache-control', 'no-store');
+    // Every page, bull-board's included, refuses to be framed (a click-trap on retry/remove).
+    reply.header('x-frame-options', 'DENY');
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "frame-ancestors 'none'");
+    if (deps.secureCookies) reply.header('strict-transport-security', 'max-age=31536000');
     return payload;
   });
+
+  answerFailuresPlainly(app);
+  requireRedis(app, deps.exportQueue.opts.connection as unknown as Redis);
 
   const accountsById = async () => {
     const accounts = await deps.prisma.account.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } });
@@ -114,7 +133,12 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
 
   app.post('/login', async (request, reply) => {
     const given = ((request.body ?? {}) as Record<string, unknown>).token;
+    // Checked before the token is compared: inside a lockout even the right token is refused.
+    if (await limiter.blocked(request.ip)) {
+      return sendPage(reply, loginPage('Too many attempts: wait a minute.'), 429);
+    }
     if (typeof given !== 'string' || !sameSecret(given, deps.token)) {
+      await limiter.failed(request.ip, request.log, 'form');
       return sendPage(reply, loginPage('That token is not valid.'), 401);
     }
     reply.setCookie(SESSION_COOKIE, sessionValue(deps.token), {
@@ -122,6 +146,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       httpOnly: true,
       sameSite: 'strict',
       secure: deps.secureCookies,
+      maxAge: SESSION_MAX_AGE_S,
     });
     return reply.code(303).header('location', '/').send();
   });
@@ -159,14 +184,17 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
 
   app.get<{ Params: { accountId: string; file: string } }>('/downloads/:accountId/:file', async (request, reply) => {
     const file = downloadPath(deps.exportDir, request.params.accountId, request.params.file);
-    const found = file ? await stat(file).catch(() => undefined) : undefined;
+    const real = file ? await realpath(file).catch(() => undefined) : undefined;
+    const root = await realpath(deps.exportDir).catch(() => undefined);
+    const inside = real && root && path.dirname(path.dirname(real)) === root;
+    const found = inside ? await stat(real).catch(() => undefined) : undefined;
     if (!file || !found?.isFile()) return reply.code(404).type('text/plain').send('no such file\n');
     const isCsv = file.endsWith('.csv');
     return reply
       .type(isCsv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="${request.params.file}"`)
       .header('content-length', found.size)
-      .send(createReadStream(file));
+      .send(createReadStream(real!));
   });
 
   // A report streamed straight into the response, without a file or manifest (for scripts).

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+
+const READY_WAIT_MS = 2_000;
+
+/**
+ * What the page answers when its stores fail. Fastify's default would send
+ * the error itself (a Prisma message quotes source lines and the database
+ * host); the error is logged instead and the browser gets a plain 503.
+ */
+export function answerFailuresPlainly(app: FastifyInstance): void {
+  app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 503;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(status)
+      .type('text/plain; charset=utf-8')
+      .send(status >= 500 ? 'temporarily unavailable, try again later\n' : 'bad request\n');
+  });
+}
+
+/**
+ * BullMQ waits for Redis without limit (its connections retry forever), so
+ * with Redis down every page touching a queue would hang. Each request waits
+ * at most two seconds for the connection (one shared wait, not a listener per
+ * request), then gets a 503. Sign-in and the health check do not need Redis.
+ */
+export function requireRedis(app: FastifyInstance, redis: Redis): void {
+  let waiting: Promise<boolean> | undefined;
+  const ready = (): boolean | Promise<boolean> => {
+    if (redis.status === 'ready') return true;
+    waiting ??= new Promise<boolean>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        waiting = undefined;
+        resolve(redis.status === 'ready');
+      };
+      const timer = setTimeout(done, READY_WAIT_MS);
+      redis.once('ready', done);
+    });
+    return waiting;
+  };
+  app.addHook('preHandler', async (request, reply) => {
+    const url = request.url.split('?')[0]!;
+    if (url === '/healthz' || url === '/login' || (await ready())) return;
+    return reply
+      .code(503)
+      .type('text/plain; charset=utf-8')
+      .send('the queue (Redis) is unavailable, try again later\n');
+  });
+}
