@@ -1,7 +1,9 @@
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/index.ts';
 import { createRuntime, scaledBudgets, type Runtime } from '../../jobs/runtime.ts';
 import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../jobs/workers.ts';
+import { useTestDatabase, type TestDatabase } from './test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from './test-redis.ts';
 
 export interface Pipeline {
@@ -75,6 +77,38 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       if (keys.length > 0) await runtime.redis.del(...keys);
       await runtime.close();
       await sim.close();
+    },
+  };
+}
+
+export interface FilePipeline {
+  readonly db: TestDatabase;
+  /** The running pipeline (available inside tests and hooks). */
+  readonly pipeline: Pipeline;
+}
+
+/**
+ * A database of the file's own and a pipeline on it, started before the
+ * file's tests (with workers, unless told not to) and closed after them.
+ */
+export function usePipeline(
+  label: string,
+  options: Omit<PipelineOptions, 'databaseUrl'> & { workers?: boolean } = {},
+): FilePipeline {
+  const db = useTestDatabase(label);
+  let pipeline: Pipeline | undefined;
+  beforeAll(async () => {
+    pipeline = await startPipeline({ ...options, databaseUrl: db.url });
+    if (options.workers ?? true) pipeline.startWorkers();
+  });
+  afterAll(async () => {
+    await pipeline?.close();
+  });
+  return {
+    db,
+    get pipeline() {
+      if (!pipeline) throw new Error('the pipeline starts in beforeAll: use it inside tests');
+      return pipeline;
     },
   };
 }

@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const DAY = 86_400_000;
-const db = useTestDatabase('poshorizon');
-let pipeline: Pipeline;
-
-beforeAll(async () => {
-  pipeline = await startPipeline({ databaseUrl: db.url, simulatorClock: true });
-});
-afterAll(async () => {
-  await pipeline?.close();
-});
+const file = usePipeline('poshorizon', { simulatorClock: true, workers: false });
 
 async function settled(started: StartedBackfill): Promise<void> {
   const ids = started.windows.map((w) => w.id);
   for (const deadline = Date.now() + 60_000; ;) {
-    const progress = await windowProgress(pipeline.runtime.pool, ids);
+    const progress = await windowProgress(file.pipeline.runtime.pool, ids);
     if (progress.every((p) => p.done + p.failed === p.total)) return;
     if (Date.now() > deadline) throw new Error(`not settled: ${JSON.stringify(progress)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -28,7 +19,7 @@ async function settled(started: StartedBackfill): Promise<void> {
 }
 
 async function positionWindows(ids: string[]) {
-  const result = await pipeline.runtime.pool.query<{ start: string; status: string; last_error: string | null }>(
+  const result = await file.pipeline.runtime.pool.query<{ start: string; status: string; last_error: string | null }>(
     `SELECT (extract(epoch from window_start) * 1000)::bigint::text AS start, status::text, last_error
        FROM sync_window WHERE id = ANY($1::uuid[]) AND stream = 'positions' ORDER BY scope`,
     [ids],
@@ -38,7 +29,7 @@ async function positionWindows(ids: string[]) {
 
 describe('positions windows read after the horizon moved past their start', () => {
   it('record the start they were really read from, and reconciliation agrees with the exchange', async () => {
-    const { sim, runtime, accountId } = pipeline;
+    const { sim, runtime, accountId } = file.pipeline;
     const planned = sim.clock.now();
     const started = await startBackfill(runtime, {
       account: 'demo',
@@ -49,7 +40,7 @@ describe('positions windows read after the horizon moved past their start', () =
     });
     // The workers were down for two days: the first two days of the windows left the exchange unread.
     sim.clock.advance(2 * DAY);
-    pipeline.startWorkers();
+    file.pipeline.startWorkers();
     await settled(started);
     const windows = await positionWindows(started.windows.map((w) => w.id));
     expect(windows).toHaveLength(3);
@@ -63,7 +54,7 @@ describe('positions windows read after the horizon moved past their start', () =
   });
 
   it('fail, naming the loss, when the horizon passed their whole range', async () => {
-    const { sim, runtime } = pipeline;
+    const { sim, runtime } = file.pipeline;
     const planned = sim.clock.now();
     const started = await startBackfill(runtime, {
       account: 'demo',

@@ -1,23 +1,14 @@
 import { Worker } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { getWindow } from '../../src/ingest/coverage/window-store.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 import { storedTransfers, truthTransfers } from '../helpers/ground-truth.ts';
 
 const DAY = 86_400_000;
-const db = useTestDatabase('stalled');
-let pipeline: Pipeline;
-
-beforeAll(async () => {
-  pipeline = await startPipeline({ databaseUrl: db.url });
-});
-afterAll(async () => {
-  await pipeline?.close();
-});
+const file = usePipeline('stalled', { workers: false });
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -33,13 +24,13 @@ describe('a window whose job lost its worker too often', () => {
   it('is marked failed (not left running), and the next backfill resumes and completes it', async () => {
     const now = Date.now();
     const request = { account: 'demo', stream: 'transfers' as const, from: now - 60 * DAY, to: now, now };
-    const started = await startBackfill(pipeline.runtime, request);
+    const started = await startBackfill(file.pipeline.runtime, request);
     expect(started.enqueued).toBeGreaterThan(1);
 
     // A worker takes a job and dies with it: its lock is never renewed or released.
     const dead = new Worker(QUEUE.ingest, null, {
-      prefix: pipeline.runtime.prefix,
-      connection: pipeline.runtime.connection(),
+      prefix: file.pipeline.runtime.prefix,
+      connection: file.pipeline.runtime.connection(),
       lockDuration: 1_000,
       autorun: false,
     });
@@ -47,14 +38,14 @@ describe('a window whose job lost its worker too often', () => {
     const taken = await dead.getNextJob(token);
     expect(taken).toBeDefined();
     const windowId = taken!.data.windowId as string;
-    await pipeline.runtime.pool.query(`UPDATE sync_window SET status = 'running' WHERE id = $1`, [windowId]);
+    await file.pipeline.runtime.pool.query(`UPDATE sync_window SET status = 'running' WHERE id = $1`, [windowId]);
     await dead.close(true);
 
     // No takeover allowed: the first stall fails the job, without the processor ever running.
     // Live workers hold long locks: only the dead worker's 1-second lock lapses, however loaded the machine.
-    pipeline.startWorkers({ lockDurationMs: 10_000, stalledIntervalMs: 300, maxStalledCount: 0 });
+    file.pipeline.startWorkers({ lockDurationMs: 10_000, stalledIntervalMs: 300, maxStalledCount: 0 });
     const failed = await until('the window to be marked failed', async () => {
-      const window = await getWindow(pipeline.runtime.pool, windowId);
+      const window = await getWindow(file.pipeline.runtime.pool, windowId);
       return window?.status === 'failed' ? window : undefined;
     });
     expect(failed.lastError).toMatch(
@@ -63,19 +54,19 @@ describe('a window whose job lost its worker too often', () => {
     // Every other window completed.
     const ids = started.windows.map((w) => w.id);
     await until('the other windows', async () => {
-      const [progress] = await windowProgress(pipeline.runtime.pool, ids);
+      const [progress] = await windowProgress(file.pipeline.runtime.pool, ids);
       return progress!.done === progress!.total - 1 ? progress : undefined;
     });
 
     // The operator's rerun (or the nightly sync) enqueues the failed window again.
-    const resumed = await startBackfill(pipeline.runtime, request);
+    const resumed = await startBackfill(file.pipeline.runtime, request);
     expect(resumed.enqueued).toBe(1);
     await until('every window done', async () => {
-      const [progress] = await windowProgress(pipeline.runtime.pool, ids);
+      const [progress] = await windowProgress(file.pipeline.runtime.pool, ids);
       return progress!.done === progress!.total ? progress : undefined;
     });
-    expect(await storedTransfers(pipeline.runtime.pool, pipeline.accountId)).toEqual(
-      truthTransfers(pipeline.sim, request.from),
+    expect(await storedTransfers(file.pipeline.runtime.pool, file.pipeline.accountId)).toEqual(
+      truthTransfers(file.pipeline.sim, request.from),
     );
   }, 60_000);
 });

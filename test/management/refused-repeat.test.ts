@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import {
   AmbiguousResultError,
@@ -10,22 +10,14 @@ import { splitSecrets, redactInput, type ActionInput } from '../../src/managemen
 import { recordAction } from '../../src/management/action-store.ts';
 import { runAction } from '../../src/management/run-action.ts';
 import { createRootLogger } from '../../src/logging/logger.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
-const db = useTestDatabase('mgmtrefused');
-let pipeline: Pipeline;
-
-beforeAll(async () => {
-  pipeline = await startPipeline({ databaseUrl: db.url });
-});
-afterAll(async () => {
-  await pipeline?.close();
-});
+const file = usePipeline('mgmtrefused', { workers: false });
+const { db } = file;
 
 describe('a lost answer whose idempotent repeat is refused', () => {
   it('ends ambiguous with every order unknown, never "failed": the lost request may have cancelled them', async () => {
-    const placed = pipeline.sim.placeOrders(
+    const placed = file.pipeline.sim.placeOrders(
       Array.from({ length: 3 }, (_, k) => ({
         category: 'SPOT' as const,
         symbol: 'BTCUSDT',
@@ -37,16 +29,16 @@ describe('a lost answer whose idempotent repeat is refused', () => {
       command: 'orders_batch_cancel',
       params: { orders: placed.map((o) => ({ symbol: o.symbol, orderId: o.orderId })) },
     };
-    const box = new SecretBox(pipeline.runtime.config.masterKey);
+    const box = new SecretBox(file.pipeline.runtime.config.masterKey);
     const { action } = await recordAction(
       db.prisma,
       box,
-      pipeline.accountId,
+      file.pipeline.accountId,
       splitSecrets(input),
       'caller:refused-1',
       redactInput(input),
     );
-    const real = await pipeline.runtime.clients.forAccount(pipeline.accountId);
+    const real = await file.pipeline.runtime.clients.forAccount(file.pipeline.accountId);
     let calls = 0;
     // The first request cancels the orders but its answer is lost; the repeat meets 429s until the client gives up.
     const client = {
@@ -72,11 +64,11 @@ describe('a lost answer whose idempotent repeat is refused', () => {
     } as unknown as ExchangeClient;
     const log = createRootLogger({ level: 'silent' });
     const finished = await runAction(
-      { prisma: db.prisma, pool: pipeline.runtime.pool, box, log, clients: { forAccount: async () => client } },
+      { prisma: db.prisma, pool: file.pipeline.runtime.pool, box, log, clients: { forAccount: async () => client } },
       action.id,
     );
 
-    const open = new Set(pipeline.sim.state().openOrders.map((o) => o.orderId));
+    const open = new Set(file.pipeline.sim.state().openOrders.map((o) => o.orderId));
     expect(placed.filter((o) => open.has(o.orderId))).toEqual([]);
     expect(finished.status).toBe('ambiguous');
     expect(finished.resolution).toMatch(
