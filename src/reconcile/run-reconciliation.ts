@@ -52,7 +52,9 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
   };
   const checks: CheckResult[] = [
     await guarded('coverage', () => checkCoverage(pool, accountId)),
-    await guarded('balance-continuity', () => checkBalanceContinuity(pool, accountId)),
+    await guarded('balance-continuity', () =>
+      checkBalanceContinuity(pool, accountId, recount === 'none' ? undefined : client),
+    ),
     await guarded('paging-stuck', () =>
       checkPagingStuck({
         pool,

@@ -57,7 +57,9 @@ describe('reconciliation after a backfill of the simulator', () => {
       'transfers/',
     ]);
     const spot = await pipeline.runtime.pool.query(`SELECT count(*)::int AS n FROM spot_record`);
-    expect(check(report, 'balance-continuity').examined).toBe(`${spot.rows[0].n} records of 7 coins`);
+    expect(check(report, 'balance-continuity').examined).toBe(
+      `${spot.rows[0].n} records of 7 coins; first and last records of 7 coins checked against the exchange`,
+    );
     expect(report.summary.split('\n').filter((l) => l.startsWith('PASS  '))).toHaveLength(4);
 
     const row = await db.prisma.reconciliationReport.findUniqueOrThrow({ where: { id: report.id } });
@@ -100,6 +102,36 @@ describe('reconciliation after a backfill of the simulator', () => {
       await aside.restore();
     }
     expect((await reconcile()).passed).toBe(true);
+  });
+
+  it("a coin's missing first and last records leave no break in the chain, and the exchange check names them", async () => {
+    const { pool } = pipeline.runtime;
+    const ends = await pool.query<{ coin: string; first_id: string; last_id: string }>(
+      `SELECT DISTINCT ON (coin) coin, first_value(record_id) OVER w AS first_id, last_value(record_id) OVER w AS last_id
+         FROM spot_record
+       WINDOW w AS (PARTITION BY coin ORDER BY ts, length(record_id), record_id
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+        ORDER BY coin LIMIT 1`,
+    );
+    const { coin, first_id: firstId, last_id: lastId } = ends.rows[0]!;
+    const aside = await setAside(pipeline, 'spot_record', 'record_id = ANY($1)', [[firstId, lastId]]);
+    expect(aside.rows).toBe(2);
+    try {
+      // Offline the chain has nothing to break at: this is why the ends are anchored.
+      expect(check(await reconcile('none'), 'balance-continuity').passed).toBe(true);
+      const balance = check(await reconcile('recent'), 'balance-continuity');
+      expect(balance.passed).toBe(false);
+      expect(balance.breakCount).toBe(0);
+      expect(balance.failures).toEqual([
+        expect.stringMatching(
+          new RegExp(`^${coin}: record ${firstId} at .* is on the exchange but not stored, before`),
+        ),
+        expect.stringMatching(new RegExp(`^${coin}: record ${lastId} at .* is on the exchange but not stored, after`)),
+      ]);
+    } finally {
+      await aside.restore();
+    }
+    expect(check(await reconcile('recent'), 'balance-continuity').passed).toBe(true);
   });
 
   it('a done window set back to pending leaves a gap named by stream, scope and range', async () => {
@@ -217,12 +249,14 @@ describe('reconciliation after a backfill of the simulator', () => {
     pipeline.sim.faults.set({ http500: 1, paths: ['/api/v2/tax/spot-record'] });
     try {
       const report = await reconcile('all');
+      // The balance check asks the same endpoint for each coin's ends: it cannot finish either.
       expect(report.checks.map((c) => [c.name, c.passed])).toEqual([
         ['coverage', true],
-        ['balance-continuity', true],
+        ['balance-continuity', false],
         ['paging-stuck', true],
         ['window-counts', false],
       ]);
+      expect(check(report, 'balance-continuity').error).toMatch(/spot|500|40015/i);
       const counts = check(report, 'window-counts');
       expect(counts.error).toMatch(/^spot \[.+\): .+/);
       expect(report.summary).toMatch(/^ {2}window counts: re-count stopped: spot \[.+\): /m);

@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import { instant } from '../describe.ts';
 import type { BalanceBreak, BalanceCheck } from '../report-types.ts';
+import type { ExchangeClient } from '../../exchange/index.ts';
 import { toMs } from '../sql.ts';
+import { anchorCoinEnds } from './balance-anchors.ts';
 
 /** At most this many breaks are listed (all are counted). */
 export const BALANCE_BREAKS_LISTED = 50;
@@ -14,11 +16,17 @@ export const BALANCE_BREAKS_LISTED = 50;
  * JavaScript never touches a balance.
  *
  * Ids are decimal strings: ordering by (length, text) is their numeric order
- * without a cast that a non-numeric id would break. The first stored record of
- * a coin has no predecessor and is not checked; a record missing from the
- * store shows up as a break at the next stored record of its coin.
+ * without a cast that a non-numeric id would break. A record missing from the
+ * store shows up as a break at the next stored record of its coin; a missing
+ * first or last record of a coin leaves none, so with the exchange at hand
+ * the chain's ends are checked there too (balance-anchors.ts).
  */
-export async function checkBalanceContinuity(pool: pg.Pool, accountId: string): Promise<BalanceCheck> {
+export async function checkBalanceContinuity(
+  pool: pg.Pool,
+  accountId: string,
+  /** When given, each coin's first and last stored records are also checked against the exchange. */
+  client?: () => Promise<ExchangeClient>,
+): Promise<BalanceCheck> {
   const stats = await pool.query<{ records: string; coins: string }>(
     `SELECT count(*) AS records, count(DISTINCT coin) AS coins FROM spot_record WHERE account_id = $1`,
     [accountId],
@@ -57,11 +65,15 @@ export async function checkBalanceContinuity(pool: pg.Pool, accountId: string): 
       `stored balance ${b.stored}, expected ${b.expected} (previous balance + amount + fee)`,
   );
   if (breakCount > breaks.length) failures.push(`... and ${breakCount - breaks.length} more breaks`);
+  const anchors = client ? await anchorCoinEnds(pool, accountId, client) : undefined;
+  if (anchors) failures.push(...anchors.failures);
   const { records, coins } = stats.rows[0]!;
   return {
     name: 'balance-continuity',
-    passed: breakCount === 0,
-    examined: `${records} records of ${coins} coins`,
+    passed: breakCount === 0 && (anchors?.failures.length ?? 0) === 0,
+    examined:
+      `${records} records of ${coins} coins` +
+      (anchors ? `; first and last records of ${anchors.coins} coins checked against the exchange` : ''),
     failures,
     notes: [],
     breaks,
