@@ -32,8 +32,17 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+const TEXT_FIELDS = ['report', 'accountId', 'from', 'to', 'tz', 'coin'] as const;
+
 /** Validates everything before any query runs; each failure names its field. */
 export function parseExportRequest(input: ExportRequestInput): ExportRequest {
+  // A form or query string repeating a field, or a JSON payload, can carry anything but text.
+  for (const name of TEXT_FIELDS) {
+    const value: unknown = input[name];
+    if (value !== undefined && typeof value !== 'string') {
+      throw new ValidationError(name, 'must be given once, as text');
+    }
+  }
   const report = reportByName(input.report);
   if (!input.accountId || !isUuid(input.accountId)) {
     throw new ValidationError('accountId', 'must be an account id (uuid)', input.accountId);

@@ -48,14 +48,8 @@ function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
 }
 
 function formInput(body: unknown): ExportRequestInput {
-  const raw = (body ?? {}) as Record<string, unknown>;
-  const form: Record<string, string | undefined> = {};
-  for (const name of ['accountId', 'report', 'from', 'to', 'tz', 'coin', 'includePending']) {
-    const value = raw[name];
-    if (value !== undefined && typeof value !== 'string')
-      throw new ValidationError(name, 'must be given once, as text');
-    form[name] = value;
-  }
+  // Shapes only; parseExportRequest checks every field (a repeated one arrives as an array).
+  const form = (body ?? {}) as Record<string, string | undefined>;
   return {
     accountId: form.accountId,
     report: form.report,

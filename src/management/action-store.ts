@@ -112,15 +112,16 @@ export interface ActionEnd {
  * no longer needed. A repeat-safe command's derived key is released (kept
  * with the action id appended), so the same command can run again later.
  */
-export async function finishAction(prisma: PrismaClient, id: string, end: ActionEnd): Promise<ManagementAction> {
-  const { idempotencyKey: key, command } = await prisma.managementAction.findUniqueOrThrow({
-    where: { id },
-    select: { idempotencyKey: true, command: true },
-  });
+export async function finishAction(
+  prisma: PrismaClient,
+  action: Pick<ManagementAction, 'id' | 'idempotencyKey' | 'command'>,
+  end: ActionEnd,
+): Promise<ManagementAction> {
+  const { id, idempotencyKey: key } = action;
   return prisma.managementAction.update({
     where: { id },
     data: {
-      idempotencyKey: releasedKey(key, command as Command, id) ?? key,
+      idempotencyKey: releasedKey(key, action.command as Command, id) ?? key,
       status: end.status,
       result: end.result === undefined ? Prisma.DbNull : (end.result as Prisma.InputJsonValue),
       error: end.error ?? null,

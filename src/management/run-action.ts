@@ -96,7 +96,7 @@ async function runLocked(deps: ManagementDeps, actionId: string): Promise<Manage
         : null,
     };
   }
-  const finished = await finishAction(deps.prisma, actionId, outcome);
+  const finished = await finishAction(deps.prisma, action, outcome);
   log.info({ status: finished.status, requests: recorder.count }, 'management action finished');
   return finished;
 }

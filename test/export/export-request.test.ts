@@ -74,6 +74,9 @@ describe('export requests', () => {
     // '_' separates the parts of the file name: a coin holding one could collide with another export.
     expect(failure(() => parseExportRequest({ ...base, coin: 'USDT_pending' })).field).toBe('coin');
     expect(failure(() => parseExportRequest({ ...base, coin: 'A..B' })).field).toBe('coin');
+    // A field given twice in a form or query string arrives as an array: refused by name, not a crash.
+    const twice = failure(() => parseExportRequest({ ...base, tz: ['UTC', 'UTC'] as unknown as string }));
+    expect(twice.message).toBe('tz: must be given once, as text');
     // The exchange's symbols are upper case: `btc` asks for BTC rather than an empty report.
     expect(parseExportRequest({ ...base, coin: ' btc ' }).coin).toBe('BTC');
     expect(failure(() => parseExportRequest({ ...base, includePending: true })).field).toBe('pending');

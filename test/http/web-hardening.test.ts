@@ -37,6 +37,13 @@ describe('the web page under attack or failure', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain('coin: must be given once, as text');
+    const stream = await web.app.inject({
+      method: 'GET',
+      url: `/stream/spot-ledger?accountId=${accountId}&from=2026-01-01&to=2026-01-31&tz=UTC&tz=UTC`,
+      headers: bearer,
+    });
+    expect(stream.statusCode).toBe(400);
+    expect(stream.body).toContain('tz: must be given once, as text');
   });
 
   it('does not follow a symlink out of the export directory', async () => {
