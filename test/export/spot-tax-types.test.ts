@@ -10,6 +10,7 @@ import {
   SPOT_TAX_TYPES,
   UNMAPPED_CATEGORY,
 } from '../../src/export/spot-tax-types.ts';
+import { SPOT_TAX_TYPES as SIMULATOR_SPOT_TAX_TYPES } from '../../src/simulator/data/spot-tax-types.ts';
 
 // The spec lives beside the repository (../shared), as in CI.
 const SPEC = path.resolve(import.meta.dirname, '../../../shared/spec/trading-api.md');
@@ -32,6 +33,8 @@ describe('spotTaxType booking table', () => {
     expect(spec).toHaveLength(80);
     expect(new Set(spec).size).toBe(spec.length);
     expect(Object.keys(SPOT_TAX_TYPES).sort()).toEqual([...spec].sort());
+    // The simulator keeps its own copy (it must not share the client's code): both follow the spec.
+    expect([...SIMULATOR_SPOT_TAX_TYPES].sort()).toEqual([...spec].sort());
   });
 
   it('books every spec value into a real category, never into unmapped', () => {
