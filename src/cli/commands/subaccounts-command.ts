@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../../errors/index.ts';
 import type { BatchCreateItem } from '../../management/action-input.ts';
-import { actionOptions, runActionCommand, type ActionCommandOptions } from '../../management/cli/action-command.ts';
-import { parseList, readLines } from '../../management/cli/cli-input.ts';
-import { withPassphrase } from '../../management/cli/passphrase.ts';
+import { actionOptions, runActionCommand, type ActionCommandOptions } from '../management/action-command.ts';
+import { parseList, readLines } from '../management/cli-input.ts';
+import { withPassphrase } from '../management/passphrase.ts';
 import { runTool } from '../run-tool.ts';
 import { withPrisma } from '../with-prisma.ts';
 import { AccountService } from '../../accounts/account-service.ts';

@@ -9,9 +9,9 @@ import {
   waitForAction,
 } from '../../../jobs/management/submit-action.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
-import type { ActionInput } from '../action-input.ts';
-import { redactBody, type PlannedRequest } from '../action-plan.ts';
-import { ActionFailedError } from '../errors.ts';
+import type { ActionInput } from '../../management/action-input.ts';
+import { redactBody, type PlannedRequest } from '../../management/action-plan.ts';
+import { ActionFailedError } from '../../management/errors.ts';
 
 export interface ActionCommandOptions {
   account: string;

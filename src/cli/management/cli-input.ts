@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ValidationError } from '../../errors/index.ts';
-import type { OrderRef } from '../action-input.ts';
+import type { OrderRef } from '../../management/action-input.ts';
 
 /** A comma-separated option (`--perms read,spot_trade`); `none` is the empty list. */
 export function parseList(option: string, value: string | undefined): string[] | undefined {
