@@ -9,8 +9,9 @@ import { registerSubaccountsCommands } from './commands/subaccounts-command.ts';
 import { registerStatusCommand } from './commands/status-command.ts';
 import { registerSyncCommand } from './commands/sync-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
-import { registerExportCommands } from './commands/export-command.ts';
+import { registerExportCommand } from './commands/export-command.ts';
 import { registerReconcileCommand } from './commands/reconcile-command.ts';
+import { registerWebCommand } from './commands/web-command.ts';
 
 /**
  * `ledgerline <command>`: each command lives in its own file under commands/
@@ -31,7 +32,8 @@ registerWorkerCommand(program);
 registerBackfillCommand(program);
 registerSyncCommand(program);
 registerStatusCommand(program);
-registerExportCommands(program);
+registerExportCommand(program);
+registerWebCommand(program);
 registerSubaccountsCommands(program);
 registerApikeysCommands(program);
 registerOrdersCommands(program);

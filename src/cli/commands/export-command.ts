@@ -20,7 +20,7 @@ interface ExportOptions {
   out?: string;
 }
 
-export function registerExportCommands(program: Command): void {
+export function registerExportCommand(program: Command): void {
   program
     .command('export')
     .description('write one CSV report and its manifest (streamed from Postgres)')
@@ -78,18 +78,6 @@ export function registerExportCommands(program: Command): void {
         } finally {
           await prisma.$disconnect();
         }
-      }),
-    );
-
-  program
-    .command('web')
-    .description("serve the accountants' page (sign in with LEDGERLINE_WEB_TOKEN) and the queue dashboard")
-    .option('--no-worker', 'do not run an export worker in this process')
-    .action((options: { worker: boolean }) =>
-      runTool(async (config) => {
-        // Loaded on demand: the other commands need neither fastify nor bull-board.
-        const { startWeb } = await import('../../http/start-web.ts');
-        await startWeb(config, { worker: options.worker });
       }),
     );
 }
