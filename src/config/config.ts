@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors/index.ts';
-import type { ReportName } from '../export/report-names.ts';
+import type { ReportName } from '../vocabulary/report-names.ts';
 import { envSchema } from './env-schema.ts';
 import { parseMasterKey } from './master-key.ts';
 

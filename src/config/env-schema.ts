@@ -1,7 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
-import { REPORT_NAMES } from '../export/report-names.ts';
+import { REPORT_NAMES } from '../vocabulary/report-names.ts';
 
 /**
  * Every environment variable ledgerline reads, with its rule and local

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
 import type { ExportManifest } from '../../src/export/manifest.ts';
-import { REPORT_NAMES } from '../../src/export/report-names.ts';
+import { REPORT_NAMES } from '../../src/vocabulary/report-names.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { insertAccount, insertPositions, insertSpot, insertTransfers, withClient, type SpotRow } from './seed.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPORT_NAMES } from '../../src/export/report-names.ts';
+import { REPORT_NAMES } from '../../src/vocabulary/report-names.ts';
 import { REPORTS } from '../../src/export/reports/index.ts';
 import {
   ACCOUNTING_CATEGORIES,

@@ -1,0 +1,15 @@
+/**
+ * The report names, in a module that imports nothing, so that config (the lowest layer) can
+ * validate MONTHLY_EXPORT_REPORTS without importing export or loading the reports. A test checks
+ * this list equals the registry's in src/export/reports.
+ */
+export const REPORT_NAMES = [
+  'spot-ledger',
+  'futures-pnl',
+  'futures-summary',
+  'broker-transfers',
+  'koinly',
+  'cointracking',
+] as const;
+
+export type ReportName = (typeof REPORT_NAMES)[number];
