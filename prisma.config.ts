@@ -1,5 +1,5 @@
 // Prisma CLI configuration. ledgerline applies migrations with its own
-// WebAssembly-engine runner (src/db/tools/migrate.ts); this file serves
+// WebAssembly-engine runner (`ledgerline migrate`, src/db/migrations.ts); this file serves
 // `prisma generate` and users who run the Prisma CLI on a connected machine.
 import { defineConfig } from 'prisma/config';
 
