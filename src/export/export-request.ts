@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/index.ts';
+import { REPORT_NAMES, type ReportName } from '../vocabulary/report-names.ts';
 import { parsePeriod, type Period } from './period.ts';
 import type { ReportParams } from './report-definition.ts';
-import { REPORT_NAMES, type ReportName } from '../vocabulary/report-names.ts';
 import { reportByName } from './reports/index.ts';
 
 /** A fully validated export: which report, which account, which period, which options. */
