@@ -25,17 +25,26 @@ export interface ManagementDeps {
   log: Logger;
 }
 
-type Runner = (ctx: ActionContext) => Promise<ActionOutcome>;
+/** The input of one command, e.g. `InputOf<'apikey_create'>`. */
+type InputOf<C extends Command> = Extract<ActionInput, { command: C }>;
 
-// Each runner narrows the input to its own command; the dispatch below guarantees it.
-const RUNNERS: Record<Command, Runner> = {
-  subaccount_create: createSubAccount as Runner,
-  subaccount_batch_create: batchCreateSubAccounts as Runner,
-  apikey_create: createApiKey as Runner,
-  apikey_modify: modifyApiKey as Runner,
-  orders_cancel_all: cancelAllOrders as Runner,
-  orders_batch_cancel: batchCancelOrders as Runner,
+/** Each command's runner, typed with that command's own input: a runner for another command does not fit. */
+const RUNNERS: { [C in Command]: (ctx: ActionContext<InputOf<C>>) => Promise<ActionOutcome> } = {
+  subaccount_create: createSubAccount,
+  subaccount_batch_create: batchCreateSubAccounts,
+  apikey_create: createApiKey,
+  apikey_modify: modifyApiKey,
+  orders_cancel_all: cancelAllOrders,
+  orders_batch_cancel: batchCancelOrders,
 };
+
+/**
+ * Indexing the mapped type with a generic command gives the runner of that command, so the
+ * compiler checks the context against it without a cast (TypeScript's correlated-union pattern).
+ */
+function runCommand<C extends Command>(command: C, ctx: ActionContext<InputOf<C>>): Promise<ActionOutcome> {
+  return RUNNERS[command](ctx);
+}
 
 /**
  * Runs (or resumes) one recorded action to its end and completes its audit
@@ -63,11 +72,7 @@ async function runLocked(deps: ManagementDeps, actionId: string): Promise<Manage
   const recorder = await RequestRecorder.load(deps.prisma, action.id, log);
   let outcome: ActionOutcome;
   try {
-    const input: ActionInput = joinSecrets(
-      action.command as Command,
-      storedParams(action),
-      openSecrets(deps.box, action),
-    );
+    const input: ActionInput = joinSecrets(action.command, storedParams(action), openSecrets(deps.box, action));
     const ctx: ActionContext = {
       action,
       input,
@@ -77,7 +82,7 @@ async function runLocked(deps: ManagementDeps, actionId: string): Promise<Manage
       mirror: new Mirror(deps.box),
       prisma: deps.prisma,
     };
-    outcome = await RUNNERS[action.command as Command](ctx);
+    outcome = await runCommand(input.command, ctx);
   } catch (error) {
     // Not an answer of the exchange (a bad stored row, the database, a bug): the audit row says so.
     const unsettled =

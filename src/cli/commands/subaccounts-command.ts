@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ValidationError } from '../../errors/index.ts';
 import type { BatchCreateItem } from '../../management/action-input.ts';
+import { MAX_SUB_ACCOUNTS } from '../../management/limits.ts';
 import { actionOptions, runActionCommand, type ActionCommandOptions } from '../management/action-command.ts';
 import { parseList, readLines } from '../management/cli-input.ts';
 import { withPassphrase } from '../management/passphrase.ts';
@@ -121,7 +122,7 @@ export function registerSubaccountsCommands(program: Command): void {
               note: s.note ?? '',
             })),
           );
-          console.log(`${subs.length} of at most 20 sub-accounts`);
+          console.log(`${subs.length} of at most ${MAX_SUB_ACCOUNTS} sub-accounts`);
         }),
       ),
     );
