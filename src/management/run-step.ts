@@ -1,6 +1,7 @@
 import type { ManagementRequest } from '../generated/prisma/client.ts';
 import type { PlannedRequest } from './action-plan.ts';
 import type { RequestRecorder, Tx } from './request-recorder.ts';
+import { describeSettlement, type Settlement } from './step-settlement.ts';
 
 /** Requests sent to settle one lost answer, at most. */
 export const MAX_RECOVERY_REQUESTS = 3;
@@ -35,6 +36,12 @@ export interface StepSpec<T> {
   recovery: Recovery;
 }
 
+/** A step's end as decided, before it is worded for the operator (see step-settlement.ts). */
+type StepDecision =
+  | { state: 'done'; settlement?: Settlement }
+  | { state: 'failed'; error: string }
+  | { state: 'ambiguous'; settlement: Settlement };
+
 /**
  * Carries out one step of an action, resuming from its recorded requests:
  * a step already answered is not sent again, a step with a request still
@@ -42,6 +49,10 @@ export interface StepSpec<T> {
  * blind repeat.
  */
 export async function runStep<T>(recorder: RequestRecorder, spec: StepSpec<T>): Promise<StepResult> {
+  return toStepResult(await decideStep(recorder, spec));
+}
+
+async function decideStep<T>(recorder: RequestRecorder, spec: StepSpec<T>): Promise<StepDecision> {
   const before = recorder.of(spec.request.step);
   const last = before.at(-1);
   if (last) {
@@ -62,22 +73,34 @@ function settledBefore<T>(
   spec: StepSpec<T>,
   rows: ManagementRequest[],
   last: ManagementRequest,
-): StepResult | undefined {
-  if (last.status === 'succeeded') return { state: 'done', resolution: rows.length > 1 ? recovered(rows) : undefined };
+): StepDecision | undefined {
+  if (last.status === 'succeeded') {
+    return rows.length > 1 ? { state: 'done', settlement: { kind: 'recovered', rows } } : { state: 'done' };
+  }
   if (last.status !== 'failed') return undefined;
   if (last.purpose === 'send') return { state: 'failed', error: `${last.errorCode}: ${last.errorMessage}` };
   // A probe's or repeat's refusal was recorded before the worker stopped: decided by it as then.
   if (spec.recovery.kind === 'probe' && last.errorCode === NAME_EXISTS_CODE) return undefined;
   return {
     state: 'ambiguous',
-    resolution: `${lostAnswer(rows)}; request ${last.seq} (${last.purpose}) was refused with ${last.errorCode} (${last.errorMessage}), which does not tell whether the lost request took effect`,
+    settlement: {
+      kind: 'recovery-refused',
+      rows,
+      purpose: last.purpose,
+      code: last.errorCode,
+      message: last.errorMessage,
+      seq: last.seq,
+    },
   };
 }
 
-async function recover<T>(recorder: RequestRecorder, spec: StepSpec<T>): Promise<StepResult> {
+async function recover<T>(recorder: RequestRecorder, spec: StepSpec<T>): Promise<StepDecision> {
   const recovery = spec.recovery;
   if (recovery.kind === 'none') {
-    return { state: 'ambiguous', resolution: `${lostAnswer(recorder.of(spec.request.step))}; ${recovery.why}` };
+    return {
+      state: 'ambiguous',
+      settlement: { kind: 'unrecoverable', rows: recorder.of(spec.request.step), why: recovery.why },
+    };
   }
   const purpose = recovery.kind === 'probe' ? 'probe' : 'repeat';
   for (;;) {
@@ -86,44 +109,51 @@ async function recover<T>(recorder: RequestRecorder, spec: StepSpec<T>): Promise
     if (recovery.kind === 'probe' && last.status === 'failed' && last.errorCode === NAME_EXISTS_CODE) {
       return {
         state: 'ambiguous',
-        resolution: `${lostAnswer(rows)}; ${recovery.why}; request ${last.seq} (probe) answered ${NAME_EXISTS_CODE} "${last.errorMessage}": ${recovery.exists}`,
+        settlement: { kind: 'name-exists', rows, why: recovery.why, exists: recovery.exists, probe: last },
       };
     }
     const tries = rows.filter((row) => row.purpose !== 'send').length;
     if (tries >= MAX_RECOVERY_REQUESTS) {
       return {
         state: 'ambiguous',
-        resolution: `${lostAnswer(rows)}; ${tries} ${purpose} requests lost their answers too: outcome still unknown (${recovery.why})`,
+        settlement: { kind: 'recovery-lost', rows, purpose, tries, why: recovery.why },
       };
     }
     const again = await recorder.send(spec.request, purpose, spec.call, (tx, data, seq) =>
       spec.onSuccess(tx, data, seq, true),
     );
     if (again.ok) {
-      const why =
-        recovery.kind === 'probe'
-          ? `${recovery.why}; the lost request had not taken effect and the probe created it`
-          : recovery.why;
-      return { state: 'done', resolution: `${recovered(recorder.of(spec.request.step))}: ${why}` };
+      return {
+        state: 'done',
+        settlement: { kind: 'recovered', rows: recorder.of(spec.request.step), by: { purpose, why: recovery.why } },
+      };
     }
     if (again.ambiguous) continue;
     if (recovery.kind === 'probe' && again.error.code === NAME_EXISTS_CODE) continue;
     // A refused repeat or probe says nothing about the lost request (a 429 after every retry, say).
     return {
       state: 'ambiguous',
-      resolution: `${lostAnswer(recorder.of(spec.request.step))}; the ${purpose} was refused with ${again.error.code} (${again.error.message}), which does not tell whether the lost request took effect`,
+      settlement: {
+        kind: 'recovery-refused',
+        rows: recorder.of(spec.request.step),
+        purpose,
+        code: again.error.code,
+        message: again.error.message,
+      },
     };
   }
 }
 
-function lostAnswer(rows: ManagementRequest[]): string {
-  const lost = rows.filter((row) => row.status === 'ambiguous' || row.status === 'sent');
-  const first = lost[0] ?? rows[0]!;
-  const why = first.status === 'sent' ? 'the worker stopped before its answer was recorded' : (first.errorCode ?? '');
-  return `request ${first.seq} (${first.endpoint}) lost its answer (${why === 'AMBIGUOUS_RESULT' ? 'connection lost after sending' : why})`;
-}
-
-function recovered(rows: ManagementRequest[]): string {
-  const last = rows.at(-1)!;
-  return `${lostAnswer(rows)}; request ${last.seq} (${last.purpose}) succeeded`;
+/** The decision as the action records it: settlements worded for the operator. */
+function toStepResult(decision: StepDecision): StepResult {
+  switch (decision.state) {
+    case 'done':
+      return decision.settlement
+        ? { state: 'done', resolution: describeSettlement(decision.settlement) }
+        : { state: 'done' };
+    case 'failed':
+      return decision;
+    case 'ambiguous':
+      return { state: 'ambiguous', resolution: describeSettlement(decision.settlement) };
+  }
 }
