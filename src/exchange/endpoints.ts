@@ -1,7 +1,8 @@
 /**
- * The eleven endpoints: method, path and rate limit (trading-api.md Limits,
- * decisions.md §3). One place, so the client, the rate budget and the tests
- * read the same numbers.
+ * The eleven endpoints: method, path and rate limit (docs/exchange-api.md §4).
+ * One place, so the client, the rate budget and the tests read the same
+ * numbers; the doc's table (§4.1) is generated from this file and a test
+ * fails when the two disagree.
  */
 export interface EndpointSpec {
   method: 'GET' | 'POST';
@@ -44,7 +45,7 @@ export const ENDPOINTS = {
     keyedBy: 'uid',
     signed: true,
   },
-  // The spec states 10/s and 5/s; decisions.md §3 settles on the stricter.
+  // The spec states 10/s and 5/s; the stricter applies (docs/exchange-api.md §4.3).
   batchCancelOrder: {
     method: 'POST',
     path: '/api/v2/spot/trade/batch-cancel-order',
@@ -81,5 +82,5 @@ export type EndpointName = keyof typeof ENDPOINTS;
 
 export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
 
-/** On top of the per-endpoint budgets: 6000 requests per IP per minute (decisions.md §3). */
+/** On top of the per-endpoint budgets: 6000 requests per IP per minute (docs/exchange-api.md §4.4). */
 export const PER_IP_PER_MINUTE = 6000;

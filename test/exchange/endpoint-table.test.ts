@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ENDPOINTS, ENDPOINT_NAMES } from '../../src/exchange/endpoints.ts';
+import { EXCHANGE_API_DOC, markedBlock, replaceMarkedBlock } from '../../src/exchange/tools/doc-blocks.ts';
+import {
+  ENDPOINT_TABLE_BLOCK,
+  endpointBlockIsCurrent,
+  endpointTableRows,
+  normalizeBlock,
+  renderEndpointBlock,
+} from '../../src/exchange/tools/endpoint-table.ts';
+
+const doc = readFileSync(EXCHANGE_API_DOC, 'utf8');
+
+describe('the endpoint table of docs/exchange-api.md §4.1', () => {
+  it('says what src/exchange/endpoints.ts says (regenerate with npx tsx src/exchange/tools/endpoint-table.ts)', () => {
+    // Compared row by row, so a failure names the endpoint whose method, path or limit differs.
+    expect(normalizeBlock(markedBlock(doc, ENDPOINT_TABLE_BLOCK))).toEqual(normalizeBlock(renderEndpointBlock()));
+    expect(endpointBlockIsCurrent(doc)).toBe(true);
+  });
+
+  it('lists all eleven endpoints with method, path, budget and key', () => {
+    const rows = endpointTableRows();
+    expect(rows).toHaveLength(11);
+    expect(new Set(rows.map((row) => row[3])).size).toBe(11);
+    const fundNetFlow = rows[ENDPOINT_NAMES.indexOf('fundNetFlow')]!;
+    expect(fundNetFlow).toEqual([
+      'fund-net-flow',
+      '`fundNetFlow`',
+      'GET',
+      `\`${ENDPOINTS.fundNetFlow.path}\``,
+      '1 / s',
+      'IP',
+      'no (public)',
+    ]);
+  });
+
+  it('notices a changed limit: a doc whose table disagrees with endpoints.ts is not current', () => {
+    const changed = renderEndpointBlock().replace(/(\| spot-record .*?\| )1 \/ s/, '$12 / s');
+    expect(changed).not.toBe(renderEndpointBlock());
+    expect(endpointBlockIsCurrent(replaceMarkedBlock(doc, ENDPOINT_TABLE_BLOCK, changed))).toBe(false);
+  });
+
+  it('ignores padding: a block that differs only in column widths is still current', () => {
+    const unpadded = renderEndpointBlock().replace(/ {2,}/g, ' ');
+    expect(endpointBlockIsCurrent(replaceMarkedBlock(doc, ENDPOINT_TABLE_BLOCK, unpadded))).toBe(true);
+  });
+});
