@@ -1,7 +1,7 @@
 /**
- * Every spotTaxType value the API spec lists (trading-api.md, "Allowed
- * spotTaxType values, exactly"), in the spec's order. A test checks this
- * list against the spec file itself.
+ * Every spotTaxType value the API lists (docs/exchange-api.md §8.4), in the
+ * documented order. test/export/spot-tax-types.test.ts checks this list
+ * against that section.
  */
 export const SPOT_TAX_TYPES = [
   'Deposit',

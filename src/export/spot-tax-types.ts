@@ -1,9 +1,9 @@
 import type { SpotTaxType } from '../exchange/spot-tax-types.ts';
 
 /**
- * How each spotTaxType of the spec (trading-api.md, "Allowed spotTaxType values, exactly") is booked.
- * A test parses the spec's list and checks this table has exactly those keys, so a value added to the
- * spec cannot silently fall through. A value the exchange sends that is not here is booked as
+ * How each spotTaxType value (docs/exchange-api.md §8.4) is booked. A test parses that documented
+ * list and checks this table has exactly those keys, so a value added to the list cannot silently
+ * fall through. A value the exchange sends that is not here is booked as
  * `unmapped` and counted in every export's manifest: never dropped.
  *
  * Labels depend on the direction of the record (amount > 0 = in, < 0 = out). Koinly's label '' is a

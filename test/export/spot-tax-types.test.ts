@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPORT_NAMES } from '../../src/vocabulary/report-names.ts';
 import { REPORTS } from '../../src/export/reports/index.ts';
@@ -11,20 +10,13 @@ import {
   UNMAPPED_CATEGORY,
 } from '../../src/export/spot-tax-types.ts';
 import { SPOT_TAX_TYPES as SIMULATOR_SPOT_TAX_TYPES } from '../../src/simulator/data/spot-tax-types.ts';
+import { SPOT_TAX_TYPES as CLIENT_SPOT_TAX_TYPES } from '../../src/exchange/spot-tax-types.ts';
+import { EXCHANGE_API_DOC, fencedLines, markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
 
-// The spec lives beside the repository (../shared), as in CI.
-const SPEC = path.resolve(import.meta.dirname, '../../../shared/spec/trading-api.md');
-
+// The documented list (docs/exchange-api.md §8.4), one value per line of a fenced block: the
+// repository alone is enough to check the code tables against the contract.
 function specSpotTaxTypes(): string[] {
-  const text = readFileSync(SPEC, 'utf8');
-  const prefix = 'Allowed spotTaxType values, exactly: ';
-  const line = text.split('\n').find((l) => l.startsWith(prefix));
-  if (!line) throw new Error(`no spotTaxType list in ${SPEC}`);
-  return line
-    .slice(prefix.length)
-    .replace(/\.\s*$/, '')
-    .split('; ')
-    .map((v) => v.trim());
+  return fencedLines(markedBlock(readFileSync(EXCHANGE_API_DOC, 'utf8'), 'spot-tax-types'));
 }
 
 describe('spotTaxType booking table', () => {
@@ -33,6 +25,8 @@ describe('spotTaxType booking table', () => {
     expect(spec).toHaveLength(80);
     expect(new Set(spec).size).toBe(spec.length);
     expect(Object.keys(SPOT_TAX_TYPES).sort()).toEqual([...spec].sort());
+    // The client's list, which ingestion flags unlisted values by, keeps the documented order too.
+    expect([...CLIENT_SPOT_TAX_TYPES]).toEqual(spec);
     // The simulator keeps its own copy (it must not share the client's code): both follow the spec.
     expect([...SIMULATOR_SPOT_TAX_TYPES].sort()).toEqual([...spec].sort());
   });
