@@ -8,7 +8,7 @@ export type QueryValue = string | undefined;
 /**
  * The query string exactly as it goes into the URL and into the signature:
  * keys sorted ascending, absent values left out, keys and values
- * percent-encoded (decisions.md §1). Empty when nothing is left.
+ * percent-encoded (docs/exchange-api.md §2.4). Empty when nothing is left.
  */
 export function buildQueryString(query: Readonly<Record<string, QueryValue>>): string {
   return Object.keys(query)

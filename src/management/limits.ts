@@ -5,7 +5,7 @@ import { LimitReachedError } from './errors.ts';
 import { countKeys, countSubAccounts } from './mirror-store.ts';
 import type { Tx } from './request-recorder.ts';
 
-/** decisions.md §5: 20 sub-accounts per main account, 10 API keys per virtual sub-account. */
+/** docs/exchange-api.md §6.4: 20 sub-accounts per main account, 10 API keys per virtual sub-account. */
 export const MAX_SUB_ACCOUNTS = 20;
 export const MAX_KEYS_PER_SUB_ACCOUNT = 10;
 

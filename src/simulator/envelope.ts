@@ -1,5 +1,5 @@
 /**
- * The response envelope and the error catalogue of decisions.md §2. Every
+ * The response envelope and the error catalogue of docs/exchange-api.md §3. Every
  * error the simulator answers with is an ApiError, so the HTTP status and the
  * exact code and message live in one place.
  */

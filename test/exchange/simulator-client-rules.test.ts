@@ -49,7 +49,7 @@ describe('every spec rule is refused client-side, against the simulator', () => 
     expect(sim.requestLog.list()).toHaveLength(1);
   });
 
-  // The exchange's parameter-rule codes (decisions.md §2): missing, invalid, passphrase, name, label,
+  // The exchange's parameter-rule codes (docs/exchange-api.md §3.3): missing, invalid, passphrase, name, label,
   // duplicate name, range too long, older than 3 months, start after end.
   const PARAMETER_CODES = ['40019', '40020', '40070', '40055', '40056', '40071', '00001', '40704', '40707'];
 

@@ -4,7 +4,7 @@ import { get, NOW, outcome, PATHS, post, useSimulator } from './support/fixture.
 
 const ctx = useSimulator();
 
-describe('authentication (decisions.md §1, §2)', () => {
+describe('authentication (docs/exchange-api.md §2, §3)', () => {
   it('accepts a request signed over the query as sent', async () => {
     const res = await get(ctx.sim, PATHS.spot, { coin: 'BTC', limit: 3 });
     expect(outcome(res)).toEqual({ status: 200, code: '00000', msg: 'success' });

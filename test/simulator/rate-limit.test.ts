@@ -12,7 +12,7 @@ beforeEach(() => {
 
 const TOO_MANY = { code: '429', msg: 'Too Many Requests', data: null };
 
-describe('rate limits (decisions.md §3)', () => {
+describe('rate limits (docs/exchange-api.md §4)', () => {
   it('history-position: 21 requests inside one second give exactly one 429 with the documented body', async () => {
     const results = await Promise.all(Array.from({ length: 21 }, () => get(ctx.sim, PATHS.positions)));
     const limited = results.filter((r) => r.status === 429);

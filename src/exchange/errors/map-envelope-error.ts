@@ -14,7 +14,7 @@ import {
 
 type ErrorClass = new (details: ExchangeErrorDetails) => ExchangeError;
 
-// The catalogue of decisions.md §2, code by code.
+// The catalogue of docs/exchange-api.md §3.3, code by code.
 const BY_CODE: Readonly<Record<string, ErrorClass>> = {
   '40001': ExchangeAuthError,
   '40002': ExchangeAuthError,

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors/validation-error.ts';
 
 /**
- * A request parameter breaks a rule of the spec or decisions.md §5. Raised
+ * A request parameter breaks an input rule (docs/exchange-api.md §6). Raised
  * before anything is sent; names the endpoint, the field, the rule and the
  * value (secrets shown as [redacted]).
  */

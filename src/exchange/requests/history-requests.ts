@@ -5,7 +5,7 @@ import { checkTimeRange } from './time-range.ts';
 export const HISTORY_POSITION_MAX_DAYS = 90;
 export const SPOT_RECORD_MAX_DAYS = 30;
 export const DEPOSIT_WITHDRAWAL_MAX_DAYS = 7;
-/** history-position serves only data of the last 3 months, read as 90 days (decisions.md §4). */
+/** history-position serves only data of the last 3 months, read as 90 days (docs/exchange-api.md §5.3). */
 export const POSITION_HORIZON_DAYS = 90;
 
 export function historyPositionRequest(now: () => number) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FUTURES_CATEGORIES, nonEmpty, oneOf } from './primitives.ts';
 
-// Both parameters required (decisions.md §4).
+// Both parameters required (docs/exchange-api.md §7.7).
 export const openInterestLimitRequest = z.strictObject({
   symbol: nonEmpty('a symbol'),
   category: oneOf(FUTURES_CATEGORIES),

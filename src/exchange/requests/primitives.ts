@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * Building blocks of the request schemas. Each carries the rule in words, so a
- * ValidationError reads like the spec (trading-api.md, decisions.md §5).
+ * ValidationError reads like the documented rule (docs/exchange-api.md §6).
  */
 
 export const DAY_MS = 86_400_000;

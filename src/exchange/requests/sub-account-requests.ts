@@ -62,7 +62,7 @@ export const batchCreateSubaccountAndApiKeyRequest = z
 
 export const createSubRequest = z.strictObject({
   username,
-  // The spec lists classic, but only unified sub-accounts can be created (decisions.md §4).
+  // The spec lists classic, but only unified sub-accounts can be created (docs/exchange-api.md §7.4).
   accountMode: z
     .literal('unified', { error: 'must be unified or absent (classic sub-accounts cannot be created)' })
     .optional(),

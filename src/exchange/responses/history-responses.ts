@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decimal, id, keepingRaw, listedValue, optionalId, rawItem, timestamp } from './fields.ts';
 
 // The field table spells cTime/uTime, the live exchange sends ctime/utime
-// (decisions.md §4): either is accepted and both become cTime/uTime.
+// (docs/exchange-api.md §5.3): either is accepted and both become cTime/uTime.
 // Listed values (holdSide, posMode, ...) are plain strings here: checking them
 // against the spec's lists is ingestion's job, which keeps unlisted ones flagged.
 const positionItem = z

@@ -14,7 +14,7 @@ import { foldSteps, type ActionContext, type ActionOutcome } from './action-cont
 type CancelAll = Extract<ActionInput, { command: 'orders_cancel_all' }>;
 type BatchCancel = Extract<ActionInput, { command: 'orders_batch_cancel' }>;
 
-/** The exchange's answer for an order that is not open (decisions.md §4). */
+/** The exchange's answer for an order that is not open (docs/exchange-api.md §3.5). */
 const NOT_FOUND_CODE = '43001';
 
 const CANCEL_IS_IDEMPOTENT =

@@ -11,7 +11,7 @@ export interface AuthHeaders {
   timestamp: string;
 }
 
-/** decisions.md §1: more than 30 s between the request's timestamp and the server: 40008. */
+/** docs/exchange-api.md §2.5: more than 30 s between the request's timestamp and the server: 40008. */
 export const TIMESTAMP_WINDOW_MS = 30_000;
 
 type HeaderBag = Record<string, string | string[] | undefined>;

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Signature verification of decisions.md §1, written on its own (never the
+ * Signature verification of docs/exchange-api.md §2.3-§2.4, written on its own (never the
  * client's signer) so that the two implementations check each other.
  * prehash = timestamp + METHOD + path [+ '?' + query] + body.
  */

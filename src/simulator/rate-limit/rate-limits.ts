@@ -6,7 +6,7 @@ export interface RateLimitOptions {
   factor?: number;
 }
 
-/** decisions.md §3: on top of each endpoint's budget, 6000 requests per IP per minute. */
+/** docs/exchange-api.md §4.4: on top of each endpoint's budget, 6000 requests per IP per minute. */
 const IP_PER_MINUTE = 6000;
 
 /**

@@ -33,7 +33,7 @@ interface EndpointBase {
   name: string;
   method: 'GET' | 'POST';
   path: string;
-  /** Budget per sliding second (spec's Limits table, decisions.md §3). */
+  /** Budget per sliding second (docs/exchange-api.md §4.1). */
   perSecond: number;
 }
 

@@ -18,7 +18,7 @@ export const historyPosition: PrivateEndpoint = {
   handle(ctx) {
     const q = ctx.query;
     const symbol = optionalQuery(q, 'symbol');
-    // With a symbol, productType "has no effect" (spec §8): not even an unknown value is an error.
+    // With a symbol, productType "has no effect" (docs/exchange-api.md §7.8): not even an unknown value is an error.
     const productType =
       symbol === undefined ? (enumQuery(q, 'productType', PRODUCT_TYPES) ?? 'USDT-FUTURES') : 'USDT-FUTURES';
     const idLessThan = optionalId(q, 'idLessThan');

@@ -1,6 +1,6 @@
 import { errors } from '../envelope.ts';
 
-/** Query and body parsing with the exact codes of decisions.md §2 (40019 missing, 40020 invalid). */
+/** Query and body parsing with the exact codes of docs/exchange-api.md §3.3 (40019 missing, 40020 invalid). */
 
 export function optionalQuery(query: URLSearchParams, name: string): string | undefined {
   const value = query.get(name);

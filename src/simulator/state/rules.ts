@@ -3,7 +3,7 @@ import { errors } from '../envelope.ts';
 import { isMissing, type JsonObject } from '../routes/params.ts';
 import { PERMISSIONS, type Permission } from './types.ts';
 
-/** The input rules of decisions.md §5, each failing with its documented code. */
+/** The input rules of docs/exchange-api.md §6, each failing with its documented code. */
 
 const PASSPHRASE = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9]{8,32}$/;
 const SUB_NAME = /^[A-Za-z]{8}$/;

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 
 /**
- * Test-only signer and caller, written from decisions.md §1 independently of
+ * Test-only signer and caller, written from docs/exchange-api.md §2.3-§2.4 independently of
  * both the client's signer and the simulator's verifier.
  */
 export interface Credentials {
