@@ -33,12 +33,12 @@ export const brokerTransfersReport: ReportDefinition = {
     const where = accountAndPeriod(p, params, 'ts');
     const statuses = p.add(params.includePending ? [...FINAL_STATUSES, 'pending'] : FINAL_STATUSES, 'text[]');
     const coin = params.coin ? ` AND coin = ${p.add(params.coin)}` : '';
-    const text = `SELECT sub_uid, tx_id, type, ${enumOrRaw('sub_type', 'subType')}, coin, amount::text,
+    const sql = `SELECT sub_uid, tx_id, type, ${enumOrRaw('sub_type', 'subType')}, coin, amount::text,
         ${enumOrRaw('status', 'status')}, ${utcTime('ts')}, ${localTime('ts')}, ${unixMs('ts')},
         ${unmappedCell()}, ${unmappedFlag()}
       FROM broker_transfer
       WHERE ${where} AND status::text = ANY(${statuses})${coin}
       ORDER BY ts, ${byteOrder('tx_id')}, ${byteOrder('type')}`;
-    return { text, values: p.values };
+    return { text: sql, values: p.values };
   },
 };

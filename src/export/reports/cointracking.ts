@@ -30,11 +30,11 @@ export const coinTrackingReport: ReportDefinition = {
     const p = new SqlParams();
     const cte = ledgerEntriesCte(p, params);
     const exchange = p.add(params.accountName ?? 'ledgerline', 'text');
-    const text = `${cte}
+    const sql = `${cte}
       SELECT ct_type, received_amount::text, received_coin, sent_amount::text, sent_coin, fee_amount::text, fee_coin,
         ${exchange}, category, ${ENTRY_DESCRIPTION},
         to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), record_ids, flag
       FROM entries ${ENTRY_ORDER}`;
-    return { text, values: p.values };
+    return { text: sql, values: p.values };
   },
 };

@@ -39,7 +39,7 @@ export const futuresPnlReport: ReportDefinition = {
     const p = new SqlParams();
     const where = accountAndPeriod(p, params, 'updated_time');
     const coin = params.coin ? ` AND margin_coin = ${p.add(params.coin)}` : '';
-    const text = `SELECT position_id, product_type::text, symbol, margin_coin,
+    const sql = `SELECT position_id, product_type::text, symbol, margin_coin,
         ${enumOrRaw('hold_side', 'holdSide')}, ${enumOrRaw('pos_mode', 'posMode')}, ${enumOrRaw('margin_mode', 'marginMode')},
         open_avg_price::text, close_avg_price::text, open_total_pos::text, close_total_pos::text,
         pnl::text, open_fee::text, close_fee::text, total_funding::text, net_profit::text,
@@ -48,6 +48,6 @@ export const futuresPnlReport: ReportDefinition = {
       FROM futures_position
       WHERE ${where}${coin}
       ORDER BY updated_time, ${byteOrder('position_id')}`;
-    return { text, values: p.values };
+    return { text: sql, values: p.values };
   },
 };

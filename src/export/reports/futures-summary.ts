@@ -28,7 +28,7 @@ export const futuresSummaryReport: ReportDefinition = {
     const p = new SqlParams();
     const where = accountAndPeriod(p, params, 'updated_time');
     const coin = params.coin ? ` AND margin_coin = ${p.add(params.coin)}` : '';
-    const text = `SELECT CASE WHEN grouping(symbol) = 1 THEN 'margin_coin_total' ELSE 'symbol' END,
+    const sql = `SELECT CASE WHEN grouping(symbol) = 1 THEN 'margin_coin_total' ELSE 'symbol' END,
         margin_coin, coalesce(symbol, ''), count(*)::text,
         sum(pnl)::text, sum(open_fee)::text, sum(close_fee)::text, sum(total_funding)::text, sum(net_profit)::text,
         NULL::text
@@ -36,6 +36,6 @@ export const futuresSummaryReport: ReportDefinition = {
       WHERE ${where}${coin}
       GROUP BY GROUPING SETS ((margin_coin, symbol), (margin_coin))
       ORDER BY ${byteOrder('margin_coin')}, grouping(symbol), ${byteOrder('symbol')}`;
-    return { text, values: p.values };
+    return { text: sql, values: p.values };
   },
 };

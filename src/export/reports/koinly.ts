@@ -25,11 +25,11 @@ export const koinlyReport: ReportDefinition = {
   ],
   query(params) {
     const p = new SqlParams();
-    const text = `${ledgerEntriesCte(p, params)}
+    const sql = `${ledgerEntriesCte(p, params)}
       SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'),
         sent_amount::text, sent_coin, received_amount::text, received_coin, fee_amount::text, fee_coin,
         '', '', koinly_label, ${ENTRY_DESCRIPTION}, '', flag
       FROM entries ${ENTRY_ORDER}`;
-    return { text, values: p.values };
+    return { text: sql, values: p.values };
   },
 };

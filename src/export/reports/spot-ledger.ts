@@ -33,7 +33,7 @@ export const spotLedgerReport: ReportDefinition = {
     const types = p.add(booking.types, 'text[]');
     const categories = p.add(booking.categories, 'text[]');
     const coin = params.coin ? ` AND s.coin = ${p.add(params.coin)}` : '';
-    const text = `SELECT s.record_id, ${utcTime('s.ts')}, ${localTime('s.ts')}, ${unixMs('s.ts')},
+    const sql = `SELECT s.record_id, ${utcTime('s.ts')}, ${localTime('s.ts')}, ${unixMs('s.ts')},
         s.coin, s.spot_tax_type, coalesce((${categories})[array_position(${types}, s.spot_tax_type)], '${UNMAPPED_CATEGORY}'),
         s.amount::text, s.fee::text, s.balance::text, s.biz_order_id, ${unmappedCell('s.unmapped')},
         coalesce(CASE WHEN array_position(${types}, s.spot_tax_type) IS NULL THEN 'spotTaxType=' || s.spot_tax_type END,
@@ -41,6 +41,6 @@ export const spotLedgerReport: ReportDefinition = {
       FROM spot_record s
       WHERE ${where}${coin}
       ORDER BY s.ts, ${byteOrder('s.record_id')}`;
-    return { text, values: p.values };
+    return { text: sql, values: p.values };
   },
 };
