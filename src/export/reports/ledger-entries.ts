@@ -3,6 +3,9 @@ import { bookingArrays } from '../spot-tax-types.ts';
 import type { SqlParams } from '../sql-params.ts';
 import { byteOrder } from '../sql-fragments.ts';
 
+/** How far outside the period legs are read for pairing: the legs of one trade are moments apart. */
+const PAIRING_MARGIN = "interval '1 hour'";
+
 /**
  * The spot ledger turned into tax-tool entries, shared by the Koinly and CoinTracking reports so
  * both are built from exactly the same rows. It defines the CTE `entries` with, per entry:
@@ -19,9 +22,6 @@ import { byteOrder } from '../sql-fragments.ts';
  * Signs come from the ledger's convention: amount + in / - out, fee 0 or negative. Negations are
  * done on numeric, so values keep their exact digits and scale.
  */
-/** How far outside the period legs are read for pairing: the legs of one trade are moments apart. */
-const PAIRING_MARGIN = "interval '1 hour'";
-
 export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
   const booking = bookingArrays();
   const start = p.add(params.period.start.toISOString(), 'timestamptz');
