@@ -28,7 +28,7 @@ interface Fetched<T> {
 
 /**
  * Pages one window newest to oldest until the exchange answers an empty page
- * (decisions.md §4: only an empty page ends paging; a short page does not).
+ * (docs/exchange-api.md §5.1: only an empty page ends paging; a short page does not).
  * A cursor that does not move would loop forever: that is a malformed answer.
  */
 async function* pageWindow<T>(
