@@ -37,6 +37,7 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
     databaseUrl: config.databaseUrl,
     prisma,
     exportQueue,
+    redis: connection,
     boardQueues: [exportQueue, ...others],
     secureCookies: config.env === 'production',
     logger: log,

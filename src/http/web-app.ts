@@ -27,6 +27,8 @@ export interface WebAppDeps {
   databaseUrl: string;
   prisma: PrismaClient;
   exportQueue: ExportQueue;
+  /** The Redis connection the export queue uses: each request waits for it (see requireRedis). */
+  redis: Redis;
   /** Queues shown on bull-board (the export queue and the others). */
   boardQueues: readonly Queue[];
   /** Mark the session cookie Secure (production, behind TLS). */
@@ -80,7 +82,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   });
 
   answerFailuresPlainly(app);
-  requireRedis(app, deps.exportQueue.opts.connection as unknown as Redis);
+  requireRedis(app, deps.redis);
 
   const accountsById = async () => {
     const accounts = await deps.prisma.account.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } });

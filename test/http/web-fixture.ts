@@ -52,6 +52,7 @@ export function useWebApp(label: string): WebFixture {
       databaseUrl: db.url,
       prisma: db.prisma,
       exportQueue: queue,
+      redis: connection,
       boardQueues: [queue, ...others],
       secureCookies: false,
     });
