@@ -19,10 +19,26 @@ afterAll(async () => {
   await pipeline?.close();
 });
 
-describe('management actions against the simulator', () => {
-  let subUid: string;
-  let apiKey: string;
+/**
+ * A virtual sub-account of its own with one read-only key, made through the actions themselves,
+ * for a test that works on a key: no test depends on what another left behind, so the tests run
+ * in any order. Names are distinct per test (they are global on the exchange, and the same
+ * parameters would name the same action).
+ */
+async function subAccountWithKey(username: string): Promise<{ subUid: string; apiKey: string }> {
+  const sub = await runToEnd(pipeline, { command: 'subaccount_create', params: { username } });
+  expect(sub.status).toBe('succeeded');
+  const { subUid } = (sub.result as { subAccount: { subUid: string } }).subAccount;
+  const key = await runToEnd(pipeline, {
+    command: 'apikey_create',
+    params: { subAccountUid: subUid, passphrase: 'Desk2026pass', label: 'reader', permList: ['read'] },
+  });
+  expect(key.status).toBe('succeeded');
+  const { apiKey } = (key.result as { apiKey: { apiKey: string } }).apiKey;
+  return { subUid, apiKey };
+}
 
+describe('management actions against the simulator', () => {
   it('creates a sub-account (v3): the simulator has it, the mirror and the audit row record it', async () => {
     const action = await runToEnd(pipeline, {
       command: 'subaccount_create',
@@ -31,7 +47,7 @@ describe('management actions against the simulator', () => {
     expect(action.status).toBe('succeeded');
     const sub = pipeline.sim.state().subAccounts.find((s) => s.name === 'ledgerdesk');
     expect(sub).toBeDefined();
-    subUid = sub!.uid;
+    const subUid = sub!.uid;
     expect(action.result).toMatchObject({
       subAccount: { name: 'ledgerdesk', subUid, status: 'normal', note: 'tax desk' },
     });
@@ -45,7 +61,10 @@ describe('management actions against the simulator', () => {
     expect(action.createdAt.getTime()).toBeLessThanOrEqual(requests[0]!.sentAt.getTime());
   });
 
-  it('creates an API key on it: the secret is only sealed, shown once, then gone', async () => {
+  it('creates an API key on a sub-account: the secret is only sealed, shown once, then gone', async () => {
+    const sub = await runToEnd(pipeline, { command: 'subaccount_create', params: { username: 'keydesk' } });
+    expect(sub.status).toBe('succeeded');
+    const { subUid } = (sub.result as { subAccount: { subUid: string } }).subAccount;
     const action = await runToEnd(pipeline, {
       command: 'apikey_create',
       params: {
@@ -59,7 +78,7 @@ describe('management actions against the simulator', () => {
     expect(action.status).toBe('succeeded');
     const onExchange = pipeline.sim.state().subAccounts.find((s) => s.uid === subUid)!.apiKeys;
     expect(onExchange).toHaveLength(1);
-    apiKey = onExchange[0]!.apiKey;
+    const apiKey = onExchange[0]!.apiKey;
     expect(onExchange[0]).toMatchObject({ label: 'reader', permList: ['read'], ipList: ['10.0.0.1'] });
     expect(action.result).toMatchObject({ apiKey: { apiKey, subAccountUid: subUid, label: 'reader' } });
     expect(action.parameters).toMatchObject({ passphrase: '[redacted]' });
@@ -80,7 +99,10 @@ describe('management actions against the simulator', () => {
     expect(after.secretRevealedAt).not.toBeNull();
   });
 
-  it('modifies the key: permList absent keeps the permissions, empty removes them', async () => {
+  it('modifies a key: permList absent keeps the permissions, empty removes them', async () => {
+    const { subUid, apiKey } = await subAccountWithKey('modifydesk');
+    // Its secret already shown once, as an operator would have.
+    await revealSecret(db.prisma, box, pipeline.accountId, apiKey);
     const keep = await runToEnd(pipeline, {
       command: 'apikey_modify',
       params: {
@@ -168,6 +190,10 @@ describe('management actions against the simulator', () => {
   });
 
   it('cancels all orders of a whole category', async () => {
+    pipeline.sim.placeOrders([
+      { category: 'USDT-FUTURES', symbol: 'BTCUSDT', orderId: 'wc-1' },
+      { category: 'USDT-FUTURES', symbol: 'ETHUSDT', orderId: 'wc-2' },
+    ]);
     const before = pipeline.sim.state().openOrders.filter((o) => o.category === 'USDT-FUTURES');
     expect(before.length).toBeGreaterThan(0);
     const action = await runToEnd(pipeline, { command: 'orders_cancel_all', params: { category: 'USDT-FUTURES' } });
@@ -179,17 +205,22 @@ describe('management actions against the simulator', () => {
   });
 
   it('running the same command again returns the earlier outcome and sends nothing', async () => {
+    const first = await runToEnd(pipeline, {
+      command: 'subaccount_create',
+      params: { username: 'againdesk', note: 'tax desk' },
+    });
+    expect(first.status).toBe('succeeded');
     pipeline.sim.requestLog.clear();
-    const first = await db.prisma.managementAction.findFirstOrThrow({ where: { command: 'subaccount_create' } });
+    // The same command, its fields in another order and the default spelled out.
     const again = await runToEnd(pipeline, {
       command: 'subaccount_create',
-      params: { note: 'tax desk', username: 'ledgerdesk', accountMode: 'unified' },
+      params: { note: 'tax desk', username: 'againdesk', accountMode: 'unified' },
     });
     expect(again.existing).toBe(true);
     expect(again.id).toBe(first.id);
     expect(again.status).toBe('succeeded');
     expect(pipeline.sim.requestLog.list()).toEqual([]);
-    expect(pipeline.sim.state().subAccounts.filter((s) => s.name === 'ledgerdesk')).toHaveLength(1);
+    expect(pipeline.sim.state().subAccounts.filter((s) => s.name === 'againdesk')).toHaveLength(1);
   });
 
   it('runs a repeat-safe command again once its earlier run has ended: a cancel-all from cron, a label set back', async () => {
@@ -209,7 +240,7 @@ describe('management actions against the simulator', () => {
     expect(second.id).not.toBe(first.id);
     expect(pipeline.sim.state().openOrders.some((o) => o.orderId === 'rs-2')).toBe(false);
 
-    // The key created above (file-level subUid, apiKey), with its passphrase.
+    const { subUid, apiKey } = await subAccountWithKey('repeatdesk');
     const modify = (label: string) => ({
       command: 'apikey_modify' as const,
       params: {
