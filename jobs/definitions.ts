@@ -1,11 +1,18 @@
-import type { DefaultJobOptions } from 'bullmq';
+import type { DefaultJobOptions, FlowProducer, Queue } from 'bullmq';
+import type { ExportJobData, ExportJobResult } from './export/export-job.ts';
+import type { IngestWindowJob } from './ingest/ingest-job.ts';
+import type { ManagementJob } from './management/management-job.ts';
+import type { ReconcileJob, ReconcileJobResult } from './reconcile/reconcile-job.ts';
+import type { SyncAccountJob, SyncFinishJob } from './sync/sync-jobs.ts';
 
 /**
- * Every queue, job name and default job option in one place, so producers
- * (CLI, schedules, HTTP) and processors never disagree about them.
+ * Every queue, job name, payload type and default job option in one place,
+ * so producers (CLI, schedules, HTTP, flows) and processors never disagree
+ * about them. The composition root (src/app) builds the queues from this map
+ * with QUEUE_PREFIX applied; nothing else constructs a Queue.
  */
 export const QUEUE = {
-  /** Pages one window of one stream into Postgres (payload: IngestWindowJob). */
+  /** Pages one window of one stream into Postgres. */
   ingest: 'ingest',
   /** Plans and enqueues incremental syncs of an account (nightly or on demand). */
   sync: 'sync',
@@ -20,13 +27,69 @@ export const QUEUE = {
 } as const;
 
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
+export const QUEUE_NAMES: readonly QueueName[] = Object.values(QUEUE);
 
-/** The BullMQ key prefix of production queues; tests pass their own. */
-export const DEFAULT_PREFIX = 'ledgerline';
+/** A poll or fan-out job carries nothing: what it does comes from the configuration. */
+export type NoPayload = Record<string, never>;
+
+/** Queue -> job name -> payload. Payloads name entities by id, never carry a secret. */
+export interface QueueJobs {
+  ingest: { 'ingest-window': IngestWindowJob };
+  sync: { nightly: NoPayload; 'sync-account': SyncAccountJob; 'sync-finish': SyncFinishJob };
+  reconcile: { 'reconcile-account': ReconcileJob };
+  'market-data': { 'net-flow': NoPayload; 'oi-limits': NoPayload };
+  export: { 'write-report': ExportJobData };
+  management: { 'management-action': ManagementJob };
+}
+
+/** What a queue's jobs return, where a producer reads it. */
+export interface QueueResults {
+  ingest: unknown;
+  sync: unknown;
+  reconcile: ReconcileJobResult;
+  'market-data': unknown;
+  export: ExportJobResult;
+  management: unknown;
+}
+
+export type JobName<Q extends QueueName> = keyof QueueJobs[Q] & string;
+/** Every job name of every queue. */
+export type AnyJobName = { [Q in QueueName]: JobName<Q> }[QueueName];
+export type JobData<Q extends QueueName, N extends JobName<Q> = JobName<Q>> = QueueJobs[Q][N];
+/**
+ * A queue of the registry. Its name type stays `string` (BullMQ's workers and
+ * events hand out plain names); producers use the JOB constants.
+ */
+export type TypedQueue<Q extends QueueName> = Queue<JobData<Q>, QueueResults[Q], string>;
+
+/** The job names, as values. */
+export const JOB = {
+  ingestWindow: 'ingest-window',
+  nightly: 'nightly',
+  syncAccount: 'sync-account',
+  syncFinish: 'sync-finish',
+  reconcileAccount: 'reconcile-account',
+  netFlow: 'net-flow',
+  oiLimits: 'oi-limits',
+  writeReport: 'write-report',
+  managementAction: 'management-action',
+} as const satisfies Record<string, AnyJobName>;
+
+/** The process's queues, built once by the composition root (src/app/queue-registry.ts). */
+export interface Queues {
+  readonly prefix: string;
+  get<Q extends QueueName>(name: Q): TypedQueue<Q>;
+  /** A queue by a name known only at run time (schedules, the dashboard): payloads unchecked. */
+  untyped(name: QueueName): Queue;
+  /** Every queue, e.g. for the dashboard. */
+  all(): Queue[];
+  /** For jobs added with children (the nightly sync's windows under its finish job). */
+  flows(): FlowProducer;
+}
 
 const KEEP_FINISHED = { age: 7 * 24 * 3600, count: 10_000 };
 
-export const JOB_OPTIONS: Record<QueueName, DefaultJobOptions> = {
+export const JOB_OPTIONS: Readonly<Record<QueueName, DefaultJobOptions>> = {
   [QUEUE.ingest]: {
     attempts: 8,
     backoff: { type: 'exponential', delay: 2_000 },

@@ -1,15 +1,14 @@
-import { Worker } from 'bullmq';
+import { Worker, type WorkerOptions as BullWorkerOptions } from 'bullmq';
 import { logger } from '../src/logging/logger.ts';
-import { QUEUE } from './definitions.ts';
-import type { IngestWindowJob } from './ingest/ingest-job.ts';
-import { createIngestProcessor, type IngestJobResult } from './ingest/ingest-processor.ts';
-import { markStalledWindowsFailed } from './ingest/stalled-window-failures.ts';
+import { QUEUE, type QueueName } from './definitions.ts';
 import { createExportProcessor } from './export/export-processor.ts';
+import { createIngestProcessor } from './ingest/ingest-processor.ts';
+import { markStalledWindowsFailed } from './ingest/stalled-window-failures.ts';
 import { createManagementProcessor } from './management/management-processor.ts';
 import { createMarketDataProcessor } from './market-data/market-data-processor.ts';
-import { createReconcileWorker } from './reconcile/reconcile-worker.ts';
-import { createSyncProcessor } from './sync/sync-processor.ts';
+import { createReconcileProcessor } from './reconcile/reconcile-processor.ts';
 import type { Runtime } from './runtime.ts';
+import { createSyncProcessor } from './sync/sync-processor.ts';
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -26,7 +25,19 @@ export interface RunningWorkers {
   close(): Promise<void>;
 }
 
-/** Starts this process's workers on every queue ledgerline processes. */
+/**
+ * Per queue, how many jobs one process runs at once, where it differs from
+ * WORKER_CONCURRENCY: market-data polls are short and rate-limited per IP;
+ * each export holds one Postgres cursor for its whole run; a reconciliation
+ * runs whole-table queries and re-pages windows under the accounts' budgets.
+ */
+const CONCURRENCY: Partial<Record<QueueName, number>> = {
+  [QUEUE.marketData]: 1,
+  [QUEUE.export]: 2,
+  [QUEUE.reconcile]: 1,
+};
+
+/** Starts this process's workers, one per queue, each on its own connection. */
 export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): RunningWorkers {
   let stopping = false;
   const log = logger('worker');
@@ -39,7 +50,12 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     // whose worker died may be taken over several times before it counts as failed.
     maxStalledCount: options.maxStalledCount ?? runtime.config.workerMaxStalledCount,
   };
-  const ingest = new Worker<IngestWindowJob, IngestJobResult>(
+  const optionsFor = (queue: QueueName): BullWorkerOptions => ({
+    ...common,
+    concurrency: CONCURRENCY[queue] ?? common.concurrency,
+    connection: runtime.connection(),
+  });
+  const ingest = new Worker(
     QUEUE.ingest,
     createIngestProcessor({
       pool: runtime.pool,
@@ -47,34 +63,33 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       log: logger('ingest'),
       stopping: () => stopping,
     }),
-    { ...common, connection: runtime.connection() },
+    optionsFor(QUEUE.ingest),
   );
   markStalledWindowsFailed(ingest, runtime.pool, logger('ingest'));
-  const management = new Worker(QUEUE.management, createManagementProcessor(runtime, logger('management')), {
-    ...common,
-    connection: runtime.connection(),
-  });
-  const sync = createSyncProcessor(runtime, logger('sync'));
-  const syncWorker = new Worker(QUEUE.sync, sync.processor, { ...common, connection: runtime.connection() });
-  const marketData = new Worker(QUEUE.marketData, createMarketDataProcessor(runtime, logger('market-data')), {
-    ...common,
-    // Polls are short and rate-limited per IP: one at a time is plenty.
-    concurrency: 1,
-    connection: runtime.connection(),
-  });
-  const exports = new Worker(
-    QUEUE.export,
-    createExportProcessor({
-      databaseUrl: runtime.config.databaseUrl,
-      exportDir: runtime.config.exportDir,
-      prisma: runtime.prisma,
-    }),
-    // Each export holds one Postgres cursor for its whole run.
-    { ...common, concurrency: 2, connection: runtime.connection() },
-  );
-  // Reconciliation reports (src/reconcile), enqueued after the nightly sync or on demand.
-  const reconcile = createReconcileWorker(runtime, common);
-  const workers = [ingest, management, syncWorker, marketData, exports, reconcile];
+  const workers: Worker[] = [
+    ingest,
+    new Worker(
+      QUEUE.management,
+      createManagementProcessor(runtime, logger('management')),
+      optionsFor(QUEUE.management),
+    ),
+    new Worker(QUEUE.sync, createSyncProcessor(runtime, logger('sync')), optionsFor(QUEUE.sync)),
+    new Worker(
+      QUEUE.marketData,
+      createMarketDataProcessor(runtime, logger('market-data')),
+      optionsFor(QUEUE.marketData),
+    ),
+    new Worker(
+      QUEUE.export,
+      createExportProcessor({
+        databaseUrl: runtime.config.databaseUrl,
+        exportDir: runtime.config.exportDir,
+        prisma: runtime.prisma,
+      }),
+      optionsFor(QUEUE.export),
+    ),
+    new Worker(QUEUE.reconcile, createReconcileProcessor(runtime, logger('reconcile')), optionsFor(QUEUE.reconcile)),
+  ];
   for (const worker of workers) {
     worker.on('error', (error) => log.error({ err: error, queue: worker.name }, 'worker error'));
   }
@@ -83,7 +98,6 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     async close() {
       stopping = true;
       await Promise.all(workers.map((w) => w.close()));
-      await sync.close();
     },
   };
 }

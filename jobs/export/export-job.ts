@@ -1,9 +1,6 @@
 import type { ExportRequest, ExportRequestInput } from '../../src/export/export-request.ts';
 import { exportBaseName } from '../../src/export/export-request.ts';
 
-/** The export job's name (one job type on QUEUE.export). */
-export const EXPORT_JOB = 'write-report';
-
 /**
  * An export job's payload: the account by id and the report's parameters, nothing else (never a
  * secret). Plain strings, re-validated by the processor with parseExportRequest.

@@ -1,19 +1,11 @@
-import { Queue, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
 import type { ExportRequest } from '../../src/export/export-request.ts';
-import { DEFAULT_PREFIX, JOB_OPTIONS, QUEUE } from '../definitions.ts';
-import { EXPORT_JOB, exportJobData, exportJobId, type ExportJobData, type ExportJobResult } from './export-job.ts';
+import { JOB, type JobData, type TypedQueue } from '../definitions.ts';
+import { ensureJob } from '../ensure-job.ts';
+import { exportJobData, exportJobId, type ExportJobResult } from './export-job.ts';
 
-export type ExportQueue = Queue<ExportJobData, ExportJobResult>;
-export type ExportJob = Job<ExportJobData, ExportJobResult>;
-
-export function createExportQueue(connection: Redis, prefix = DEFAULT_PREFIX): ExportQueue {
-  return new Queue<ExportJobData, ExportJobResult>(QUEUE.export, {
-    connection,
-    prefix,
-    defaultJobOptions: JOB_OPTIONS[QUEUE.export],
-  });
-}
+export type ExportQueue = TypedQueue<'export'>;
+export type ExportJob = Job<JobData<'export'>, ExportJobResult>;
 
 /**
  * Enqueues an export under its deterministic id. A job of the same export that is waiting or
@@ -26,13 +18,8 @@ export async function enqueueExport(
   request: ExportRequest,
   options: { replaceFinished?: boolean } = {},
 ): Promise<ExportJob> {
-  const jobId = exportJobId(request);
-  const existing = (await queue.getJob(jobId)) as ExportJob | undefined;
-  if (existing) {
-    const state = await existing.getState();
-    const finished = state === 'completed' || state === 'failed';
-    if (!finished || !options.replaceFinished) return existing;
-    await existing.remove();
-  }
-  return queue.add(EXPORT_JOB, exportJobData(request), { jobId });
+  const { job } = await ensureJob(queue, JOB.writeReport, exportJobId(request), exportJobData(request), {
+    whenFinished: options.replaceFinished ? 'replace' : 'keep',
+  });
+  return job;
 }

@@ -1,22 +1,23 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { DEFAULT_PREFIX, QUEUE } from '../definitions.ts';
+import { QUEUE } from '../definitions.ts';
 import type { ExportJobData, ExportJobResult } from './export-job.ts';
 import { createExportProcessor, type ExportProcessorDeps } from './export-processor.ts';
 
 /**
- * The export queue's worker. Exports are I/O- and database-bound and each holds one Postgres
- * connection for its cursor, so a small concurrency is enough.
+ * The export queue's worker, on its own (the web page runs one beside it).
+ * Exports are I/O- and database-bound and each holds one Postgres connection
+ * for its cursor, so a small concurrency is enough.
  */
 export function createExportWorker(options: {
   connection: Redis;
   deps: ExportProcessorDeps;
-  prefix?: string;
+  prefix: string;
   concurrency?: number;
 }): Worker<ExportJobData, ExportJobResult> {
   return new Worker<ExportJobData, ExportJobResult>(QUEUE.export, createExportProcessor(options.deps), {
     connection: options.connection,
-    prefix: options.prefix ?? DEFAULT_PREFIX,
+    prefix: options.prefix,
     concurrency: options.concurrency ?? 2,
   });
 }

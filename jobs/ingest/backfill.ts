@@ -1,10 +1,9 @@
-import { Queue } from 'bullmq';
+import { planBackfill } from '../../src/ingest/backfill-plan.ts';
 import { ensureWindows, type SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
-import { planBackfill, type StreamChoice } from '../../src/ingest/backfill-plan.ts';
+import type { StreamChoice } from '../../src/ingest/streams/registry.ts';
 import { QUEUE } from '../definitions.ts';
 import type { Runtime } from '../runtime.ts';
 import { enqueueWindows } from './enqueue-windows.ts';
-import type { IngestWindowJob } from './ingest-job.ts';
 
 export interface BackfillRequest {
   account: string;
@@ -32,21 +31,11 @@ export async function startBackfill(runtime: Runtime, request: BackfillRequest):
   const account = await runtime.accounts.get(request.account);
   const plan = planBackfill(account, request.stream, request.from, request.to, request.now ?? Date.now());
   const windows = await ensureWindows(runtime.pool, plan.windows, request.refetch ?? false);
-  const queue = new Queue<IngestWindowJob>(QUEUE.ingest, { prefix: runtime.prefix, connection: runtime.redis });
-  try {
-    const enqueued = await enqueueWindows(queue, runtime.pool, windows);
-    return { windows, enqueued, alreadyDone: windows.filter((w) => w.status === 'done').length, notes: plan.notes };
-  } finally {
-    await queue.close();
-  }
+  const enqueued = await enqueueWindows(runtime.queues, runtime.pool, windows);
+  return { windows, enqueued, alreadyDone: windows.filter((w) => w.status === 'done').length, notes: plan.notes };
 }
 
 /** How many workers are listening on the ingest queue (to warn when none is). */
-export async function ingestWorkerCount(runtime: Runtime): Promise<number> {
-  const queue = new Queue(QUEUE.ingest, { prefix: runtime.prefix, connection: runtime.redis });
-  try {
-    return await queue.getWorkersCount();
-  } finally {
-    await queue.close();
-  }
+export function ingestWorkerCount(runtime: Runtime): Promise<number> {
+  return runtime.queues.get(QUEUE.ingest).getWorkersCount();
 }

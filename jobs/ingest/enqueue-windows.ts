@@ -1,10 +1,8 @@
-import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { requeueWindows, type SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
-import { JOB_OPTIONS, QUEUE } from '../definitions.ts';
-import { INGEST_JOB_NAME, ingestJobId, windowJobData, type IngestWindowJob } from './ingest-job.ts';
-
-const FINISHED = new Set(['completed', 'failed', 'unknown']);
+import { JOB, QUEUE, type Queues } from '../definitions.ts';
+import { jobHoldingId } from '../ensure-job.ts';
+import { ingestJobId, windowJobData } from './ingest-job.ts';
 
 /**
  * The windows that need a new job: not done, and with no job of theirs
@@ -14,20 +12,17 @@ const FINISHED = new Set(['completed', 'failed', 'unknown']);
  * is set back to pending: the caller adds its job next.
  */
 export async function windowsNeedingJobs(
-  queue: Queue<IngestWindowJob>,
+  queues: Queues,
   pool: pg.Pool,
   windows: readonly SyncWindowRow[],
 ): Promise<SyncWindowRow[]> {
+  const queue = queues.get(QUEUE.ingest);
   const seen = new Set<string>();
   const needing: SyncWindowRow[] = [];
   for (const window of windows) {
     if (window.status === 'done' || seen.has(window.id)) continue;
     seen.add(window.id);
-    const existing = await queue.getJob(ingestJobId(windowJobData(window)));
-    if (existing) {
-      if (!FINISHED.has(await existing.getState())) continue;
-      await existing.remove();
-    }
+    if (await jobHoldingId(queue, ingestJobId(windowJobData(window)), 'replace')) continue;
     needing.push(window);
   }
   await requeueWindows(
@@ -39,14 +34,14 @@ export async function windowsNeedingJobs(
 
 /** Enqueues the windows that need a job (see windowsNeedingJobs); returns how many were added. */
 export async function enqueueWindows(
-  queue: Queue<IngestWindowJob>,
+  queues: Queues,
   pool: pg.Pool,
   windows: readonly SyncWindowRow[],
 ): Promise<number> {
-  const jobs = (await windowsNeedingJobs(queue, pool, windows)).map((window) => {
+  const jobs = (await windowsNeedingJobs(queues, pool, windows)).map((window) => {
     const data = windowJobData(window);
-    return { name: INGEST_JOB_NAME, data, opts: { ...JOB_OPTIONS[QUEUE.ingest], jobId: ingestJobId(data) } };
+    return { name: JOB.ingestWindow, data, opts: { jobId: ingestJobId(data) } };
   });
-  if (jobs.length > 0) await queue.addBulk(jobs);
+  if (jobs.length > 0) await queues.get(QUEUE.ingest).addBulk(jobs);
   return jobs.length;
 }

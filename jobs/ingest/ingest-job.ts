@@ -1,4 +1,5 @@
-import type { Stream, SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
+import type { SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
+import type { Stream } from '../../src/ingest/streams/registry.ts';
 
 /** Payload of an ingest job: which stored window to read. Never a secret. */
 export interface IngestWindowJob {
@@ -10,8 +11,6 @@ export interface IngestWindowJob {
   start: number;
   end: number;
 }
-
-export const INGEST_JOB_NAME = 'ingest-window';
 
 /**
  * One job id per (account, stream, scope, window): enqueueing a window twice

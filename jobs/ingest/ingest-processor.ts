@@ -1,7 +1,7 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type pg from 'pg';
 import { LedgerlineError } from '../../src/errors/index.ts';
-import type { ClientProvider } from '../../src/ingest/client-provider.ts';
+import type { ClientProvider } from '../../src/accounts/client-provider.ts';
 import { failWindow, startWindow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow, type WindowRunResult } from '../../src/ingest/run-window.ts';
 import type { Logger } from '../../src/logging/logger.ts';

@@ -3,8 +3,6 @@ export interface ManagementJob {
   actionId: string;
 }
 
-export const MANAGEMENT_JOB_NAME = 'management-action';
-
 /** One job per action: enqueueing it again while it waits or runs adds nothing. (BullMQ reserves ':'.) */
 export function managementJobId(actionId: string): string {
   return `management.${actionId}`;

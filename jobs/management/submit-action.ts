@@ -1,4 +1,3 @@
-import { Queue } from 'bullmq';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import type { ManagementAction } from '../../src/generated/prisma/client.ts';
 import { redactInput, splitSecrets, type ActionInput } from '../../src/management/action-input.ts';
@@ -6,9 +5,10 @@ import { planAction, type PlannedRequest } from '../../src/management/action-pla
 import { isFinished, recordAction } from '../../src/management/action-store.ts';
 import { idempotencyKey } from '../../src/management/idempotency.ts';
 import { checkLocalLimits } from '../../src/management/limits.ts';
-import { JOB_OPTIONS, QUEUE } from '../definitions.ts';
+import { JOB, QUEUE } from '../definitions.ts';
+import { ensureJob } from '../ensure-job.ts';
 import type { Runtime } from '../runtime.ts';
-import { MANAGEMENT_JOB_NAME, managementJobId, type ManagementJob } from './management-job.ts';
+import { managementJobId } from './management-job.ts';
 
 export interface ActionRequest {
   /** A registered account's name. */
@@ -64,23 +64,23 @@ export async function submitAction(runtime: Runtime, request: ActionRequest): Pr
   return { ...recorded, plan: prepared.plan };
 }
 
-/** Adds the action's job unless one is waiting or running; returns whether it added one. */
+/**
+ * Adds the action's job unless one is waiting or running; returns whether it
+ * added one. A job that ended while its action did not (a worker lost
+ * mid-way) is replaced: the action resumes from its recorded requests.
+ */
 export async function enqueueAction(runtime: Runtime, actionId: string): Promise<boolean> {
-  const queue = new Queue<ManagementJob>(QUEUE.management, { prefix: runtime.prefix, connection: runtime.redis });
-  try {
-    const jobId = managementJobId(actionId);
-    const existing = await queue.getJob(jobId);
-    if (existing) {
-      const state = await existing.getState();
-      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
-      // The job ended but its action did not (a worker lost mid-way): run it again; it resumes.
-      await existing.remove();
-    }
-    await queue.add(MANAGEMENT_JOB_NAME, { actionId }, { ...JOB_OPTIONS[QUEUE.management], jobId });
-    return true;
-  } finally {
-    await queue.close();
-  }
+  const queue = runtime.queues.get(QUEUE.management);
+  const { added } = await ensureJob(
+    queue,
+    JOB.managementAction,
+    managementJobId(actionId),
+    { actionId },
+    {
+      whenFinished: 'replace',
+    },
+  );
+  return added;
 }
 
 /** Waits until the action has ended and returns its row. */
@@ -99,11 +99,6 @@ export async function waitForAction(
 }
 
 /** How many workers listen on the management queue (to warn when none does). */
-export async function managementWorkerCount(runtime: Runtime): Promise<number> {
-  const queue = new Queue(QUEUE.management, { prefix: runtime.prefix, connection: runtime.redis });
-  try {
-    return await queue.getWorkersCount();
-  } finally {
-    await queue.close();
-  }
+export function managementWorkerCount(runtime: Runtime): Promise<number> {
+  return runtime.queues.get(QUEUE.management).getWorkersCount();
 }

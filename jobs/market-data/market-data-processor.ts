@@ -2,9 +2,8 @@ import type { Job } from 'bullmq';
 import { storeNetFlow } from '../../src/market-data/store-net-flow.ts';
 import { storeOiLimit } from '../../src/market-data/store-oi-limit.ts';
 import type { Logger } from '../../src/logging/logger.ts';
+import { JOB } from '../definitions.ts';
 import type { Runtime } from '../runtime.ts';
-
-export const MARKET_DATA_JOB = { netFlow: 'net-flow', oiLimits: 'oi-limits' } as const;
 
 /**
  * Polls the configured market series. Both endpoints are rate-limited (1/s
@@ -46,8 +45,8 @@ export function createMarketDataProcessor(runtime: Runtime, log: Logger) {
   }
 
   return async (job: Job) => {
-    if (job.name === MARKET_DATA_JOB.netFlow) return netFlow(job);
-    if (job.name === MARKET_DATA_JOB.oiLimits) return oiLimits(job);
+    if (job.name === JOB.netFlow) return netFlow(job);
+    if (job.name === JOB.oiLimits) return oiLimits(job);
     log.warn({ jobId: job.id, name: job.name }, 'market-data job discarded: unknown job name');
     return { discarded: job.name };
   };

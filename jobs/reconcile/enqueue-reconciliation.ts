@@ -1,8 +1,8 @@
-import { Queue, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import { parseRecountMode, type RecountMode } from '../../src/reconcile/recount-mode.ts';
-import { JOB_OPTIONS, QUEUE } from '../definitions.ts';
-import type { Runtime } from '../runtime.ts';
-import { RECONCILE_JOB_NAME, reconcileJobId, type ReconcileJob, type ReconcileJobResult } from './reconcile-job.ts';
+import { JOB, QUEUE, type Queues } from '../definitions.ts';
+import { ensureJob } from '../ensure-job.ts';
+import { reconcileJobId, type ReconcileJob, type ReconcileJobResult } from './reconcile-job.ts';
 
 export interface EnqueueReconciliationOptions {
   /** Default `recent`, the nightly choice. */
@@ -20,26 +20,17 @@ export interface EnqueueReconciliationOptions {
  * `replaceFinished`.
  */
 export async function enqueueReconciliation(
-  runtime: Pick<Runtime, 'prefix' | 'redis'>,
+  runtime: { queues: Queues },
   accountId: string,
   options: EnqueueReconciliationOptions = {},
 ): Promise<Job<ReconcileJob, ReconcileJobResult>> {
   const data: ReconcileJob = { accountId, recount: parseRecountMode(options.recount ?? 'recent', 'recount') };
-  const jobId = reconcileJobId(accountId, options.now ?? new Date());
-  const queue = new Queue<ReconcileJob, ReconcileJobResult>(QUEUE.reconcile, {
-    prefix: runtime.prefix,
-    connection: runtime.redis,
-  });
-  try {
-    const existing = await queue.getJob(jobId);
-    if (existing) {
-      const state = await existing.getState();
-      const finished = state === 'completed' || state === 'failed';
-      if (!finished || !options.replaceFinished) return existing;
-      await existing.remove();
-    }
-    return await queue.add(RECONCILE_JOB_NAME, data, { ...JOB_OPTIONS[QUEUE.reconcile], jobId });
-  } finally {
-    await queue.close();
-  }
+  const { job } = await ensureJob(
+    runtime.queues.get(QUEUE.reconcile),
+    JOB.reconcileAccount,
+    reconcileJobId(accountId, options.now ?? new Date()),
+    data,
+    { whenFinished: options.replaceFinished ? 'replace' : 'keep' },
+  );
+  return job;
 }

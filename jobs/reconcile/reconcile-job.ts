@@ -13,8 +13,6 @@ export interface ReconcileJobResult {
   failedChecks: string[];
 }
 
-export const RECONCILE_JOB_NAME = 'reconcile-account';
-
 /**
  * One job id per (account, UTC day): the nightly flow enqueueing twice, or a
  * retried schedule, reconciles an account once that day. (BullMQ reserves ':'.)

@@ -1,4 +1,4 @@
-import { createExportQueue } from '../export/export-queue.ts';
+import { QUEUE } from '../definitions.ts';
 import { enqueueMonthlyExports } from '../export/enqueue-monthly-exports.ts';
 import { enqueueReconciliation } from '../reconcile/enqueue-reconciliation.ts';
 import type { Runtime } from '../runtime.ts';
@@ -13,12 +13,7 @@ export type AfterSyncStep = (runtime: Runtime, accountId: string) => Promise<voi
 const monthlyExports: AfterSyncStep = async (runtime) => {
   const settings = runtime.config.monthlyExports;
   if (settings.reports.length === 0) return;
-  const queue = createExportQueue(runtime.redis, runtime.prefix);
-  try {
-    await enqueueMonthlyExports({ queue, prisma: runtime.prisma, settings });
-  } finally {
-    await queue.close();
-  }
+  await enqueueMonthlyExports({ queue: runtime.queues.get(QUEUE.export), prisma: runtime.prisma, settings });
 };
 
 /** The checks over what was just synced, re-counting the recent windows against the exchange. */

@@ -1,13 +1,6 @@
-/** Job names on QUEUE.sync, and their payloads (account ids only, never a secret). */
-export const SYNC_JOB = {
-  /** The nightly cron's job: enqueues one sync-account job per registered account. */
-  nightly: 'nightly',
-  /** Plans one account's incremental sync and adds its ingest windows as children of a sync-finish job. */
-  syncAccount: 'sync-account',
-  /** Runs once every window of the account's sync has finished (or failed): reconciliation and exports follow. */
-  syncFinish: 'sync-finish',
-} as const;
+import { ValidationError } from '../../src/errors/index.ts';
 
+/** Payloads on QUEUE.sync (account ids only, never a secret); job names are in ../definitions.ts. */
 export interface SyncAccountJob {
   accountId: string;
   /** Identifies the run (the nightly job's time); makes job ids deterministic per run. */
@@ -18,3 +11,14 @@ export type SyncFinishJob = SyncAccountJob;
 
 export const syncAccountJobId = (job: SyncAccountJob) => `sync.${job.accountId}.${job.runId}`;
 export const syncFinishJobId = (job: SyncFinishJob) => `sync-finish.${job.accountId}.${job.runId}`;
+
+/** A sync-account or sync-finish payload, checked: a job added by hand with a wrong shape fails, naming the field. */
+export function parseSyncAccountJob(data: unknown): SyncAccountJob {
+  const record = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  for (const field of ['accountId', 'runId'] as const) {
+    if (typeof record[field] !== 'string' || record[field] === '') {
+      throw new ValidationError(field, 'must be a non-empty string in a sync job', record[field]);
+    }
+  }
+  return { accountId: String(record.accountId), runId: String(record.runId) };
+}

@@ -28,8 +28,10 @@ export interface Config {
   /** How long the exchange may take to answer (headers, then body) before a request counts as failed. */
   readonly exchangeTimeoutMs: number;
   readonly sync: {
-    /** How far back before the end of covered data each incremental sync re-reads, per stream. */
-    readonly lookbackMs: { readonly positions: number; readonly spot: number; readonly transfers: number };
+    /** How far back before the end of covered data each incremental sync re-reads. */
+    readonly lookbackMs: number;
+    /** The same for records that change after the fact (deposits/withdrawals settle). */
+    readonly settlingLookbackMs: number;
     /** Where an account's first incremental sync starts, in days before now. */
     readonly firstDays: number;
   };
@@ -74,11 +76,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
     sync: Object.freeze({
-      lookbackMs: Object.freeze({
-        positions: raw.SYNC_LOOKBACK_HOURS * HOUR,
-        spot: raw.SYNC_LOOKBACK_HOURS * HOUR,
-        transfers: raw.SYNC_TRANSFER_LOOKBACK_HOURS * HOUR,
-      }),
+      lookbackMs: raw.SYNC_LOOKBACK_HOURS * HOUR,
+      settlingLookbackMs: raw.SYNC_TRANSFER_LOOKBACK_HOURS * HOUR,
       firstDays: raw.SYNC_FIRST_DAYS,
     }),
     schedules: Object.freeze({

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type pg from 'pg';
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
-import { createRuntime } from '../../jobs/runtime.ts';
+import { createRuntime } from '../app/create-runtime.ts';
 import { startWorkers } from '../../jobs/workers.ts';
 import type { Config } from '../config/config.ts';
 import { databaseName } from '../db/ensure-database.ts';

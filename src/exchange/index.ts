@@ -6,6 +6,9 @@ export { RequestValidationError } from './errors/request-validation-error.ts';
 export { LOCALES, type Locale } from './signer.ts';
 export { RateBudget, type RateRule, type Slot } from './rate-budget/rate-budget.ts';
 export {
+  exchangeBounds,
+  HORIZON_DAYS,
+  horizonStart,
   planWindows,
   positionHorizon,
   MAX_SPAN_DAYS,

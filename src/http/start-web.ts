@@ -1,10 +1,8 @@
-import { Queue, type Worker } from 'bullmq';
-import { createRedisConnection } from '../../jobs/connection.ts';
-import { DEFAULT_PREFIX, QUEUE } from '../../jobs/definitions.ts';
-import { createExportQueue } from '../../jobs/export/export-queue.ts';
+import type { Worker } from 'bullmq';
+import { QUEUE } from '../../jobs/definitions.ts';
 import { createExportWorker } from '../../jobs/export/export-worker.ts';
+import { createRuntime } from '../app/create-runtime.ts';
 import type { Config } from '../config/config.ts';
-import { createPrisma } from '../db/prisma.ts';
 import { logger } from '../logging/logger.ts';
 import { buildWebApp } from './web-app.ts';
 import { requireWebToken } from './web-auth.ts';
@@ -17,16 +15,15 @@ import { requireWebToken } from './web-auth.ts';
 export async function startWeb(config: Config, options: { worker: boolean }): Promise<void> {
   const token = requireWebToken(config);
   const log = logger('web');
-  const connection = createRedisConnection(config.redisUrl);
-  const prisma = createPrisma(config.databaseUrl);
-  const exportQueue = createExportQueue(connection, DEFAULT_PREFIX);
-  const others = Object.values(QUEUE)
-    .filter((name) => name !== QUEUE.export)
-    .map((name) => new Queue(name, { connection, prefix: DEFAULT_PREFIX }));
+  // The page needs no pool of its own beyond Prisma's; the runtime's stays idle.
+  const runtime = createRuntime(config, { poolSize: 1 });
+  const { prisma } = runtime;
+  const exportQueue = runtime.queues.get(QUEUE.export);
   let worker: Worker | undefined;
   if (options.worker) {
     worker = createExportWorker({
-      connection,
+      connection: runtime.connection(),
+      prefix: runtime.prefix,
       deps: { databaseUrl: config.databaseUrl, exportDir: config.exportDir, prisma },
     });
     worker.on('failed', (job, error) => log.warn({ jobId: job?.id, err: error.message }, 'export failed'));
@@ -37,8 +34,8 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
     databaseUrl: config.databaseUrl,
     prisma,
     exportQueue,
-    redis: connection,
-    boardQueues: [exportQueue, ...others],
+    redis: runtime.redis,
+    boardQueues: runtime.queues.all(),
     secureCookies: config.env === 'production',
     logger: log,
   });
@@ -54,7 +51,5 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
   });
   await app.close();
   await worker?.close();
-  await Promise.all([exportQueue.close(), ...others.map((q) => q.close())]);
-  await prisma.$disconnect();
-  connection.disconnect();
+  await runtime.close();
 }

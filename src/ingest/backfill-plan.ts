@@ -1,16 +1,9 @@
-import { planWindows, positionHorizon } from '../exchange/index.ts';
-import { ValidationError } from '../errors/index.ts';
 import type { AccountSummary } from '../accounts/account-service.ts';
-import type { Stream, WindowKey } from './coverage/window-store.ts';
-import { STREAM_DEFINITIONS, STREAMS } from './streams.ts';
+import { planWindows } from '../exchange/index.ts';
+import { ValidationError } from '../errors/index.ts';
+import type { WindowKey } from './coverage/window-store.ts';
+import { streamDefinition, streamsOf, type StreamChoice } from './streams/registry.ts';
 import { formatInstant } from './time-arguments.ts';
-
-export type StreamChoice = Stream | 'all';
-
-export function parseStreamChoice(value: string): StreamChoice {
-  if (value === 'all' || (STREAMS as readonly string[]).includes(value)) return value as StreamChoice;
-  throw new ValidationError('--stream', `must be one of ${[...STREAMS, 'all'].join(', ')}`, value);
-}
 
 export interface BackfillPlan {
   windows: WindowKey[];
@@ -40,44 +33,36 @@ export function planBackfill(
     notes.push(`--to ${formatInstant(to)} is in the future: reading up to now (${formatInstant(now)})`);
     to = now;
   }
-  const streams = choice === 'all' ? STREAMS : [choice];
+  const explicit = choice !== 'all';
   const windows: WindowKey[] = [];
-  for (const stream of streams) {
-    let start = from;
-    if (stream === 'transfers' && !account.isBrokerParent) {
-      if (choice !== 'all') {
-        throw new ValidationError(
-          '--stream',
-          'transfers needs a broker parent account (register it with --broker)',
-          stream,
-        );
-      }
-      notes.push('transfers left out: the account is not a broker parent');
+  for (const stream of streamsOf(choice)) {
+    const definition = streamDefinition(stream);
+    const eligibility = definition.eligible(account);
+    if (!eligibility.eligible) {
+      if (explicit) throw new ValidationError('--stream', `${stream} needs ${eligibility.needs}`, stream);
+      notes.push(`${stream} left out: ${eligibility.because}`);
       continue;
     }
-    if (stream === 'positions') {
-      const horizon = positionHorizon(now);
-      if (from < horizon) {
-        if (choice !== 'all') {
-          throw new ValidationError(
-            '--from',
-            `positions can only be read for the last 90 days (the exchange's 3-month horizon): use ${formatInstant(horizon)} or later`,
-            formatInstant(from),
-          );
-        }
-        if (to <= horizon) {
-          notes.push('positions left out: the range is older than the 3-month horizon');
-          continue;
-        }
-        notes.push(`positions start at the 3-month horizon, ${formatInstant(horizon)}`);
-        start = horizon;
+    let start = from;
+    const horizon = definition.horizon;
+    const oldest = horizon?.oldestReadable(now);
+    if (horizon && oldest !== undefined && from < oldest) {
+      if (explicit) {
+        throw new ValidationError(
+          '--from',
+          `${stream} can only be read for the last ${horizon.days} days (the exchange's ${horizon.name}): use ${formatInstant(oldest)} or later`,
+          formatInstant(from),
+        );
       }
+      if (to <= oldest) {
+        notes.push(`${stream} left out: the range is older than the ${horizon.name}`);
+        continue;
+      }
+      notes.push(`${stream} start at the ${horizon.name}, ${formatInstant(oldest)}`);
+      start = oldest;
     }
-    const definition = STREAM_DEFINITIONS[stream];
     for (const window of planWindows(definition.endpoint, start, to, { now })) {
-      for (const scope of definition.scopes) {
-        windows.push({ accountId: account.id, stream, scope, start: window.from, end: window.to });
-      }
+      for (const scope of definition.scopes) windows.push({ accountId: account.id, stream, scope, ...window });
     }
   }
   return { windows, notes };

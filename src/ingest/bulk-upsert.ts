@@ -10,7 +10,7 @@ export interface UpsertStats {
   unchanged: number;
 }
 
-const sqlCache = new WeakMap<TableSpec<never>, string>();
+const sqlCache = new WeakMap<TableSpec<unknown>, string>();
 
 /**
  * One statement for a whole page. The page travels as ONE json parameter (an
@@ -26,7 +26,7 @@ const sqlCache = new WeakMap<TableSpec<never>, string>();
  */
 export function upsertSql<R>(spec: TableSpec<R>, param = 1, gate?: string): string {
   const key = gate ? undefined : spec;
-  const cached = key && sqlCache.get(key as TableSpec<never>);
+  const cached = key && sqlCache.get(key);
   if (cached) return cached;
   const names = spec.columns.map((c) => c.name);
   const record = spec.columns.map((c) => `${c.name} ${c.paramType}`).join(', ');
@@ -40,7 +40,7 @@ SELECT ${selects} FROM jsonb_to_recordset($${param}::jsonb) AS u(${record})${gat
 ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates}, last_changed_at = now()
 WHERE (t.raw IS DISTINCT FROM EXCLUDED.raw OR t.unmapped IS DISTINCT FROM EXCLUDED.unmapped)${spec.newerOnly ? ` AND ${spec.newerOnly}` : ''}
 RETURNING (xmax = 0) AS inserted`;
-  if (key) sqlCache.set(key as TableSpec<never>, sql);
+  if (key) sqlCache.set(key, sql);
   return sql;
 }
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { positionHorizon } from '../exchange/index.ts';
-import { unfinishedWindows, type Stream, type SyncWindowRow } from './coverage/window-store.ts';
+import { unfinishedWindows, type SyncWindowRow } from './coverage/window-store.ts';
+import { streamDefinition, type Stream } from './streams/registry.ts';
 import { formatInstant } from './time-arguments.ts';
 
 export interface RetryPlan {
@@ -16,8 +16,8 @@ const describe = (w: SyncWindowRow) =>
  * The earlier windows of an account that never finished. An incremental sync
  * only reads forward from the end of covered data, so without this a window
  * that failed in the middle of the history would stay a hole until someone
- * noticed; each sync tries them again instead. A positions window entirely
- * behind the exchange's 3-month horizon cannot be read any more: it stays
+ * noticed; each sync tries them again instead. A window of a forgetting
+ * stream entirely behind its horizon cannot be read any more: it stays
  * failed, for reconciliation to report, and is named in the notes.
  */
 export async function planRetries(
@@ -26,16 +26,16 @@ export async function planRetries(
   streams: readonly Stream[],
   now: number,
 ): Promise<RetryPlan> {
-  const horizon = positionHorizon(now);
   const windows: SyncWindowRow[] = [];
   const notes: string[] = [];
   for (const window of await unfinishedWindows(pool, accountId, streams)) {
-    if (window.stream === 'positions' && window.end <= horizon) {
+    const oldest = streamDefinition(window.stream).horizon?.oldestReadable(now);
+    if (oldest !== undefined && window.end <= oldest) {
       notes.push(`${describe(window)} never finished and is now behind the exchange's horizon: its records are lost`);
       continue;
     }
-    if (window.stream === 'positions' && window.start < horizon) {
-      notes.push(`${describe(window)}: read again, but what is before ${formatInstant(horizon)} is lost`);
+    if (oldest !== undefined && window.start < oldest) {
+      notes.push(`${describe(window)}: read again, but what is before ${formatInstant(oldest)} is lost`);
     }
     windows.push(window);
   }

@@ -3,7 +3,7 @@ import type { ExchangeClient } from '../exchange/index.ts';
 import { storePage } from './coverage/store-page.ts';
 import { narrowWindowStart, type SyncWindowRow } from './coverage/window-store.ts';
 import { WindowLostError } from './coverage/window-lost-error.ts';
-import { STREAM_DEFINITIONS, toTimeWindow } from './streams.ts';
+import { streamDefinition } from './streams/registry.ts';
 
 export interface WindowRunResult {
   /** Whether the window reached its last page (false: stopped early on request). */
@@ -32,10 +32,10 @@ export interface RunWindowOptions {
  */
 export async function runWindow(options: RunWindowOptions): Promise<WindowRunResult> {
   const { pool, client, window } = options;
-  const definition = STREAM_DEFINITIONS[window.stream];
+  const definition = streamDefinition(window.stream);
   const result: WindowRunResult = { done: false, pages: 0, rows: 0, inserted: 0, updated: 0 };
   let cursor = window.cursor;
-  const pages = definition.pages(client, toTimeWindow(window.start, window.end), window.scope, cursor);
+  const pages = definition.pages(client, window, window.scope, cursor);
   const iterator = pages[Symbol.asyncIterator]();
   // While one page is being stored, the next is already being fetched: the
   // exchange's latency and the database's write overlap instead of adding up.
@@ -69,7 +69,7 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
     await iterator.return?.(undefined).catch(() => undefined);
   }
   // Checked after the last request, so no earlier than any start the pager used.
-  const readableFrom = definition.readableFrom?.(client);
+  const readableFrom = definition.horizon?.servedFrom(client);
   if (readableFrom !== undefined && readableFrom > window.start) {
     if (readableFrom >= window.end) throw new WindowLostError(window.id, window.end, readableFrom);
     await narrowWindowStart(pool, window.id, readableFrom);

@@ -1,14 +1,13 @@
 import type pg from 'pg';
 import type { AccountSummary } from '../accounts/account-service.ts';
-import { planWindows, positionHorizon } from '../exchange/index.ts';
+import { planWindows } from '../exchange/index.ts';
 import type { BackfillPlan } from './backfill-plan.ts';
-import { coveredRanges, type Stream, type WindowKey } from './coverage/window-store.ts';
-import { STREAM_DEFINITIONS } from './streams.ts';
+import { coveredRanges, type WindowKey } from './coverage/window-store.ts';
+import type { LookbackSettings } from './streams/stream-definition.ts';
+import { streamDefinition, type Stream } from './streams/registry.ts';
 import { formatInstant } from './time-arguments.ts';
 
-export interface SyncSettings {
-  /** Re-read before the end of covered data: late changes (a transfer that settles) land as updates. */
-  lookbackMs: Readonly<Record<Stream, number>>;
+export interface SyncSettings extends LookbackSettings {
   /** Where a stream never synced before starts, in days before now. */
   firstDays: number;
 }
@@ -17,9 +16,9 @@ const DAY = 86_400_000;
 
 /**
  * The windows of an incremental sync: for each stream and scope, from the end
- * of its covered data (less the lookback) to now. A stream never synced
- * starts `firstDays` ago; positions never start before the 3-month horizon,
- * and a gap that fell behind it is reported, since that data is gone.
+ * of its covered data (less the stream's lookback) to now. A stream never
+ * synced starts `firstDays` ago; a stream with a horizon never starts before
+ * it, and a gap that fell behind it is reported, since that data is gone.
  */
 export async function planIncrementalSync(
   pool: pg.Pool,
@@ -31,28 +30,30 @@ export async function planIncrementalSync(
   const windows: WindowKey[] = [];
   const notes: string[] = [];
   for (const stream of streams) {
-    if (stream === 'transfers' && !account.isBrokerParent) {
-      notes.push('transfers left out: the account is not a broker parent');
+    const definition = streamDefinition(stream);
+    const eligibility = definition.eligible(account);
+    if (!eligibility.eligible) {
+      notes.push(`${stream} left out: ${eligibility.because}`);
       continue;
     }
-    const definition = STREAM_DEFINITIONS[stream];
     for (const scope of definition.scopes) {
       const covered = await coveredRanges(pool, { accountId: account.id, stream, scope });
       const coveredEnd = covered.at(-1)?.end;
-      let from = coveredEnd === undefined ? now - settings.firstDays * DAY : coveredEnd - settings.lookbackMs[stream];
-      if (stream === 'positions') {
-        const horizon = positionHorizon(now);
-        if (coveredEnd !== undefined && coveredEnd < horizon) {
+      let from =
+        coveredEnd === undefined ? now - settings.firstDays * DAY : coveredEnd - definition.lookbackMs(settings);
+      const oldest = definition.horizon?.oldestReadable(now);
+      if (oldest !== undefined) {
+        if (coveredEnd !== undefined && coveredEnd < oldest) {
           notes.push(
-            `positions ${scope}: not synced since ${formatInstant(coveredEnd)}; the exchange no longer serves ` +
-              `${formatInstant(coveredEnd)} .. ${formatInstant(horizon)}`,
+            `${stream} ${scope}: not synced since ${formatInstant(coveredEnd)}; the exchange no longer serves ` +
+              `${formatInstant(coveredEnd)} .. ${formatInstant(oldest)}`,
           );
         }
-        from = Math.max(from, horizon);
+        from = Math.max(from, oldest);
       }
       if (from >= now) continue;
       for (const window of planWindows(definition.endpoint, from, now, { now })) {
-        windows.push({ accountId: account.id, stream, scope, start: window.from, end: window.to });
+        windows.push({ accountId: account.id, stream, scope, ...window });
       }
     }
   }

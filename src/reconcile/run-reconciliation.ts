@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { AccountNotFoundError } from '../accounts/account-errors.ts';
 import type { ExchangeClient } from '../exchange/index.ts';
-import type { Stream } from '../ingest/coverage/window-store.ts';
+import type { Stream } from '../ingest/streams/registry.ts';
 import { checkBalanceContinuity } from './checks/balance-check.ts';
 import { checkWindowCounts } from './checks/count-check.ts';
 import { checkCoverage } from './checks/coverage-check.ts';
@@ -9,7 +9,6 @@ import { checkPagingStuck } from './checks/paging-check.ts';
 import { formatReport } from './format-report.ts';
 import type { RecountMode } from './recount-mode.ts';
 import type { CheckName, CheckResult, ReconciliationReport } from './report-types.ts';
-import { PAGE_LIMITS } from './window-records.ts';
 
 /** What a reconciliation needs of the process's runtime (jobs/runtime.ts provides it). */
 export interface ReconcileDeps {
@@ -59,7 +58,7 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
       checkPagingStuck({
         pool,
         accountId,
-        pageLimits: { ...PAGE_LIMITS, ...options.pageLimits },
+        pageLimits: options.pageLimits,
         client: recount === 'none' ? null : client,
       }),
     ),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors/validation-error.ts';
 import {
+  exchangeBounds,
   HORIZON_MARGIN_MS,
   MAX_SPAN_DAYS,
   planWindows,
@@ -41,22 +42,24 @@ function expectExactCover(windows: TimeWindow[], from: number, to: number, maxSp
     expect(windows).toEqual([]);
     return;
   }
-  expect(windows[0]!.from).toBe(from);
-  expect(windows.at(-1)!.to).toBe(to);
+  expect(windows[0]!.start).toBe(from);
+  expect(windows.at(-1)!.end).toBe(to);
   windows.forEach((window, index) => {
-    expect(window.to).toBeGreaterThan(window.from);
-    expect(window.to - window.from).toBeLessThanOrEqual(maxSpanMs);
+    expect(window.end).toBeGreaterThan(window.start);
+    expect(window.end - window.start).toBeLessThanOrEqual(maxSpanMs);
     // What the exchange receives: inclusive bounds, the range within its maximum.
-    expect(Number(window.startTime)).toBe(window.from);
-    expect(Number(window.endTime)).toBe(window.to - 1);
-    expect(Number(window.endTime) - Number(window.startTime)).toBeLessThanOrEqual(maxSpanMs);
+    expect(Number(exchangeBounds(window).startTime)).toBe(window.start);
+    expect(Number(exchangeBounds(window).endTime)).toBe(window.end - 1);
+    expect(Number(exchangeBounds(window).endTime) - Number(exchangeBounds(window).startTime)).toBeLessThanOrEqual(
+      maxSpanMs,
+    );
     if (index > 0) {
       // Half-open windows meet exactly: no gap, no overlap, and the inclusive bounds follow on.
-      expect(window.from).toBe(windows[index - 1]!.to);
-      expect(Number(window.startTime)).toBe(Number(windows[index - 1]!.endTime) + 1);
+      expect(window.start).toBe(windows[index - 1]!.end);
+      expect(Number(exchangeBounds(window).startTime)).toBe(Number(exchangeBounds(windows[index - 1]!).endTime) + 1);
     }
     // Only the last window may be shorter than the maximum span.
-    if (index < windows.length - 1) expect(window.to - window.from).toBe(maxSpanMs);
+    if (index < windows.length - 1) expect(window.end - window.start).toBe(maxSpanMs);
   });
 }
 
@@ -89,7 +92,7 @@ describe('planWindows (seeded property tests)', () => {
       const windows = planWindows('historyPosition', from, Math.max(from, to), { now });
       const horizon = now - 90 * DAY + HORIZON_MARGIN_MS;
       expect(positionHorizon(now)).toBe(horizon);
-      for (const window of windows) expect(window.from).toBeGreaterThanOrEqual(horizon);
+      for (const window of windows) expect(window.start).toBeGreaterThanOrEqual(horizon);
       expectExactCover(windows, Math.min(Math.max(from, horizon), Math.max(from, to)), Math.max(from, to), 90 * DAY);
     }
   });
@@ -97,9 +100,9 @@ describe('planWindows (seeded property tests)', () => {
   it('cuts at UTC day lengths, daylight-saving or not', () => {
     const from = Date.UTC(2026, 2, 1); // spans the March DST change of every zone that has one
     const windows = planWindows('allSubDepositWithdrawal', from, from + 21 * DAY);
-    expect(windows.map((window) => window.to - window.from)).toEqual([7 * DAY, 7 * DAY, 7 * DAY]);
-    expect(windows[1]!.startTime).toBe(String(Date.UTC(2026, 2, 8)));
-    expect(windows[0]!.endTime).toBe(String(Date.UTC(2026, 2, 8) - 1));
+    expect(windows.map((window) => window.end - window.start)).toEqual([7 * DAY, 7 * DAY, 7 * DAY]);
+    expect(exchangeBounds(windows[1]!).startTime).toBe(String(Date.UTC(2026, 2, 8)));
+    expect(exchangeBounds(windows[0]!).endTime).toBe(String(Date.UTC(2026, 2, 8) - 1));
   });
 
   it('refuses a reversed range or a time that is not Unix ms', () => {

@@ -4,12 +4,13 @@ import path from 'node:path';
 import { QueueEvents, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisConnection } from '../../jobs/connection.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import { enqueueMonthlyExports } from '../../jobs/export/enqueue-monthly-exports.ts';
 import { exportJobId } from '../../jobs/export/export-job.ts';
-import { createExportQueue, enqueueExport, type ExportQueue } from '../../jobs/export/export-queue.ts';
+import { enqueueExport, type ExportQueue } from '../../jobs/export/export-queue.ts';
 import { createExportWorker } from '../../jobs/export/export-worker.ts';
+import { QueueRegistry } from '../../src/app/queue-registry.ts';
+import { createRedisConnection } from '../../src/app/redis-connection.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import { listExports } from '../../src/export/export-files.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
@@ -46,9 +47,9 @@ afterAll(async () => {
 });
 
 function queue(): ExportQueue {
-  const q = createExportQueue(connection, redisHelper.prefix);
-  open.push(q);
-  return q;
+  const queues = new QueueRegistry(redisHelper.prefix, connection, () => connection);
+  open.push(queues);
+  return queues.get(QUEUE.export);
 }
 
 function worker(): Worker {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/index.ts';
-import { createRuntime, scaledBudgets, type Runtime } from '../../jobs/runtime.ts';
+import type { Runtime } from '../../jobs/runtime.ts';
+import { createRuntime, scaledBudgets } from '../../src/app/create-runtime.ts';
 import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../jobs/workers.ts';
 import { useTestDatabase, type TestDatabase } from './test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from './test-redis.ts';
@@ -44,7 +45,8 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     ...options.env,
   });
   const runtime = createRuntime(config, {
-    prefix: randomPrefix('pipeline'),
+    // A prefix QUEUE_PREFIX accepts too, so worker processes a test spawns share the runtime's queues.
+    prefix: randomPrefix('pipeline').replaceAll(':', '-'),
     clientOverrides: {
       ...(options.simulatorClock ? { clock: () => sim.clock.now() } : {}),
       rateBudget: { prefix: randomPrefix('budget'), perSecond: scaledBudgets(factor) },

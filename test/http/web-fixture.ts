@@ -1,14 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Queue, type Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import { createRedisConnection } from '../../jobs/connection.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { createExportQueue, type ExportQueue } from '../../jobs/export/export-queue.ts';
+import type { ExportQueue } from '../../jobs/export/export-queue.ts';
 import { createExportWorker } from '../../jobs/export/export-worker.ts';
+import { QueueRegistry } from '../../src/app/queue-registry.ts';
+import { createRedisConnection } from '../../src/app/redis-connection.ts';
 import { buildWebApp } from '../../src/http/web-app.ts';
 import { useTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
@@ -32,15 +33,15 @@ export function useWebApp(label: string): WebFixture {
   const prefix = randomPrefix(label);
   let connection: Redis;
   let app: FastifyInstance | undefined;
+  let queues: QueueRegistry | undefined;
   let queue: ExportQueue | undefined;
   let worker: Worker | undefined;
-  let others: Queue[] = [];
   let exportDir = '';
   beforeAll(async () => {
     connection = createRedisConnection(TEST_REDIS_URL);
     exportDir = await mkdtemp(path.join(tmpdir(), `ll-${label}-`));
-    queue = createExportQueue(connection, prefix);
-    others = [new Queue(QUEUE.ingest, { connection, prefix })];
+    queues = new QueueRegistry(prefix, connection, () => connection);
+    queue = queues.get(QUEUE.export);
     worker = createExportWorker({
       connection,
       prefix,
@@ -53,7 +54,7 @@ export function useWebApp(label: string): WebFixture {
       prisma: db.prisma,
       exportQueue: queue,
       redis: connection,
-      boardQueues: [queue, ...others],
+      boardQueues: queues.all(),
       secureCookies: false,
     });
   });
@@ -61,8 +62,7 @@ export function useWebApp(label: string): WebFixture {
     await app?.close();
     await worker?.close();
     await queue?.obliterate({ force: true });
-    await queue?.close();
-    for (const q of others) await q.close();
+    await queues?.close();
     connection?.disconnect();
     if (exportDir) await rm(exportDir, { recursive: true, force: true });
   });

@@ -12,7 +12,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   pipeline = await startPipeline({ databaseUrl: db.url });
-  env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: pipeline.runtime.prefix.replaceAll(':', '-') };
+  env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: pipeline.runtime.prefix };
 });
 afterAll(async () => {
   await pipeline?.close();

@@ -34,7 +34,7 @@ beforeAll(async () => {
   env = {
     DATABASE_URL: db.url,
     REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: pipeline.runtime.prefix.replaceAll(':', '-'),
+    QUEUE_PREFIX: pipeline.runtime.prefix,
     EXCHANGE_RATE_FACTOR: String(RATE_FACTOR),
     WORKER_LOCK_DURATION_MS: '1500',
     // A killed worker's in-flight requests hold their rate slots for the request timeout.
@@ -62,7 +62,7 @@ describe('crash safety', () => {
   it('survives SIGKILL of the worker at random moments: no loss, no duplicate', async () => {
     const now = Date.now();
     const from = now - 400 * DAY;
-    const runtime = { ...pipeline.runtime, prefix: env.QUEUE_PREFIX! };
+    const { runtime } = pipeline;
     const started = await startBackfill(runtime, { account: 'demo', stream: 'all', from, to: now, now });
     const ids = started.windows.map((w) => w.id);
     const next = random(20261122);

@@ -37,7 +37,7 @@ describe('two worker processes', () => {
     const env = {
       DATABASE_URL: db.url,
       REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: pipeline.runtime.prefix.replaceAll(':', '-'),
+      QUEUE_PREFIX: pipeline.runtime.prefix,
       EXCHANGE_RATE_FACTOR: String(RATE_FACTOR),
       WORKER_CONCURRENCY: '4',
       LOG_LEVEL: 'info',
@@ -53,7 +53,7 @@ describe('two worker processes', () => {
     );
     await Promise.all(ready);
     const now = Date.now();
-    const runtime = { ...pipeline.runtime, prefix: env.QUEUE_PREFIX };
+    const { runtime } = pipeline;
     const started = await startBackfill(runtime, {
       account: 'demo',
       stream: 'all',

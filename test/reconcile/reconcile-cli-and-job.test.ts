@@ -2,9 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_OPTIONS, QUEUE } from '../../jobs/definitions.ts';
+import { JOB, QUEUE } from '../../jobs/definitions.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
-import { RECONCILE_JOB_NAME, reconcileJobId, type ReconcileJob } from '../../jobs/reconcile/reconcile-job.ts';
+import { reconcileJobId } from '../../jobs/reconcile/reconcile-job.ts';
 import { createRootLogger, setRootLogger } from '../../src/logging/logger.ts';
 import { killSpawned, runCli, runCliLive } from '../helpers/cli.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
@@ -125,7 +125,7 @@ describe('the reconcile queue', () => {
 
   it('runs one reconciliation per account and day, with only the account id in the payload, and logs it by name', async () => {
     const { runtime, accountId } = pipeline;
-    const queue = new Queue<ReconcileJob>(QUEUE.reconcile, { prefix: runtime.prefix, connection: runtime.redis });
+    const queue = runtime.queues.get(QUEUE.reconcile);
     const workers = pipeline.startWorkers();
     try {
       const day = new Date(Date.UTC(2026, 10, 21, 23, 59));
@@ -169,22 +169,17 @@ describe('the reconcile queue', () => {
       expect(logLines.filter((line) => secrets.some((s) => line.includes(s)))).toEqual([]);
     } finally {
       await workers.close();
-      await queue.close();
     }
   });
 
   it('an unknown account fails the job at once, without retries and without a report', async () => {
     const { runtime } = pipeline;
-    const queue = new Queue<ReconcileJob>(QUEUE.reconcile, { prefix: runtime.prefix, connection: runtime.redis });
+    const queue = runtime.queues.get(QUEUE.reconcile);
     const workers = pipeline.startWorkers();
     try {
       const before = await db.prisma.reconciliationReport.count();
       const ghost = randomUUID();
-      await queue.add(
-        RECONCILE_JOB_NAME,
-        { accountId: ghost, recount: 'none' },
-        { ...JOB_OPTIONS[QUEUE.reconcile], jobId: 'ghost' },
-      );
+      await queue.add(JOB.reconcileAccount, { accountId: ghost, recount: 'none' }, { jobId: 'ghost' });
       const { job, state } = await finished(queue, 'ghost');
       expect(state).toBe('failed');
       expect(job.attemptsMade).toBe(1);
@@ -194,7 +189,6 @@ describe('the reconcile queue', () => {
       expect(await db.prisma.reconciliationReport.count()).toBe(before);
     } finally {
       await workers.close();
-      await queue.close();
     }
   });
 });

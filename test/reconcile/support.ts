@@ -1,5 +1,5 @@
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
-import type { StreamChoice } from '../../src/ingest/backfill-plan.ts';
+import type { StreamChoice } from '../../src/ingest/streams/registry.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import type { Pipeline } from '../helpers/pipeline.ts';
 

@@ -1,9 +1,7 @@
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE } from '../../jobs/definitions.ts';
-import { SYNC_JOB, type SyncAccountJob } from '../../jobs/sync/sync-jobs.ts';
+import { JOB, QUEUE } from '../../jobs/definitions.ts';
 import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
-import { startSync } from '../../jobs/ingest/start-sync.ts';
+import { planAndEnqueueSync } from '../../jobs/sync/plan-and-enqueue-sync.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
@@ -51,7 +49,7 @@ describe('incremental sync', () => {
 
     // A day and a half later on the exchange: pending records settle, their ts moves to the settle time.
     const later = sim.clock.advance(1.5 * DAY);
-    const sync = await startSync(runtime, { accountId: pipeline.accountId, now: later });
+    const sync = await planAndEnqueueSync(runtime, await runtime.accounts.getById(pipeline.accountId), { now: later });
     // Only the lookback and the new day are read, not the whole history again.
     const spotWindows = sync.windows.filter((w) => w.stream === 'spot');
     expect(spotWindows.length).toBe(1);
@@ -97,19 +95,14 @@ describe('incremental sync', () => {
 
     const first = await breakWindow();
     expect(first.missing).toBeGreaterThan(0);
-    const sync = await startSync(runtime, { accountId, now: sim.clock.now() });
+    const sync = await planAndEnqueueSync(runtime, await runtime.accounts.getById(accountId), { now: sim.clock.now() });
     expect(sync.windows.map((w) => w.id)).toContain(first.id);
     await finished(sync);
     expect(await storedSpot(pool, accountId)).toEqual(truthSpot(sim));
 
     // The nightly flow's sync-account job does the same.
     const second = await breakWindow();
-    const queue = new Queue<SyncAccountJob>(QUEUE.sync, { prefix: runtime.prefix, connection: runtime.redis });
-    try {
-      await queue.add(SYNC_JOB.syncAccount, { accountId, runId: 'heal' }, { jobId: 'sync.heal' });
-    } finally {
-      await queue.close();
-    }
+    await runtime.queues.get(QUEUE.sync).add(JOB.syncAccount, { accountId, runId: 'heal' }, { jobId: 'sync.heal' });
     for (let i = 0; ; i += 1) {
       const status = await pool.query(`SELECT status FROM sync_window WHERE id = $1`, [second.id]);
       if (status.rows[0].status === 'done') break;

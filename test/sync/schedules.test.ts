@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { createRuntime } from '../../jobs/runtime.ts';
+import { createRuntime } from '../../src/app/create-runtime.ts';
 import { upsertSchedules } from '../../jobs/schedules.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { storePage } from '../../src/ingest/coverage/store-page.ts';
-import { positionsHorizonWarning, streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
+import { horizonWarnings, streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
 import { ensureWindows, failWindow } from '../../src/ingest/coverage/window-store.ts';
 import { spotRecordTable } from '../../src/ingest/tables/spot-record-table.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
@@ -60,8 +60,8 @@ describe('status', () => {
     expect(spot.windowsOpen).toBe(1);
     expect(spot.lastSuccess).toBeInstanceOf(Date);
 
-    expect(positionsHorizonWarning(statuses, now)).toMatch(/not synced for 70 days/);
-    expect(positionsHorizonWarning(statuses, 150 * DAY)).toBeUndefined();
-    expect(positionsHorizonWarning([], now)).toMatch(/never been synced/);
+    expect(horizonWarnings(statuses, now).join(' ')).toMatch(/not synced for 70 days/);
+    expect(horizonWarnings(statuses, 150 * DAY)).toEqual([]);
+    expect(horizonWarnings([], now).join(' ')).toMatch(/never been synced/);
   });
 });

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { startBackfill } from '../../../jobs/ingest/backfill.ts';
-import { createRuntime } from '../../../jobs/runtime.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
-import { parseStreamChoice } from '../../ingest/backfill-plan.ts';
+import { createRuntime } from '../../app/create-runtime.ts';
+import { parseStreamChoice } from '../../ingest/streams/registry.ts';
 import { formatInstant, parseInstant } from '../../ingest/time-arguments.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';

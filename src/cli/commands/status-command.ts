@@ -1,8 +1,7 @@
-import { Queue } from 'bullmq';
 import type { Command } from 'commander';
 import { QUEUE } from '../../../jobs/definitions.ts';
-import { createRuntime } from '../../../jobs/runtime.ts';
-import { positionsHorizonWarning, streamStatuses } from '../../ingest/coverage/stream-status.ts';
+import { createRuntime } from '../../app/create-runtime.ts';
+import { horizonWarnings, streamStatuses } from '../../ingest/coverage/stream-status.ts';
 import { formatInstant } from '../../ingest/time-arguments.ts';
 import { runTool } from '../run-tool.ts';
 
@@ -18,12 +17,13 @@ export function registerStatusCommand(program: Command): void {
     .action((options: { account?: string }) =>
       runTool(async (config) => {
         const runtime = createRuntime(config);
-        const queue = new Queue(QUEUE.sync, { prefix: runtime.prefix, connection: runtime.redis });
         try {
           const accounts = options.account
             ? [await runtime.accounts.get(options.account)]
             : await runtime.accounts.list();
-          const nightly = (await queue.getJobSchedulers()).find((s) => s.key === 'nightly-sync');
+          const nightly = (await runtime.queues.get(QUEUE.sync).getJobSchedulers()).find(
+            (s) => s.key === 'nightly-sync',
+          );
           console.log(
             `next nightly sync: ${nightly?.next ? formatInstant(nightly.next) : 'not scheduled (start `ledgerline worker`)'}`,
           );
@@ -32,8 +32,7 @@ export function registerStatusCommand(program: Command): void {
           for (const account of accounts) {
             console.log(`\naccount ${account.name} (uid ${account.uid})`);
             const statuses = await streamStatuses(runtime.pool, account.id);
-            const warning = positionsHorizonWarning(statuses, now);
-            if (warning) console.log(`  WARNING: ${warning}`);
+            for (const warning of horizonWarnings(statuses, now)) console.log(`  WARNING: ${warning}`);
             for (const s of statuses) {
               console.log(`  ${s.stream}${s.scope ? ` ${s.scope}` : ''}`);
               console.log(`    covered       ${ranges(s.covered)}`);
@@ -45,7 +44,6 @@ export function registerStatusCommand(program: Command): void {
             }
           }
         } finally {
-          await queue.close();
           await runtime.close();
         }
       }),

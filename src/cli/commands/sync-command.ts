@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { startSync } from '../../../jobs/ingest/start-sync.ts';
-import { createRuntime } from '../../../jobs/runtime.ts';
+import { planAndEnqueueSync } from '../../../jobs/sync/plan-and-enqueue-sync.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
-import { parseStreamChoice } from '../../ingest/backfill-plan.ts';
+import { createRuntime } from '../../app/create-runtime.ts';
+import { parseStreamChoice } from '../../ingest/streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';
 
@@ -22,7 +22,7 @@ export function registerSyncCommand(program: Command): void {
         const workers = options.withWorker ? startWorkers(runtime) : undefined;
         try {
           const account = await runtime.accounts.get(options.account);
-          const started = await startSync(runtime, { accountId: account.id, stream });
+          const started = await planAndEnqueueSync(runtime, account, { stream });
           await watchWindows(runtime, started, {
             title: `sync ${options.account} ${stream}`,
             inProcessWorker: Boolean(workers),

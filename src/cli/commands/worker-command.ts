@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createRuntime } from '../../../jobs/runtime.ts';
+import { createRuntime } from '../../app/create-runtime.ts';
 import { resumeUnfinishedActions } from '../../../jobs/management/resume-actions.ts';
 import { upsertSchedules } from '../../../jobs/schedules.ts';
 import { startWorkers } from '../../../jobs/workers.ts';

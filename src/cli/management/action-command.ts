@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Config } from '../../config/config.ts';
 import type { ManagementAction } from '../../generated/prisma/client.ts';
-import { createRuntime, type Runtime } from '../../../jobs/runtime.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import { createRuntime } from '../../app/create-runtime.ts';
 import {
   managementWorkerCount,
   prepareAction,

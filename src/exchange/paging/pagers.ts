@@ -1,7 +1,7 @@
 import type { ExchangeClient } from '../exchange-client.ts';
 import { MalformedResponseError } from '../errors/exchange-error.ts';
 import type { DepositWithdrawalRecord, Position, SpotRecord } from '../responses/history-responses.ts';
-import { HORIZON_MARGIN_MS, positionHorizon, type TimeWindow } from './window-planner.ts';
+import { exchangeBounds, HORIZON_MARGIN_MS, horizonStart, type TimeWindow } from './window-planner.ts';
 
 /** One page of one window. Save `cursor` after handling `items`; pass it back as `resumeFrom` to go on. */
 export interface Page<T> {
@@ -55,7 +55,7 @@ async function* pageWindow<T>(
  * gets a bound no earlier than any start the pager used.
  */
 export function positionsReadableFrom(client: ExchangeClient): number {
-  return positionHorizon(client.options.clock(), HORIZON_MARGIN_MS / 2);
+  return horizonStart('historyPosition', client.options.clock(), HORIZON_MARGIN_MS / 2);
 }
 
 /**
@@ -73,12 +73,13 @@ export function pageHistoryPositions(
   return pageWindow(
     'historyPosition',
     async (cursor) => {
-      const startTime = Math.max(Number(window.startTime), positionsReadableFrom(client));
-      if (startTime > Number(window.endTime)) return { items: [], next: null };
+      const { startTime: from, endTime } = exchangeBounds(window);
+      const startTime = Math.max(Number(from), positionsReadableFrom(client));
+      if (startTime > Number(endTime)) return { items: [], next: null };
       const page = await client.historyPosition({
         ...query,
         startTime: String(startTime),
-        endTime: window.endTime,
+        endTime,
         limit: options.limit ?? MAX_PAGE_SIZE.historyPosition,
         idLessThan: cursor ?? undefined,
       });
@@ -100,8 +101,7 @@ export function pageSpotRecords(
     async (cursor) => {
       const list = await client.spotRecord({
         ...query,
-        startTime: window.startTime,
-        endTime: window.endTime,
+        ...exchangeBounds(window),
         limit: options.limit ?? MAX_PAGE_SIZE.spotRecord,
         idLessThan: cursor ?? undefined,
       });
@@ -123,8 +123,7 @@ export function pageSubDepositWithdrawals(
     async (cursor) => {
       const page = await client.allSubDepositWithdrawal({
         ...query,
-        startTime: window.startTime,
-        endTime: window.endTime,
+        ...exchangeBounds(window),
         limit: options.limit ?? MAX_PAGE_SIZE.allSubDepositWithdrawal,
         cursor: cursor ?? undefined,
       });

@@ -16,7 +16,7 @@ export interface PageToStore<R> {
   last: boolean;
 }
 
-const sqlCache = new WeakMap<TableSpec<never>, string>();
+const sqlCache = new WeakMap<TableSpec<unknown>, string>();
 
 /**
  * One statement, hence one transaction and one round trip: the window's
@@ -25,20 +25,21 @@ const sqlCache = new WeakMap<TableSpec<never>, string>();
  * so rows and checkpoint commit together or not at all.
  */
 function storePageSql<R>(spec: TableSpec<R>): string {
-  const cached = sqlCache.get(spec as TableSpec<never>);
+  const cached = sqlCache.get(spec);
   if (cached) return cached;
-  const n = 1;
+  // $1 is the page (one json array), $2 the window, $3 the next cursor, $4 the
+  // page's row count, $5 whether it is the last page, $6 the cursor it was read from.
   const upsert = upsertSql(spec, 1, 'EXISTS (SELECT 1 FROM advanced)');
   const sql = `WITH advanced AS (
   UPDATE sync_window
-     SET cursor = $${n + 2},
+     SET cursor = $3,
          pages = pages + 1,
-         rows = rows + $${n + 3},
-         status = CASE WHEN $${n + 4}::boolean THEN 'done'::sync_window_status ELSE 'running'::sync_window_status END,
-         finished_at = CASE WHEN $${n + 4}::boolean THEN now() ELSE NULL END,
-         last_error = CASE WHEN $${n + 4}::boolean THEN NULL ELSE last_error END,
+         rows = rows + $4,
+         status = CASE WHEN $5::boolean THEN 'done'::sync_window_status ELSE 'running'::sync_window_status END,
+         finished_at = CASE WHEN $5::boolean THEN now() ELSE NULL END,
+         last_error = CASE WHEN $5::boolean THEN NULL ELSE last_error END,
          updated_at = now()
-   WHERE id = $${n + 1} AND cursor IS NOT DISTINCT FROM $${n + 5} AND status <> 'done'
+   WHERE id = $2 AND cursor IS NOT DISTINCT FROM $6 AND status <> 'done'
   RETURNING id
 ), written AS (
 ${upsert}
@@ -46,7 +47,7 @@ ${upsert}
 SELECT (SELECT count(*) FROM advanced)::int AS advanced,
        (SELECT count(*) FILTER (WHERE inserted) FROM written)::int AS inserted,
        (SELECT count(*) FROM written)::int AS written`;
-  sqlCache.set(spec as TableSpec<never>, sql);
+  sqlCache.set(spec, sql);
   return sql;
 }
 

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { coveredRanges, findGaps, type Range, type Stream } from './window-store.ts';
+import { isStream, STREAMS, streamDefinition, type Stream } from '../streams/registry.ts';
+import { coveredRanges, findGaps, type Range } from './window-store.ts';
 
 export interface StreamStatus {
   stream: Stream;
@@ -13,12 +14,14 @@ export interface StreamStatus {
 
 /** One account's coverage, per stream and scope: what the status command shows. */
 export async function streamStatuses(pool: pg.Pool, accountId: string): Promise<StreamStatus[]> {
-  const keys = await pool.query<{ stream: Stream; scope: string }>(
-    `SELECT DISTINCT stream, scope FROM sync_window WHERE account_id = $1 ORDER BY stream, scope`,
+  const keys = await pool.query<{ stream: string; scope: string }>(
+    `SELECT DISTINCT stream::text AS stream, scope FROM sync_window WHERE account_id = $1 ORDER BY stream, scope`,
     [accountId],
   );
   const statuses: StreamStatus[] = [];
   for (const { stream, scope } of keys.rows) {
+    // The database enum and the registry hold the same names (a test checks it).
+    if (!isStream(stream)) continue;
     const key = { accountId, stream, scope };
     const covered = await coveredRanges(pool, key);
     const gaps = covered.length > 1 ? await findGaps(pool, key, covered[0]!.start, covered.at(-1)!.end) : [];
@@ -49,17 +52,31 @@ export async function streamStatuses(pool: pg.Pool, accountId: string): Promise<
   return statuses;
 }
 
-/** Positions must be synced well inside the exchange's 3-month horizon, or history is lost for good. */
-export const POSITIONS_WARNING_DAYS = 60;
+/**
+ * A stream the exchange forgets must be synced well inside its horizon, or
+ * history is lost for good: warn once less than this many days are left.
+ */
+export const HORIZON_WARNING_MARGIN_DAYS = 30;
 
-export function positionsHorizonWarning(statuses: readonly StreamStatus[], now: number): string | undefined {
-  const positions = statuses.filter((s) => s.stream === 'positions');
-  const ends = positions.map((s) => s.covered.at(-1)?.end ?? 0);
-  const latest = ends.length === 0 ? 0 : Math.min(...ends);
-  const days = (now - latest) / 86_400_000;
-  if (positions.length === 0) return 'positions have never been synced: the exchange keeps only 3 months of them';
-  if (days > POSITIONS_WARNING_DAYS) {
-    return `positions not synced for ${Math.floor(days)} days: the exchange forgets them after 90 days`;
+/** One warning per forgetting stream that was never synced or not synced for too long. */
+export function horizonWarnings(statuses: readonly StreamStatus[], now: number): string[] {
+  const warnings: string[] = [];
+  for (const stream of STREAMS) {
+    const horizon = streamDefinition(stream).horizon;
+    if (!horizon) continue;
+    const scoped = statuses.filter((s) => s.stream === stream);
+    if (scoped.length === 0) {
+      warnings.push(`${stream} have never been synced: the exchange keeps only ${horizon.days} days of them`);
+      continue;
+    }
+    // The scope synced least recently decides: its oldest unsynced records leave first.
+    const latest = Math.min(...scoped.map((s) => s.covered.at(-1)?.end ?? 0));
+    const days = (now - latest) / 86_400_000;
+    if (days > horizon.days - HORIZON_WARNING_MARGIN_DAYS) {
+      warnings.push(
+        `${stream} not synced for ${Math.floor(days)} days: the exchange forgets them after ${horizon.days} days`,
+      );
+    }
   }
-  return undefined;
+  return warnings;
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Stream } from './window-store.ts';
+import type { Stream } from '../streams/registry.ts';
 
 export interface StreamProgress {
   stream: Stream;

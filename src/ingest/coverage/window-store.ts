@@ -1,24 +1,18 @@
 import type pg from 'pg';
+import type { TimeWindow } from '../../exchange/index.ts';
+import type { Stream } from '../streams/registry.ts';
 
-export type Stream = 'positions' | 'spot' | 'transfers';
 export type WindowStatus = 'pending' | 'running' | 'done' | 'failed';
 
-export interface WindowKey {
+/** A window of one stream and scope of an account: the half-open [start, end), Unix ms. */
+export interface WindowKey extends TimeWindow {
   accountId: string;
   stream: Stream;
   scope: string;
-  /** Half-open [start, end), Unix ms. */
-  start: number;
-  end: number;
 }
 
-export interface SyncWindowRow {
+export interface SyncWindowRow extends WindowKey {
   id: string;
-  accountId: string;
-  stream: Stream;
-  scope: string;
-  start: number;
-  end: number;
   status: WindowStatus;
   cursor: string | null;
   pages: number;
@@ -28,10 +22,11 @@ export interface SyncWindowRow {
 }
 
 // Unix ms <-> timestamptz exactly (to_timestamp goes through a double).
-const SELECT_WINDOW = `SELECT id, account_id AS "accountId", stream, scope,
-  (extract(epoch from window_start) * 1000)::bigint::text AS start,
-  (extract(epoch from window_end) * 1000)::bigint::text AS "end",
-  status, cursor, pages, rows, attempts, last_error AS "lastError" FROM sync_window`;
+const WINDOW_COLUMNS = `w.id, w.account_id AS "accountId", w.stream, w.scope,
+  (extract(epoch from w.window_start) * 1000)::bigint::text AS start,
+  (extract(epoch from w.window_end) * 1000)::bigint::text AS "end",
+  w.status, w.cursor, w.pages, w.rows, w.attempts, w.last_error AS "lastError"`;
+const SELECT_WINDOW = `SELECT ${WINDOW_COLUMNS} FROM sync_window w`;
 
 type RawRow = Omit<SyncWindowRow, 'start' | 'end'> & { start: string; end: string };
 const toRow = (r: RawRow): SyncWindowRow => ({ ...r, start: Number(r.start), end: Number(r.end) });
@@ -69,15 +64,16 @@ export async function ensureWindows(
     params,
   );
   const result = await db.query<RawRow>(
-    `${SELECT_WINDOW.replace('FROM sync_window', 'FROM sync_window w JOIN (' + input + ') i USING (account_id, stream, scope, window_start, window_end)')}
-     ORDER BY i.ord`,
+    `SELECT ${WINDOW_COLUMNS}
+       FROM sync_window w JOIN (${input}) i USING (account_id, stream, scope, window_start, window_end)
+      ORDER BY i.ord`,
     params,
   );
   return result.rows.map(toRow);
 }
 
 export async function getWindow(db: pg.Pool | pg.ClientBase, id: string): Promise<SyncWindowRow | undefined> {
-  const result = await db.query<RawRow>(`${SELECT_WINDOW} WHERE id = $1`, [id]);
+  const result = await db.query<RawRow>(`${SELECT_WINDOW} WHERE w.id = $1`, [id]);
   return result.rows[0] && toRow(result.rows[0]);
 }
 
@@ -99,10 +95,8 @@ export async function failWindow(db: pg.Pool, id: string, error: string, final: 
   );
 }
 
-export interface Range {
-  start: number;
-  end: number;
-}
+/** A covered or missing stretch of a stream: the same [start, end) shape as a window. */
+export type Range = TimeWindow;
 
 /**
  * The parts of [from, to) that no done window of the stream covers, oldest
@@ -156,8 +150,8 @@ export async function unfinishedWindows(
   streams: readonly Stream[],
 ): Promise<SyncWindowRow[]> {
   const result = await db.query<RawRow>(
-    `${SELECT_WINDOW} WHERE account_id = $1 AND stream = ANY($2::sync_stream[]) AND status <> 'done'
-      ORDER BY window_start, stream, scope`,
+    `${SELECT_WINDOW} WHERE w.account_id = $1 AND w.stream = ANY($2::sync_stream[]) AND w.status <> 'done'
+      ORDER BY w.window_start, w.stream, w.scope`,
     [accountId, streams],
   );
   return result.rows.map(toRow);

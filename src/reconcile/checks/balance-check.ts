@@ -2,14 +2,14 @@ import type pg from 'pg';
 import { instant } from '../describe.ts';
 import type { BalanceBreak, BalanceCheck } from '../report-types.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
-import { toMs } from '../sql.ts';
+import { toMs } from '../../db/sql-time.ts';
 import { anchorCoinEnds } from './balance-anchors.ts';
 
 /** At most this many breaks are listed (all are counted). */
 export const BALANCE_BREAKS_LISTED = 50;
 
 /**
- * Check 2: spot balance continuity (decisions.md §4). For one coin, each
+ * Check 2: spot balance continuity (docs/exchange-api.md §5.4). For one coin, each
  * record's balance = the previous record's balance + amount + fee, records
  * ordered by ts then id (ids increase with time). Computed in Postgres with
  * exact numeric arithmetic and lag() over the stored rows; a number in

@@ -1,17 +1,17 @@
 import type pg from 'pg';
 import type { ExchangeClient } from '../../exchange/index.ts';
-import type { Stream } from '../../ingest/coverage/window-store.ts';
+import type { Stream } from '../../ingest/streams/registry.ts';
 import { instant, windowName } from '../describe.ts';
 import { RECENT_RECOUNT_DAYS, type RecountMode } from '../recount-mode.ts';
 import type { CountCheck, CountMismatch, WindowName } from '../report-types.ts';
-import { toMs } from '../sql.ts';
+import { toMs } from '../../db/sql-time.ts';
 import { exchangeRecords, recountStart, storedRecords } from '../window-records.ts';
 
 /** Keys listed per side of a mismatch. */
 const KEYS_LISTED = 5;
 
 /**
- * A transfer's ts is its last update (decisions.md §4): one stored while
+ * A transfer's ts is its last update (docs/exchange-api.md §5.5): one stored while
  * pending leaves its window at the exchange when it settles, and the next
  * sync's lookback (2 days) stores it again under its new ts. A stored pending
  * transfer missing from its window is that, not a loss, while it is younger
@@ -62,7 +62,7 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
       for (const window of streamWindows) {
         if (error !== undefined) return;
         try {
-          const start = recountStart(client!, window.stream, window.start, window.end);
+          const start = recountStart(client!, window.stream, window);
           if (start === null) {
             base.notes.push(`${windowName(window)}: not re-counted, older than the exchange's 3-month horizon`);
             continue;
@@ -70,7 +70,7 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
           if (start > window.start) {
             base.notes.push(`${windowName(window)}: re-counted from ${instant(start)}, the exchange's 3-month horizon`);
           }
-          const args = [window.stream, window.scope, start, window.end] as const;
+          const args = [window.stream, window.scope, { start, end: window.end }] as const;
           const [exchange, stored] = await Promise.all([
             exchangeRecords(client!, ...args),
             storedRecords(pool, accountId, ...args),

@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import { coveredRanges, findGaps, type Stream } from '../../ingest/coverage/window-store.ts';
+import { coveredRanges, findGaps } from '../../ingest/coverage/window-store.ts';
+import type { Stream } from '../../ingest/streams/registry.ts';
 import { instant, streamName, windowName } from '../describe.ts';
 import type { CoverageCheck, CoverageExtent, CoverageFinding } from '../report-types.ts';
-import { toMs } from '../sql.ts';
+import { toMs } from '../../db/sql-time.ts';
 
 interface Scoped {
   stream: Stream;

@@ -1,10 +1,9 @@
 import type pg from 'pg';
 import type { ExchangeClient } from '../../exchange/index.ts';
-import type { Stream } from '../../ingest/coverage/window-store.ts';
-import { STREAMS } from '../../ingest/streams.ts';
+import { streamDefinition, STREAMS, type Stream } from '../../ingest/streams/registry.ts';
 import { instant, streamName, windowName } from '../describe.ts';
 import type { PagingCheck, PagingSuspect, WindowName } from '../report-types.ts';
-import { msParam, toMs } from '../sql.ts';
+import { msParam, toMs } from '../../db/sql-time.ts';
 import { exchangeRecords, recountStart } from '../window-records.ts';
 
 /*
@@ -20,7 +19,7 @@ import { exchangeRecords, recountStart } from '../window-records.ts';
  * The definition, from what is stored:
  * - A page can only come back full with a single ts T if at least a page
  *   limit of records share T. So every (stream, scope, ts) with at least
- *   PAGE_LIMITS[stream] stored records is a suspect; any other ts cannot have
+ *   page limit of the stream's stored records is a suspect; any other ts cannot have
  *   produced such a page and passes.
  * - A time-only pager that got stuck at T has kept exactly the newest `limit`
  *   records of T (each of its requests reaching T returns the same newest
@@ -38,32 +37,24 @@ import { exchangeRecords, recountStart } from '../window-records.ts';
  * bursts of 520-900 records in one ms) passes, and a stuck pager's result fails.
  */
 
-const SUSPECTS: Record<Stream, string> = {
-  spot: `SELECT '' AS scope, ${toMs('ts')} AS ts, count(*) AS stored FROM spot_record
-          WHERE account_id = $1 GROUP BY ts HAVING count(*) >= $2`,
-  positions: `SELECT product_type::text AS scope, ${toMs('updated_time')} AS ts, count(*) AS stored FROM futures_position
-               WHERE account_id = $1 GROUP BY product_type, updated_time HAVING count(*) >= $2`,
-  transfers: `SELECT '' AS scope, ${toMs('ts')} AS ts, count(*) AS stored FROM broker_transfer
-               WHERE account_id = $1 GROUP BY ts HAVING count(*) >= $2`,
-};
-
 export interface PagingCheckOptions {
   pool: pg.Pool;
   accountId: string;
-  pageLimits: Readonly<Record<Stream, number>>;
+  /** Page sizes to judge by instead of the ones ingestion asks for (each stream's `pageLimit`). */
+  pageLimits?: Readonly<Partial<Record<Stream, number>>>;
   /** The account's exchange client, or null to judge from the stored data alone. */
   client: (() => Promise<ExchangeClient>) | null;
 }
 
 export async function checkPagingStuck(options: PagingCheckOptions): Promise<PagingCheck> {
-  const { pool, accountId, pageLimits } = options;
+  const { pool, accountId } = options;
   const suspects: PagingSuspect[] = [];
   for (const stream of STREAMS) {
-    const pageLimit = pageLimits[stream];
-    const found = await pool.query<{ scope: string; ts: string; stored: string }>(SUSPECTS[stream], [
-      accountId,
-      pageLimit,
-    ]);
+    const definition = streamDefinition(stream);
+    const pageLimit = options.pageLimits?.[stream] ?? definition.pageLimit;
+    const found = await pool.query<{ scope: string; ts: string; stored: string }>(
+      definition.crowdedInstantsQuery(accountId, pageLimit),
+    );
     for (const row of found.rows) {
       const ts = Number(row.ts);
       const stored = Number(row.stored);
@@ -94,11 +85,12 @@ async function judge(
   const offline = { ...suspect, exchange: null };
   if (!client) return { ...offline, verdict: wholePages ? 'unconfirmed' : 'plausible' };
   const exchange = await client();
-  if (recountStart(exchange, suspect.stream, suspect.ts, suspect.ts + 1) === null) {
+  const instant = { start: suspect.ts, end: suspect.ts + 1 };
+  if (recountStart(exchange, suspect.stream, instant) === null) {
     // The exchange can no longer say; a stored count of whole pages stays as suspect as offline.
     return { ...offline, verdict: wholePages ? 'unconfirmed' : 'beyond-horizon' };
   }
-  const { count } = await exchangeRecords(exchange, suspect.stream, suspect.scope, suspect.ts, suspect.ts + 1);
+  const { count } = await exchangeRecords(exchange, suspect.stream, suspect.scope, instant);
   return { ...suspect, exchange: count, verdict: count === suspect.stored ? 'verified' : 'stuck' };
 }
 

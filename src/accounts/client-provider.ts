@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { AccountService } from '../accounts/account-service.ts';
+import type { AccountService } from './account-service.ts';
 import { ExchangeClient, type ExchangeClientOptions } from '../exchange/index.ts';
 
 export type ClientOverrides = Partial<

@@ -1,0 +1,71 @@
+import type { AccountSummary } from '../../src/accounts/account-service.ts';
+import { ensureWindows } from '../../src/ingest/coverage/window-store.ts';
+import { planRetries } from '../../src/ingest/retry-plan.ts';
+import { streamsOf, type StreamChoice } from '../../src/ingest/streams/registry.ts';
+import { planIncrementalSync } from '../../src/ingest/sync-plan.ts';
+import { JOB, JOB_OPTIONS, QUEUE } from '../definitions.ts';
+import type { StartedBackfill } from '../ingest/backfill.ts';
+import { enqueueWindows, windowsNeedingJobs } from '../ingest/enqueue-windows.ts';
+import { ingestJobId, windowJobData } from '../ingest/ingest-job.ts';
+import type { Runtime } from '../runtime.ts';
+import { syncFinishJobId, type SyncFinishJob } from './sync-jobs.ts';
+
+export interface SyncRequest {
+  stream?: StreamChoice;
+  /** "Now" for the plan, read once; the exchange's clock in tests. */
+  now?: number;
+  /**
+   * The nightly path: add the windows as children of this sync-finish job,
+   * which BullMQ runs once every child has finished (reconciliation follows).
+   * Without it (on demand) the windows are enqueued on their own.
+   */
+  finish?: SyncFinishJob;
+}
+
+export interface StartedSync extends StartedBackfill {
+  /** Earlier unfinished windows read again. */
+  retried: number;
+}
+
+/**
+ * One sync of an account, nightly or on demand: the windows from the end of
+ * covered data (less the lookback) to now, plus every earlier window that
+ * never finished, recorded in the coverage ledger and enqueued.
+ */
+export async function planAndEnqueueSync(
+  runtime: Runtime,
+  account: AccountSummary,
+  request: SyncRequest = {},
+): Promise<StartedSync> {
+  const streams = streamsOf(request.stream);
+  const now = request.now ?? Date.now();
+  const plan = await planIncrementalSync(runtime.pool, account, streams, now, runtime.config.sync);
+  const retries = await planRetries(runtime.pool, account.id, streams, now);
+  const windows = [...retries.windows, ...(await ensureWindows(runtime.pool, plan.windows))];
+  const base = {
+    windows,
+    alreadyDone: windows.filter((w) => w.status === 'done').length,
+    notes: [...retries.notes, ...plan.notes],
+    retried: retries.windows.length,
+  };
+  if (!request.finish) return { ...base, enqueued: await enqueueWindows(runtime.queues, runtime.pool, windows) };
+
+  const needing = await windowsNeedingJobs(runtime.queues, runtime.pool, windows);
+  // A flow's jobs get no queue defaults: each carries its queue's options.
+  await runtime.queues.flows().add({
+    name: JOB.syncFinish,
+    queueName: QUEUE.sync,
+    data: request.finish,
+    opts: { ...JOB_OPTIONS[QUEUE.sync], jobId: syncFinishJobId(request.finish) },
+    children: needing.map((window) => {
+      const data = windowJobData(window);
+      return {
+        name: JOB.ingestWindow,
+        queueName: QUEUE.ingest,
+        data,
+        opts: { ...JOB_OPTIONS[QUEUE.ingest], jobId: ingestJobId(data), ignoreDependencyOnFailure: true },
+      };
+    }),
+  });
+  return { ...base, enqueued: needing.length };
+}

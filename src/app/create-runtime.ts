@@ -1,0 +1,79 @@
+import type { Redis } from 'ioredis';
+import pg from 'pg';
+import type { Runtime } from '../../jobs/runtime.ts';
+import { AccountService } from '../accounts/account-service.ts';
+import { ClientProvider, type ClientOverrides } from '../accounts/client-provider.ts';
+import type { Config } from '../config/config.ts';
+import { createPrisma } from '../db/prisma.ts';
+import { ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../exchange/index.ts';
+import { logger } from '../logging/logger.ts';
+import { QueueRegistry } from './queue-registry.ts';
+import { createRedisConnection } from './redis-connection.ts';
+
+export interface RuntimeOptions {
+  /** The queue and rate-budget key prefix (default QUEUE_PREFIX); tests pass their own. */
+  prefix?: string;
+  poolSize?: number;
+  clientOverrides?: ClientOverrides;
+}
+
+/**
+ * The composition root: builds every long-lived resource of a process once,
+ * from the configuration, and releases them in order. Entry points (CLI,
+ * web, demo, benchmarks) call it; jobs and domain code only receive parts of it.
+ */
+export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
+  const pool = new pg.Pool({
+    connectionString: config.databaseUrl,
+    max: options.poolSize ?? config.workerConcurrency + 2,
+  });
+  // An idle connection the server closes (a Postgres restart, say) is reported
+  // here; without a listener it would crash the process. The pool reconnects.
+  pool.on('error', (error) => logger('db').warn({ err: error }, 'idle database connection lost'));
+  const prisma = createPrisma(config.databaseUrl);
+  const redis = createRedisConnection(config.redisUrl);
+  const accounts = new AccountService(prisma, config.masterKey);
+  const prefix = options.prefix ?? config.queuePrefix;
+  const clients = new ClientProvider(accounts, redis, {
+    // The rate budget lives beside the queues, so installations sharing a Redis keep theirs apart.
+    rateBudget: { prefix: `${prefix}:rate`, perSecond: scaledBudgets(config.exchangeRateFactor) },
+    timeouts: {
+      connectMs: Math.min(5_000, config.exchangeTimeoutMs),
+      headersMs: config.exchangeTimeoutMs,
+      bodyMs: config.exchangeTimeoutMs,
+    },
+    ...options.clientOverrides,
+  });
+  const connections: Redis[] = [];
+  const connection = () => {
+    const created = createRedisConnection(config.redisUrl);
+    connections.push(created);
+    return created;
+  };
+  const queues = new QueueRegistry(prefix, redis, connection);
+  return {
+    config,
+    prefix,
+    pool,
+    prisma,
+    redis,
+    accounts,
+    clients,
+    queues,
+    connection,
+    async close() {
+      await clients.close();
+      await queues.close();
+      await Promise.allSettled(connections.map((c) => c.quit()));
+      await redis.quit().catch(() => undefined);
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/** The spec's per-second budgets times a factor (1: exactly the spec's). */
+export function scaledBudgets(factor: number): Partial<Record<EndpointName, number>> {
+  if (factor === 1) return {};
+  return Object.fromEntries(ENDPOINT_NAMES.map((name) => [name, ENDPOINTS[name].perSecond * factor]));
+}

@@ -1,0 +1,55 @@
+import { FlowProducer, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JOB_OPTIONS, type QueueName, type Queues, type TypedQueue } from '../../jobs/definitions.ts';
+
+type QueueMap = { [Q in QueueName]: TypedQueue<Q> };
+
+/**
+ * The only place queues are constructed: each with QUEUE_PREFIX and its
+ * queue's default job options, on the runtime's command connection, and
+ * closed with the runtime.
+ */
+export class QueueRegistry implements Queues {
+  readonly #queues: QueueMap;
+  #flows: FlowProducer | undefined;
+
+  constructor(
+    readonly prefix: string,
+    connection: Redis,
+    /** A dedicated connection for the flow producer, made on first use. */
+    private readonly flowConnection: () => Redis,
+  ) {
+    const make = <Q extends QueueName>(name: Q): TypedQueue<Q> =>
+      new Queue(name, { prefix, connection, defaultJobOptions: JOB_OPTIONS[name] });
+    // Built eagerly (cheap: they share the runtime's connection), so the map is complete by type.
+    this.#queues = {
+      ingest: make('ingest'),
+      sync: make('sync'),
+      reconcile: make('reconcile'),
+      'market-data': make('market-data'),
+      export: make('export'),
+      management: make('management'),
+    };
+  }
+
+  get<Q extends QueueName>(name: Q): TypedQueue<Q> {
+    return this.#queues[name];
+  }
+
+  untyped(name: QueueName): Queue {
+    return this.#queues[name];
+  }
+
+  all(): Queue[] {
+    return Object.values(this.#queues);
+  }
+
+  flows(): FlowProducer {
+    this.#flows ??= new FlowProducer({ prefix: this.prefix, connection: this.flowConnection() });
+    return this.#flows;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...Object.values(this.#queues).map((queue) => queue.close()), this.#flows?.close()]);
+  }
+}

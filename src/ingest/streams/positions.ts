@@ -1,0 +1,63 @@
+import {
+  HORIZON_DAYS,
+  horizonStart,
+  MAX_SPAN_DAYS,
+  pageHistoryPositions,
+  positionsReadableFrom,
+} from '../../exchange/index.ts';
+import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
+import { msParam, toMs } from '../../db/sql-time.ts';
+import { futuresPositionTable, type ProductTypeValue, type ScopedPosition } from '../tables/futures-position-table.ts';
+import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from './stream-definition.ts';
+
+/** Read once per productType: the endpoint's default is USDT-FUTURES only. */
+export const PRODUCT_TYPES: readonly ProductTypeValue[] = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'];
+
+/**
+ * Closed futures positions, windowed by their last update (utime). The
+ * exchange keeps only 3 months of them: this is the stream the nightly run
+ * exists for.
+ */
+export const positions: StreamDefinition<ScopedPosition> = {
+  name: 'positions',
+  endpoint: 'historyPosition',
+  pageLimit: MAX_PAGE_SIZE.historyPosition,
+  windowDays: MAX_SPAN_DAYS.historyPosition,
+  scopes: PRODUCT_TYPES,
+  horizon: {
+    name: '3-month horizon',
+    days: HORIZON_DAYS.historyPosition!,
+    oldestReadable: (now, marginMs) => horizonStart('historyPosition', now, marginMs),
+    servedFrom: positionsReadableFrom,
+  },
+  changesAfterTheFact: false,
+  table: futuresPositionTable,
+  eligible: ALWAYS_ELIGIBLE,
+  lookbackMs: (settings) => settings.lookbackMs,
+  pages(client, window, scope, resumeFrom) {
+    const productType = productTypeOf(scope);
+    return mapPages(
+      pageHistoryPositions(client, window, { productType }, { resumeFrom }),
+      (position): ScopedPosition => ({ productType, position }),
+    );
+  },
+  keyOf: (record) => record.position.positionId,
+  storedKeysQuery: (accountId, scope, window) => ({
+    text: `SELECT position_id AS key FROM futures_position
+            WHERE account_id = $1 AND product_type = $4::text::product_type
+              AND updated_time >= ${msParam(2)} AND updated_time < ${msParam(3)}`,
+    values: [accountId, String(window.start), String(window.end), scope],
+  }),
+  crowdedInstantsQuery: (accountId, atLeast) => ({
+    text: `SELECT product_type::text AS scope, ${toMs('updated_time')} AS ts, count(*) AS stored FROM futures_position
+            WHERE account_id = $1 GROUP BY product_type, updated_time HAVING count(*) >= $2`,
+    values: [accountId, atLeast],
+  }),
+};
+
+function productTypeOf(scope: string): ProductTypeValue {
+  const productType = PRODUCT_TYPES.find((value) => value === scope);
+  // Scopes come from PRODUCT_TYPES through the coverage ledger; anything else is a corrupt row.
+  if (!productType) throw new Error(`positions scope ${JSON.stringify(scope)} is not a productType`);
+  return productType;
+}

@@ -1,0 +1,37 @@
+import { ValidationError } from '../../errors/index.ts';
+import { positions } from './positions.ts';
+import { spot } from './spot.ts';
+import { transfers } from './transfers.ts';
+import type { StreamDefinition } from './stream-definition.ts';
+
+/**
+ * Every history stream ledgerline keeps, by its ledger name (the
+ * `sync_stream` enum of the database has the same values; a test checks it).
+ * Adding a stream: its file, its table spec and migration, and one line here.
+ */
+export const STREAM_DEFINITIONS = { positions, spot, transfers } satisfies Record<string, StreamDefinition<unknown>>;
+
+export type Stream = keyof typeof STREAM_DEFINITIONS;
+
+export function isStream(value: string): value is Stream {
+  return Object.hasOwn(STREAM_DEFINITIONS, value);
+}
+
+/** All streams, in the order they are planned and shown. */
+export const STREAMS: readonly Stream[] = Object.keys(STREAM_DEFINITIONS).filter(isStream);
+
+export function streamDefinition(stream: Stream): StreamDefinition<unknown> {
+  return STREAM_DEFINITIONS[stream];
+}
+
+/** A stream chosen on the command line or in a job: one of them, or all. */
+export type StreamChoice = Stream | 'all';
+
+export function parseStreamChoice(value: string, field = '--stream'): StreamChoice {
+  if (value === 'all' || isStream(value)) return value;
+  throw new ValidationError(field, `must be one of ${[...STREAMS, 'all'].join(', ')}`, value);
+}
+
+export function streamsOf(choice: StreamChoice | undefined): readonly Stream[] {
+  return choice === undefined || choice === 'all' ? STREAMS : [choice];
+}

@@ -1,0 +1,78 @@
+import type pg from 'pg';
+import type { AccountSummary } from '../../accounts/account-service.ts';
+import type { ExchangeClient, Page, TimeWindow, WindowedStream } from '../../exchange/index.ts';
+import type { TableSpec } from '../tables/table-spec.ts';
+
+/** Whether an account can have a stream at all; when not, why, in the operator's words. */
+export type Eligibility = { eligible: true } | { eligible: false; needs: string; because: string };
+
+/** For a stream the exchange forgets: how far back it still serves, and how to say so. */
+export interface StreamHorizon {
+  /** E.g. "3-month horizon", as in "older than the 3-month horizon". */
+  readonly name: string;
+  readonly days: number;
+  /** The oldest start that can still be asked for at `now` (with a safety margin). */
+  oldestReadable(now: number, marginMs?: number): number;
+  /**
+   * The oldest instant the pager could ask for just now, by the client's
+   * clock. Checked after a window's last page, it is no earlier than any
+   * start the pager used: what lies before it in the window was not read.
+   */
+  servedFrom(client: ExchangeClient): number;
+}
+
+/** How long before the end of covered data an incremental sync reads again. */
+export interface LookbackSettings {
+  /** For records that never change once published (positions, spot records). */
+  lookbackMs: number;
+  /** For records that change after the fact (a transfer that settles). */
+  settlingLookbackMs: number;
+}
+
+/**
+ * Everything ingestion, planning and reconciliation need to know about one
+ * history stream. The engine asks the stream instead of branching on its
+ * name: adding a stream is one new file like `spot.ts`, its table spec, its
+ * migration, and one line in `registry.ts`.
+ *
+ * Methods are declared as methods on purpose: their parameters are then
+ * checked bivariantly, so every `StreamDefinition<R>` is a
+ * `StreamDefinition<unknown>` and the registry needs no cast.
+ */
+export interface StreamDefinition<R> {
+  /** The stream's key in the coverage ledger (`sync_window.stream`). */
+  readonly name: string;
+  /** The exchange endpoint it is read from: its rate budget and its maximum window span. */
+  readonly endpoint: WindowedStream;
+  /** The page size ingestion asks for (the endpoint's maximum). */
+  readonly pageLimit: number;
+  /** The widest window one request may cover, in days. */
+  readonly windowDays: number;
+  /** Separately-read parts of the stream ('' when it has one). */
+  readonly scopes: readonly string[];
+  /** Set when the exchange forgets the stream's records after a while. */
+  readonly horizon?: StreamHorizon;
+  /** Whether records change after they are first published (and so want the longer lookback). */
+  readonly changesAfterTheFact: boolean;
+  readonly table: TableSpec<R>;
+  eligible(account: AccountSummary): Eligibility;
+  lookbackMs(settings: LookbackSettings): number;
+  /** Pages one window of one scope from a saved cursor (null: from the newest record). */
+  pages(client: ExchangeClient, window: TimeWindow, scope: string, resumeFrom: string | null): AsyncIterable<Page<R>>;
+  /** A record's natural key, as `storedKeysQuery` returns it for the stored row. */
+  keyOf(record: R): string;
+  /**
+   * Reconciliation: the natural keys stored in [start, end) of a scope (by the
+   * time field the window was read by), with `pending` set (Unix ms as text)
+   * for a row whose time may still move.
+   */
+  storedKeysQuery(accountId: string, scope: string, window: TimeWindow): pg.QueryConfig;
+  /** Reconciliation: every (scope, ts) holding at least `atLeast` stored rows, as `{ scope, ts, stored }`. */
+  crowdedInstantsQuery(accountId: string, atLeast: number): pg.QueryConfig;
+}
+
+export async function* mapPages<T, R>(pages: AsyncIterable<Page<T>>, map: (item: T) => R): AsyncGenerator<Page<R>> {
+  for await (const page of pages) yield { ...page, items: page.items.map(map) };
+}
+
+export const ALWAYS_ELIGIBLE = (): Eligibility => ({ eligible: true });

@@ -1,0 +1,42 @@
+import { MAX_SPAN_DAYS, pageSubDepositWithdrawals } from '../../exchange/index.ts';
+import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
+import { msParam, toMs } from '../../db/sql-time.ts';
+import { brokerTransferTable } from '../tables/broker-transfer-table.ts';
+import type { TransferRecord } from '../tables/record-types.ts';
+import type { StreamDefinition } from './stream-definition.ts';
+
+/**
+ * Deposits and withdrawals of a broker's sub-accounts, windowed by ts, which
+ * is the record's last update: a pending transfer moves when it settles.
+ */
+export const transfers: StreamDefinition<TransferRecord> = {
+  name: 'transfers',
+  endpoint: 'allSubDepositWithdrawal',
+  pageLimit: MAX_PAGE_SIZE.allSubDepositWithdrawal,
+  windowDays: MAX_SPAN_DAYS.allSubDepositWithdrawal,
+  scopes: [''],
+  changesAfterTheFact: true,
+  table: brokerTransferTable,
+  eligible: (account) =>
+    account.isBrokerParent
+      ? { eligible: true }
+      : {
+          eligible: false,
+          needs: 'a broker parent account (register it with --broker)',
+          because: 'the account is not a broker parent',
+        },
+  lookbackMs: (settings) => settings.settlingLookbackMs,
+  pages: (client, window, _scope, resumeFrom) => pageSubDepositWithdrawals(client, window, {}, { resumeFrom }),
+  keyOf: (record) => `${record.txId}/${record.type}`,
+  storedKeysQuery: (accountId, _scope, window) => ({
+    text: `SELECT tx_id || '/' || type AS key, CASE WHEN status = 'pending' THEN ${toMs('ts')} END AS pending
+             FROM broker_transfer
+            WHERE account_id = $1 AND ts >= ${msParam(2)} AND ts < ${msParam(3)}`,
+    values: [accountId, String(window.start), String(window.end)],
+  }),
+  crowdedInstantsQuery: (accountId, atLeast) => ({
+    text: `SELECT '' AS scope, ${toMs('ts')} AS ts, count(*) AS stored FROM broker_transfer
+            WHERE account_id = $1 GROUP BY ts HAVING count(*) >= $2`,
+    values: [accountId, atLeast],
+  }),
+};
