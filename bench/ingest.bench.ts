@@ -29,7 +29,7 @@ import type { SpotLedgerRecord } from '../src/ingest/tables/record-types.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import { startSimulator } from '../src/simulator/index.ts';
 import { startBackfill } from '../jobs/ingest/backfill.ts';
-import { createRuntime } from '../jobs/runtime.ts';
+import { createRuntime } from '../src/app/create-runtime.ts';
 import { startWorkers } from '../jobs/workers.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
