@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -40,6 +41,8 @@ const UNIT = [
   'test/simulator/subaccount-create.test.ts',
   'test/simulator/units.test.ts',
   'test/unit/config.test.ts',
+  'test/unit/import-direction.test.ts',
+  'test/exchange/endpoint-table.test.ts',
   'test/unit/secret-box.test.ts',
 ];
 
@@ -68,6 +71,8 @@ export default defineConfig({
           // These files mostly wait (child processes, the simulator's windows), so one worker per core
           // rather than vitest's cores - 1: on 2 cores that halves the project's time.
           maxWorkers: availableParallelism(),
+          // Projects with different maxWorkers must run as separate groups: the fast unit files first.
+          sequence: { groupOrder: 0 },
           // Nothing answers here, so a unit test that reaches for a store fails instead of passing by luck.
           env: {
             DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/unit',
@@ -84,6 +89,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...UNIT],
           // Fails fast when Postgres or Redis is not answering.
           globalSetup: ['test/helpers/global-setup.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

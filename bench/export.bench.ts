@@ -11,17 +11,19 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createHash } from 'node:crypto';
+
 import pg from 'pg';
+
 import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';
-import { exportToFile } from '../src/export/export-to-file.ts';
 import { parseExportRequest, reportParams } from '../src/export/export-request.ts';
+import { exportToFile } from '../src/export/export-to-file.ts';
 import { reportByName } from '../src/export/reports/index.ts';
 import { SPOT_TAX_TYPES } from '../src/export/spot-tax-types.ts';
 

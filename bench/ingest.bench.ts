@@ -15,22 +15,24 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import { stringify } from 'csv-stringify/sync';
 import pg from 'pg';
+
+import { startBackfill } from '../jobs/ingest/backfill.ts';
+import { startWorkers } from '../jobs/workers.ts';
+import { createRuntime } from '../src/app/create-runtime.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';
 import { storePage } from '../src/ingest/coverage/store-page.ts';
-import { ensureWindows } from '../src/ingest/coverage/window-store.ts';
 import { windowProgress } from '../src/ingest/coverage/window-progress.ts';
-import { spotRecordTable } from '../src/ingest/tables/spot-record-table.ts';
+import { ensureWindows } from '../src/ingest/coverage/window-store.ts';
 import type { SpotLedgerRecord } from '../src/ingest/tables/record-types.ts';
+import { spotRecordTable } from '../src/ingest/tables/spot-record-table.ts';
+import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import { startSimulator } from '../src/simulator/index.ts';
-import { startBackfill } from '../jobs/ingest/backfill.ts';
-import { createRuntime } from '../src/app/create-runtime.ts';
-import { startWorkers } from '../jobs/workers.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -20,11 +20,13 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { ExchangeClient } from '../src/exchange/exchange-client.ts';
+
 import { ENDPOINTS } from '../src/exchange/endpoints.ts';
 import { ExchangeRateLimitError } from '../src/exchange/errors/exchange-error.ts';
+import { ExchangeClient } from '../src/exchange/exchange-client.ts';
 import { pageHistoryPositions, pageSpotRecords } from '../src/exchange/paging/pagers.ts';
 import { planWindows } from '../src/exchange/paging/window-planner.ts';
 import { startSimulator } from '../src/simulator/index.ts';

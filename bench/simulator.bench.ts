@@ -7,14 +7,15 @@
  *  - the same over one connection with the simulator inside the benchmark's process (as tests run it).
  * Last line: one JSON object with the figures.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
 import { ByteWriter } from '../src/simulator/data/byte-writer.ts';
-import { startSimulator, type DemoCredentials } from '../src/simulator/index.ts';
-import { openTransport, round, summarize, type ClientKind, type Latencies, type PageTransport } from './lib/latency.ts';
+import { type DemoCredentials, startSimulator } from '../src/simulator/index.ts';
+import { type ClientKind, type Latencies, openTransport, type PageTransport, round, summarize } from './lib/latency.ts';
 import { transportFloor } from './lib/transport-floor.ts';
 
 const DAY = 86_400_000;

@@ -1,4 +1,5 @@
 import type { DefaultJobOptions, FlowProducer, Queue } from 'bullmq';
+
 import type { ExportJobData, ExportJobResult } from './export/export-job.ts';
 import type { IngestWindowJob } from './ingest/ingest-job.ts';
 import type { ManagementJob } from './management/management-job.ts';

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
+
 import type { AccountService } from '../src/accounts/account-service.ts';
 import type { ClientProvider } from '../src/accounts/client-provider.ts';
 import type { Config } from '../src/config/config.ts';

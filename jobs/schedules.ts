@@ -1,5 +1,5 @@
 import { logger } from '../src/logging/logger.ts';
-import { JOB, QUEUE, type AnyJobName, type QueueName } from './definitions.ts';
+import { type AnyJobName, JOB, QUEUE, type QueueName } from './definitions.ts';
 import type { Runtime } from './runtime.ts';
 
 export interface ScheduleDefinition {

@@ -1,4 +1,5 @@
 import { Worker, type WorkerOptions as BullWorkerOptions } from 'bullmq';
+
 import { logger } from '../src/logging/logger.ts';
 import { QUEUE, type QueueName } from './definitions.ts';
 import { createExportProcessor } from './export/export-processor.ts';

@@ -1,4 +1,5 @@
 import { Client } from 'undici';
+
 import { LeanHttpClient, type LeanResponse } from './lean-http-client.ts';
 
 /** A keep-alive connection a latency benchmark sends its GETs over. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { openTransport, summarize, type ClientKind, type Latencies } from './latency.ts';
+
+import { type ClientKind, type Latencies, openTransport, summarize } from './latency.ts';
 
 /**
  * The machine's own floor: a bare node:http server in its own process that

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../src/db/prisma.ts';
 import { ValidationError } from '../../src/errors/index.ts';
-import { parseExportRequest, type ExportRequest } from '../../src/export/export-request.ts';
-import { previousMonth, type Period } from '../../src/export/period.ts';
+import { type ExportRequest, parseExportRequest } from '../../src/export/export-request.ts';
+import { type Period, previousMonth } from '../../src/export/period.ts';
 import { enqueueExport, type ExportQueue } from './export-queue.ts';
 
 export interface MonthlyExportSettings {

@@ -1,11 +1,13 @@
 import path from 'node:path';
+
 import { UnrecoverableError } from 'bullmq';
+
 import type { PrismaClient } from '../../src/db/prisma.ts';
 import { LedgerlineError } from '../../src/errors/index.ts';
 import { exportCsvPath } from '../../src/export/export-files.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
-import { exportRequestInput, type ExportJobResult } from './export-job.ts';
+import { type ExportJobResult, exportRequestInput } from './export-job.ts';
 import type { ExportJob } from './export-queue.ts';
 
 export interface ExportProcessorDeps {

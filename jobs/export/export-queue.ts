@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+
 import type { ExportRequest } from '../../src/export/export-request.ts';
 import { JOB, type JobData, type TypedQueue } from '../definitions.ts';
 import { ensureJob } from '../ensure-job.ts';

@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+
 import { QUEUE } from '../definitions.ts';
 import type { ExportJobData, ExportJobResult } from './export-job.ts';
 import { createExportProcessor, type ExportProcessorDeps } from './export-processor.ts';

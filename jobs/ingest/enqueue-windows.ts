@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import { requeueWindows, type SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
 import { JOB, QUEUE, type Queues } from '../definitions.ts';
 import { jobHoldingId } from '../ensure-job.ts';

@@ -1,7 +1,8 @@
-import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
-import { LedgerlineError } from '../../src/errors/index.ts';
+
 import type { ClientProvider } from '../../src/accounts/client-provider.ts';
+import { LedgerlineError } from '../../src/errors/index.ts';
 import { failWindow, startWindow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow, type WindowRunResult } from '../../src/ingest/run-window.ts';
 import type { Logger } from '../../src/logging/logger.ts';
@@ -22,8 +23,8 @@ function retryable(error: unknown): boolean {
   return error instanceof LedgerlineError ? error.retryable : true;
 }
 
+/** The class and message, as the window's last_error and the job's failure reason show it. */
 function describe(error: unknown): string {
-  if (error instanceof LedgerlineError) return `${error.name}: ${error.message}`;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 

@@ -1,5 +1,6 @@
 import type { Job, Worker } from 'bullmq';
 import type pg from 'pg';
+
 import { failWindow } from '../../src/ingest/coverage/window-store.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import type { IngestWindowJob } from './ingest-job.ts';

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import type { ManagementStatus } from '../../src/generated/prisma/enums.ts';
 import type { Logger } from '../../src/logging/logger.ts';

@@ -1,6 +1,6 @@
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import type { ManagementAction } from '../../src/generated/prisma/client.ts';
-import { redactInput, splitSecrets, type ActionInput } from '../../src/management/action-input.ts';
+import { type ActionInput, redactInput, splitSecrets } from '../../src/management/action-input.ts';
 import { planAction, type PlannedRequest } from '../../src/management/action-plan.ts';
 import { isFinished, recordAction } from '../../src/management/action-store.ts';
 import { idempotencyKey } from '../../src/management/idempotency.ts';

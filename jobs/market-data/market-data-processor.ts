@@ -1,7 +1,8 @@
 import type { Job } from 'bullmq';
+
+import type { Logger } from '../../src/logging/logger.ts';
 import { storeNetFlow } from '../../src/market-data/store-net-flow.ts';
 import { storeOiLimit } from '../../src/market-data/store-oi-limit.ts';
-import type { Logger } from '../../src/logging/logger.ts';
 import { JOB } from '../definitions.ts';
 import type { Runtime } from '../runtime.ts';
 

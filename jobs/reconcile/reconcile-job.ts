@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+
 import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
 
 /** Payload of a reconciliation job: the account by id and the options. Never a secret. */

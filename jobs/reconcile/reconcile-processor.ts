@@ -1,8 +1,9 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
+
 import { LedgerlineError } from '../../src/errors/index.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { parseRecountMode } from '../../src/reconcile/recount-mode.ts';
-import { runReconciliation, type ReconcileDeps } from '../../src/reconcile/run-reconciliation.ts';
+import { type ReconcileDeps, runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import type { ReconcileJob, ReconcileJobResult } from './reconcile-job.ts';
 
 /**

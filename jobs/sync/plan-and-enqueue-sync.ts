@@ -1,14 +1,14 @@
 import type { AccountSummary } from '../../src/accounts/account-service.ts';
 import { ensureWindows } from '../../src/ingest/coverage/window-store.ts';
 import { planRetries } from '../../src/ingest/retry-plan.ts';
-import { streamsOf, type StreamChoice } from '../../src/ingest/streams/registry.ts';
+import { type StreamChoice, streamsOf } from '../../src/ingest/streams/registry.ts';
 import { planIncrementalSync } from '../../src/ingest/sync-plan.ts';
 import { JOB, JOB_OPTIONS, QUEUE } from '../definitions.ts';
 import type { StartedBackfill } from '../ingest/backfill.ts';
 import { enqueueWindows, windowsNeedingJobs } from '../ingest/enqueue-windows.ts';
 import { ingestJobId, windowJobData } from '../ingest/ingest-job.ts';
 import type { Runtime } from '../runtime.ts';
-import { syncFinishJobId, type SyncFinishJob } from './sync-jobs.ts';
+import { type SyncFinishJob, syncFinishJobId } from './sync-jobs.ts';
 
 export interface SyncRequest {
   stream?: StreamChoice;

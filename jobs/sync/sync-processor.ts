@@ -1,10 +1,11 @@
 import type { Job } from 'bullmq';
+
 import type { Logger } from '../../src/logging/logger.ts';
-import { JOB, QUEUE, type JobData } from '../definitions.ts';
+import { JOB, type JobData, QUEUE } from '../definitions.ts';
 import type { Runtime } from '../runtime.ts';
 import { AFTER_SYNC_STEPS } from './after-sync.ts';
 import { planAndEnqueueSync } from './plan-and-enqueue-sync.ts';
-import { parseSyncAccountJob, syncAccountJobId, type SyncAccountJob } from './sync-jobs.ts';
+import { parseSyncAccountJob, type SyncAccountJob, syncAccountJobId } from './sync-jobs.ts';
 
 /**
  * The nightly flow. The cron only enqueues `nightly`; it fans out one

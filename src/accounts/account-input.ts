@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { ValidationError } from '../errors/index.ts';
 
 /** What an operator gives to register an exchange account. */

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+
 import { maskSecret, SecretBox } from '../crypto/secret-box.ts';
 import { Prisma, type PrismaClient } from '../db/prisma.ts';
 import { AccountExistsError, AccountInUseError, AccountNotFoundError, type PermanentRows } from './account-errors.ts';
-import { parseAccountInput, type AccountInput } from './account-input.ts';
+import { type AccountInput, parseAccountInput } from './account-input.ts';
 
 /** An account's decrypted credentials: only for building an exchange client, never logged or queued. */
 export interface AccountCredentials {

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { AccountService } from './account-service.ts';
+
 import { ExchangeClient, type ExchangeClientOptions } from '../exchange/index.ts';
+import type { AccountService } from './account-service.ts';
 
 export type ClientOverrides = Partial<
   Omit<ExchangeClientOptions, 'baseUrl' | 'apiKey' | 'secretKey' | 'passphrase' | 'uid' | 'redis'>

@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
 import pg from 'pg';
+
 import type { Runtime } from '../../jobs/runtime.ts';
 import { AccountService } from '../accounts/account-service.ts';
-import { ClientProvider, type ClientOverrides } from '../accounts/client-provider.ts';
+import { type ClientOverrides, ClientProvider } from '../accounts/client-provider.ts';
 import type { Config } from '../config/config.ts';
 import { createPrisma } from '../db/prisma.ts';
-import { ENDPOINT_NAMES, ENDPOINTS, type EndpointName } from '../exchange/index.ts';
+import { ENDPOINT_NAMES, type EndpointName, ENDPOINTS } from '../exchange/index.ts';
 import { logger } from '../logging/logger.ts';
 import { QueueRegistry } from './queue-registry.ts';
 import { createRedisConnection } from './redis-connection.ts';

@@ -1,5 +1,6 @@
 import { FlowProducer, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+
 import { JOB_OPTIONS, type QueueName, type Queues, type TypedQueue } from '../../jobs/definitions.ts';
 
 type QueueMap = { [Q in QueueName]: TypedQueue<Q> };

@@ -1,17 +1,18 @@
 import { Command } from 'commander';
+
 import { registerAccountsCommands } from './commands/accounts-command.ts';
 import { registerApikeysCommands } from './commands/apikeys-command.ts';
 import { registerBackfillCommand } from './commands/backfill-command.ts';
 import { registerConfigCommands } from './commands/config-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
-import { registerOrdersCommands } from './commands/orders-command.ts';
-import { registerSubaccountsCommands } from './commands/subaccounts-command.ts';
-import { registerStatusCommand } from './commands/status-command.ts';
-import { registerSyncCommand } from './commands/sync-command.ts';
-import { registerWorkerCommand } from './commands/worker-command.ts';
 import { registerExportCommand } from './commands/export-command.ts';
+import { registerOrdersCommands } from './commands/orders-command.ts';
 import { registerReconcileCommand } from './commands/reconcile-command.ts';
+import { registerStatusCommand } from './commands/status-command.ts';
+import { registerSubaccountsCommands } from './commands/subaccounts-command.ts';
+import { registerSyncCommand } from './commands/sync-command.ts';
 import { registerWebCommand } from './commands/web-command.ts';
+import { registerWorkerCommand } from './commands/worker-command.ts';
 
 /**
  * `ledgerline <command>`: each command lives in its own file under commands/

@@ -1,4 +1,4 @@
-import { getConfig, type Config } from '../config/config.ts';
+import { type Config, getConfig } from '../config/config.ts';
 import { LedgerlineError } from '../errors/index.ts';
 
 /**

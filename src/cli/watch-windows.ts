@@ -1,8 +1,8 @@
-import type { Runtime } from '../../jobs/runtime.ts';
 import type { StartedBackfill } from '../../jobs/ingest/backfill.ts';
 import { ingestWorkerCount } from '../../jobs/ingest/backfill.ts';
+import type { Runtime } from '../../jobs/runtime.ts';
 import { PermanentError } from '../errors/index.ts';
-import { failedWindows, windowProgress, type StreamProgress } from '../ingest/coverage/window-progress.ts';
+import { failedWindows, type StreamProgress, windowProgress } from '../ingest/coverage/window-progress.ts';
 import { formatInstant } from '../ingest/time-arguments.ts';
 import { WindowProgressView } from './progress/window-progress-view.ts';
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+
 import { ConfigError } from '../errors/index.ts';
 import type { ReportName } from '../vocabulary/report-names.ts';
 import { envSchema } from './env-schema.ts';

@@ -1,6 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
+
 import { REPORT_NAMES } from '../vocabulary/report-names.ts';
 
 /**

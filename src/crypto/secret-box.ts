@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
 import { SecretBoxError } from '../errors/index.ts';
 
 /**

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import { ensureDatabase } from './ensure-database.ts';
-import { NO_FILTERS, openSchemaEngine } from './tools/schema-engine.ts';
 import { DEFAULT_MIGRATIONS_DIR, DEFAULT_SCHEMA_PATH, readMigrations } from './tools/migrations-dir.ts';
+import { NO_FILTERS, openSchemaEngine } from './tools/schema-engine.ts';
 
 export interface MigrationPaths {
   schemaPath?: string;

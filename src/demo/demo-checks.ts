@@ -1,5 +1,5 @@
 import type { Runtime } from '../../jobs/runtime.ts';
-import { runReconciliation, type ReconciliationReport } from '../reconcile/index.ts';
+import { type ReconciliationReport, runReconciliation } from '../reconcile/index.ts';
 
 /**
  * The reconciliation of the demo account, as the nightly run does it

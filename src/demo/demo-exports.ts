@@ -1,4 +1,5 @@
 import type { DateTime } from 'luxon';
+
 import type { AccountSummary } from '../accounts/account-service.ts';
 import type { Config } from '../config/config.ts';
 import { exportCsvPath } from '../export/export-files.ts';

@@ -1,4 +1,5 @@
 import path from 'node:path';
+
 import { runTool } from '../cli/run-tool.ts';
 import { PermanentError } from '../errors/index.ts';
 import { createRootLogger, setRootLogger } from '../logging/logger.ts';

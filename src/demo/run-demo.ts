@@ -1,16 +1,17 @@
 import { DateTime } from 'luxon';
 import type pg from 'pg';
+
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
-import { createRuntime } from '../app/create-runtime.ts';
 import { startWorkers } from '../../jobs/workers.ts';
+import { createRuntime } from '../app/create-runtime.ts';
+import { watchWindows } from '../cli/watch-windows.ts';
 import type { Config } from '../config/config.ts';
 import { databaseName } from '../db/ensure-database.ts';
 import { migrateDatabase } from '../db/migrations.ts';
-import { spawnSimulator } from '../simulator/child-simulator.ts';
-import { watchWindows } from '../cli/watch-windows.ts';
-import { exportDemoReports, type WrittenReport } from './demo-exports.ts';
 import type { ReconciliationReport } from '../reconcile/index.ts';
+import { spawnSimulator } from '../simulator/child-simulator.ts';
 import { demoReconciliation } from './demo-checks.ts';
+import { exportDemoReports, type WrittenReport } from './demo-exports.ts';
 
 const DAY = 86_400_000;
 

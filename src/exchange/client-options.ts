@@ -1,12 +1,14 @@
 import { hostname } from 'node:os';
+
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+
 import { ValidationError } from '../errors/validation-error.ts';
 import type { Logger } from '../logging/logger.ts';
 import { ENDPOINT_NAMES, type EndpointName } from './endpoints.ts';
 import type { RateBudgetOptions } from './rate-budget/rate-budget.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './retry-policy.ts';
-import { LOCALES, type Locale } from './signer.ts';
+import { type Locale, LOCALES } from './signer.ts';
 import { DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
 
 export interface ExchangeClientOptions {

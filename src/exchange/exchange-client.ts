@@ -1,60 +1,60 @@
 import { logger as moduleLogger } from '../logging/logger.ts';
-import { resolveClientOptions, type ExchangeClientOptions, type ResolvedClientOptions } from './client-options.ts';
+import { type ExchangeClientOptions, resolveClientOptions, type ResolvedClientOptions } from './client-options.ts';
 import { RateBudget } from './rate-budget/rate-budget.ts';
 import {
   type AllSubDepositWithdrawalParams,
-  type HistoryPositionParams,
-  type SpotRecordParams,
   allSubDepositWithdrawalRequest,
+  type HistoryPositionParams,
   historyPositionRequest,
+  type SpotRecordParams,
   spotRecordRequest,
 } from './requests/history-requests.ts';
 import {
   type FundNetFlowParams,
-  type OpenInterestLimitParams,
   fundNetFlowRequest,
+  type OpenInterestLimitParams,
   openInterestLimitRequest,
 } from './requests/market-requests.ts';
 import {
   type BatchCreateSubaccountAndApiKeyParams,
-  type CreateSubParams,
-  type CreateVirtualSubaccountApiKeyParams,
-  type ModifyVirtualSubaccountApiKeyParams,
   batchCreateSubaccountAndApiKeyRequest,
+  type CreateSubParams,
   createSubRequest,
+  type CreateVirtualSubaccountApiKeyParams,
   createVirtualSubaccountApiKeyRequest,
+  type ModifyVirtualSubaccountApiKeyParams,
   modifyVirtualSubaccountApiKeyRequest,
 } from './requests/sub-account-requests.ts';
 import {
   type BatchCancelOrderParams,
-  type CancelSymbolOrderParams,
   batchCancelOrderRequest,
+  type CancelSymbolOrderParams,
   cancelSymbolOrderRequest,
 } from './requests/trade-requests.ts';
 import {
+  batchCancelOrderData,
   type BatchCancelOrderResult,
   type BatchCreatedSubAccount,
-  type CancelSymbolOrderResult,
-  type CreatedSubAccount,
-  type SubAccountApiKey,
-  batchCancelOrderData,
   batchCreateSubaccountAndApiKeyData,
   cancelSymbolOrderData,
+  type CancelSymbolOrderResult,
+  type CreatedSubAccount,
   createSubData,
+  type SubAccountApiKey,
   subAccountApiKeyData,
 } from './responses/account-responses.ts';
 import {
+  allSubDepositWithdrawalData,
   type AllSubDepositWithdrawalPage,
+  historyPositionData,
   type HistoryPositionPage,
   type SpotRecord,
-  allSubDepositWithdrawalData,
-  historyPositionData,
   spotRecordData,
 } from './responses/history-responses.ts';
 import {
+  fundNetFlowData,
   type NetFlowPoint,
   type OpenInterestLimit,
-  fundNetFlowData,
   openInterestLimitData,
 } from './responses/market-responses.ts';
 import { SignedCaller } from './signed-caller.ts';

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { z } from 'zod';
+
 import type { Logger } from '../logging/logger.ts';
 import type { ResolvedClientOptions } from './client-options.ts';
-import { ENDPOINTS, PER_IP_PER_MINUTE, type EndpointName } from './endpoints.ts';
+import { type EndpointName, ENDPOINTS, PER_IP_PER_MINUTE } from './endpoints.ts';
 import { ExchangeError, ExchangeRateLimitError } from './errors/exchange-error.ts';
 import type { RateBudget, RateRule } from './rate-budget/rate-budget.ts';
 import { validateRequest } from './requests/validate-request.ts';

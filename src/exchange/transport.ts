@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+
 import { ExchangeNetworkError } from './errors/exchange-error.ts';
 
 export interface TransportTimeouts {

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { exportBaseName, isUuid, type ExportRequest } from './export-request.ts';
+
+import { exportBaseName, type ExportRequest, isUuid } from './export-request.ts';
 import type { ExportManifest } from './manifest.ts';
 
 /**

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { ExportRequest } from './export-request.ts';
 import { reportParams } from './export-request.ts';
-import { buildManifest, manifestPathFor, type ExportManifest } from './manifest.ts';
+import { buildManifest, type ExportManifest, manifestPathFor } from './manifest.ts';
 import { reportByName } from './reports/index.ts';
 import { streamReport } from './stream-report.ts';
 

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+
 import pg from 'pg';
+
 import { encodeCsvHeader, encodeCsvRow } from './csv-encoder.ts';
 import { neutralizeCell } from './neutralize.ts';
 import { PrefetchingQueryStream } from './prefetching-query-stream.ts';

@@ -1,6 +1,6 @@
 import type { ListedExport } from '../export/export-files.ts';
 import type { ReportDefinition } from '../export/report-definition.ts';
-import { html, type Html } from './html.ts';
+import { type Html, html } from './html.ts';
 
 /** The accountants' pages: plain HTML and a little CSS, no script (a finished job is found by meta refresh). */
 

@@ -1,5 +1,5 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { FastifyBaseLogger } from 'fastify';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 
 /**
  * Failed sign-ins (the form, or a wrong bearer token) per client address:

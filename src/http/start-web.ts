@@ -1,4 +1,5 @@
 import type { Worker } from 'bullmq';
+
 import { QUEUE } from '../../jobs/definitions.ts';
 import { createExportWorker } from '../../jobs/export/export-worker.ts';
 import { createRuntime } from '../app/create-runtime.ts';

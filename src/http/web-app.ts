@@ -2,24 +2,26 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Redis } from 'ioredis';
+
 import { enqueueExport, type ExportJob, type ExportQueue } from '../../jobs/export/export-queue.ts';
 import type { PrismaClient } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { downloadPath, listExports } from '../export/export-files.ts';
-import { parseExportRequest, reportParams, type ExportRequestInput } from '../export/export-request.ts';
-import { REPORTS, reportByName } from '../export/reports/index.ts';
+import { type ExportRequestInput, parseExportRequest, reportParams } from '../export/export-request.ts';
+import { reportByName, REPORTS } from '../export/reports/index.ts';
 import { streamReport } from '../export/stream-report.ts';
 import { mountBullBoard } from './bull-board.ts';
 import type { Html } from './html.ts';
-import { homePage, jobPage, loginPage, type AccountView, type JobView } from './pages.ts';
+import { type AccountView, homePage, jobPage, type JobView, loginPage } from './pages.ts';
 import { answerFailuresPlainly, requireRedis } from './resilience.ts';
 import { SignInLimiter } from './sign-in-limiter.ts';
-import { authGuard, SESSION_COOKIE, SESSION_MAX_AGE_S, sameSecret, sessionValue } from './web-auth.ts';
+import { authGuard, sameSecret, SESSION_COOKIE, SESSION_MAX_AGE_S, sessionValue } from './web-auth.ts';
 
 export interface WebAppDeps {
   token: string;

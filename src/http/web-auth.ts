@@ -1,5 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
 import type { FastifyReply, FastifyRequest } from 'fastify';
+
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { SignInLimiter } from './sign-in-limiter.ts';

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import type { TableSpec } from './tables/table-spec.ts';
 
 export interface UpsertStats {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { unfinishedWindows, type SyncWindowRow } from './coverage/window-store.ts';
-import { streamDefinition, type Stream } from './streams/registry.ts';
+
+import { type SyncWindowRow, unfinishedWindows } from './coverage/window-store.ts';
+import { type Stream, streamDefinition } from './streams/registry.ts';
 import { formatInstant } from './time-arguments.ts';
 
 export interface RetryPlan {

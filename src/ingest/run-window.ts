@@ -1,8 +1,9 @@
 import type pg from 'pg';
+
 import type { ExchangeClient } from '../exchange/index.ts';
 import { storePage } from './coverage/store-page.ts';
-import { narrowWindowStart, type SyncWindowRow } from './coverage/window-store.ts';
 import { WindowLostError } from './coverage/window-lost-error.ts';
+import { narrowWindowStart, type SyncWindowRow } from './coverage/window-store.ts';
 import { streamDefinition } from './streams/registry.ts';
 
 export interface WindowRunResult {

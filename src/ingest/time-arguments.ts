@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+
 import { ValidationError } from '../errors/index.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
+
 import { getConfig } from '../config/config.ts';
 
 export type { Logger } from 'pino';

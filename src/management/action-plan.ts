@@ -1,4 +1,6 @@
-import { ENDPOINTS, type EndpointName } from '../exchange/index.ts';
+import { ValidationError } from '../errors/index.ts';
+import { type EndpointName, ENDPOINTS } from '../exchange/index.ts';
+import { RequestValidationError } from '../exchange/index.ts';
 import {
   batchCreateSubaccountAndApiKeyRequest,
   createSubRequest,
@@ -7,9 +9,7 @@ import {
 } from '../exchange/requests/sub-account-requests.ts';
 import { batchCancelOrderRequest, cancelSymbolOrderRequest } from '../exchange/requests/trade-requests.ts';
 import { validateRequest } from '../exchange/requests/validate-request.ts';
-import { RequestValidationError } from '../exchange/index.ts';
-import { ValidationError } from '../errors/index.ts';
-import { REDACTED, type ActionInput, type BatchCreateItem } from './action-input.ts';
+import { type ActionInput, type BatchCreateItem, REDACTED } from './action-input.ts';
 import { planBatchCancel } from './batch-cancel-plan.ts';
 
 /** At most this many sub-accounts per batch-create request (spec). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { Prisma, type PrismaClient } from '../db/prisma.ts';
 import type { ManagementAction, ManagementStatus } from '../generated/prisma/client.ts';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import { ValidationError } from '../errors/index.ts';
 import type { Command } from './action-input.ts';
 

@@ -1,5 +1,5 @@
-import { ValidationError } from '../errors/index.ts';
 import type { PrismaClient } from '../db/prisma.ts';
+import { ValidationError } from '../errors/index.ts';
 import type { ActionInput } from './action-input.ts';
 import { LimitReachedError } from './errors.ts';
 import { countKeys, countSubAccounts } from './mirror-store.ts';

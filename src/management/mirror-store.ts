@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { PrismaClient } from '../db/prisma.ts';
 import type { BatchCreatedSubAccount, CreatedSubAccount, SubAccountApiKey } from '../exchange/index.ts';

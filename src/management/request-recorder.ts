@@ -2,7 +2,7 @@ import type { PrismaClient } from '../db/prisma.ts';
 import { AmbiguousResultError, ExchangeError, RequestValidationError } from '../exchange/index.ts';
 import type { ManagementRequest, ManagementRequestPurpose, Prisma } from '../generated/prisma/client.ts';
 import type { Logger } from '../logging/logger.ts';
-import { redactBody, type PlannedRequest } from './action-plan.ts';
+import { type PlannedRequest, redactBody } from './action-plan.ts';
 
 export type Tx = Prisma.TransactionClient;
 

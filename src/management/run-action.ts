@@ -1,11 +1,12 @@
 import type pg from 'pg';
+
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { PrismaClient } from '../db/prisma.ts';
 import { LedgerlineError } from '../errors/index.ts';
 import type { ExchangeClient } from '../exchange/index.ts';
 import type { ManagementAction } from '../generated/prisma/client.ts';
 import type { Logger } from '../logging/logger.ts';
-import { joinSecrets, type ActionInput, type Command } from './action-input.ts';
+import { type ActionInput, type Command, joinSecrets } from './action-input.ts';
 import { planAction } from './action-plan.ts';
 import { claimAction, finishAction, openSecrets, storedParams } from './action-store.ts';
 import type { ActionContext, ActionOutcome } from './actions/action-context.ts';

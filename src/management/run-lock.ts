@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import type { Logger } from '../logging/logger.ts';
 
 /** Gives the lock back (or drops the connection, which gives it back too). */

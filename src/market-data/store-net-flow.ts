@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import type { NetFlowPoint } from '../exchange/index.ts';
 
 /**

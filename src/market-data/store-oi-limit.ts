@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import type { OpenInterestLimit } from '../exchange/index.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+
 import type { Stream } from '../ingest/streams/registry.ts';
 
 /** An instant as an operator reads it: ISO 8601 UTC, milliseconds only when there are some. */

@@ -1,6 +1,6 @@
 import { instant } from './describe.ts';
-import { CHECK_TITLES, type CheckResult } from './report-types.ts';
 import type { RecountMode } from './recount-mode.ts';
+import { CHECK_TITLES, type CheckResult } from './report-types.ts';
 
 export interface ReportHeading {
   accountName: string;

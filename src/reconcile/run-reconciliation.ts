@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import { AccountNotFoundError } from '../accounts/account-errors.ts';
 import type { ExchangeClient } from '../exchange/index.ts';
 import type { Stream } from '../ingest/streams/registry.ts';

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+
 import type { DemoCredentials } from './types.ts';
 
 const MAIN = path.resolve(import.meta.dirname, 'main.ts');

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+
 import type { ScaleOption } from './data/scale.ts';
 import type { SimulatorOptions } from './types.ts';
 

@@ -1,14 +1,14 @@
 import { SimClock } from './clock.ts';
 import { Counters } from './counters.ts';
-import { emptyAccountData, generateAccountData, BROKER_SUB_ACCOUNTS, type AccountData } from './data/account-data.ts';
+import { type AccountData, BROKER_SUB_ACCOUNTS, emptyAccountData, generateAccountData } from './data/account-data.ts';
 import type { TimestampSpelling } from './data/position-store.ts';
 import type { ScaleSpec } from './data/scale.ts';
 import { Faults } from './faults.ts';
-import { RateLimits, type RateLimitOptions } from './rate-limit/rate-limits.ts';
+import { type RateLimitOptions, RateLimits } from './rate-limit/rate-limits.ts';
 import { RequestLog } from './request-log.ts';
 import { AccountRegistry } from './state/accounts.ts';
 import { OrderBook } from './state/orders.ts';
-import { PERMISSIONS, type ApiKeyRecord, type Capabilities, type MainAccount, type Permission } from './state/types.ts';
+import { type ApiKeyRecord, type Capabilities, type MainAccount, type Permission, PERMISSIONS } from './state/types.ts';
 
 export interface NewAccountSpec extends Partial<Capabilities> {
   permList?: Permission[];

@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+
 import { getConfig } from '../config/config.ts';
 import { parseCliOptions } from './cli-options.ts';
 import { startSimulator } from './start.ts';

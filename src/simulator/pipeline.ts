@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+
 import { findKey, readAuthHeaders, verifyRequest } from './auth/authenticate.ts';
 import { normalizeIp } from './auth/ip.ts';
 import type { SimContext } from './context.ts';
 import { ApiError, errorBody, errors, successBody } from './envelope.ts';
-import { RawBody, type Endpoint, type RequestContext } from './routes/endpoint.ts';
+import { type Endpoint, RawBody, type RequestContext } from './routes/endpoint.ts';
 
 interface Outcome {
   status: number;

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+
 import { registerAdminRoutes } from './admin/routes.ts';
 import type { SimContext } from './context.ts';
 import { errorBody, errors } from './envelope.ts';

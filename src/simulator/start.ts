@@ -1,7 +1,7 @@
+import { accountState, createAccount, placeOrders, truth } from './admin/operations.ts';
 import { SimClock } from './clock.ts';
 import { SimContext } from './context.ts';
 import { resolveScale } from './data/scale.ts';
-import { accountState, placeOrders, truth, createAccount } from './admin/operations.ts';
 import { buildServer } from './server.ts';
 import type { RunningSimulator, SimulatorOptions, TruthRecord, TruthStream } from './types.ts';
 

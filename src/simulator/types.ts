@@ -1,5 +1,6 @@
+import type { AccountStateView, NewOrderSpec } from './admin/operations.ts';
 import type { SimClock } from './clock.ts';
-import type { SimContext, NewAccountSpec } from './context.ts';
+import type { NewAccountSpec, SimContext } from './context.ts';
 import type { EndpointCounters } from './counters.ts';
 import type { PositionRecord, TimestampSpelling } from './data/position-store.ts';
 import type { ScaleOption } from './data/scale.ts';
@@ -8,7 +9,6 @@ import type { TransferRecord } from './data/transfer-store.ts';
 import type { FaultConfig } from './faults.ts';
 import type { RateLimitOptions } from './rate-limit/rate-limits.ts';
 import type { RequestLogEntry } from './request-log.ts';
-import type { AccountStateView, NewOrderSpec } from './admin/operations.ts';
 import type { OpenOrder } from './state/orders.ts';
 
 export interface SimulatorOptions {

@@ -1,11 +1,13 @@
 import { Writable } from 'node:stream';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ValidationError } from '../../src/errors/validation-error.ts';
+import type { ExchangeClientOptions } from '../../src/exchange/client-options.ts';
 import { createRootLogger } from '../../src/logging/logger.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
-import { type FakeExchange, fail, ok, send, startFakeExchange } from './helpers/fake-exchange.ts';
+import { fail, type FakeExchange, ok, send, startFakeExchange } from './helpers/fake-exchange.ts';
 import { makeClient } from './helpers/make-client.ts';
-import type { ExchangeClientOptions } from '../../src/exchange/client-options.ts';
 
 /** Options as they might come from outside the type system (a config file): values the types forbid. */
 function untyped(options: Record<string, unknown>): Partial<ExchangeClientOptions> {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
-import { ENDPOINTS, ENDPOINT_NAMES } from '../../src/exchange/endpoints.ts';
+
+import { ENDPOINT_NAMES, ENDPOINTS } from '../../src/exchange/endpoints.ts';
 import { EXCHANGE_API_DOC, markedBlock, replaceMarkedBlock } from '../../src/exchange/tools/doc-blocks.ts';
 import {
   ENDPOINT_TABLE_BLOCK,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import {
   ExchangeAuthError,
   ExchangeIpError,
@@ -12,13 +13,13 @@ import {
   ExchangeUnknownError,
   MalformedResponseError,
 } from '../../src/exchange/errors/exchange-error.ts';
-import { parseAnswer } from '../../src/exchange/responses/parse-answer.ts';
+import { subAccountApiKeyData } from '../../src/exchange/responses/account-responses.ts';
 import {
   allSubDepositWithdrawalData,
   historyPositionData,
   spotRecordData,
 } from '../../src/exchange/responses/history-responses.ts';
-import { subAccountApiKeyData } from '../../src/exchange/responses/account-responses.ts';
+import { parseAnswer } from '../../src/exchange/responses/parse-answer.ts';
 import { fail, ok } from './helpers/fake-exchange.ts';
 
 const position = {

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { RateBudget, type RateRule } from '../../src/exchange/rate-budget/rate-budget.ts';
 import { TEST_REDIS_URL, useTestRedis } from '../helpers/test-redis.ts';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../src/exchange/errors/request-validation-error.ts';
+
 import { ValidationError } from '../../src/errors/validation-error.ts';
+import { RequestValidationError } from '../../src/exchange/errors/request-validation-error.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { ruleCases } from './fixtures/rule-cases.ts';
 import { type FakeExchange, ok, send, startFakeExchange } from './helpers/fake-exchange.ts';

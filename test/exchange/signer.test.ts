@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { authHeaders, buildQueryString, prehash, sign } from '../../src/exchange/signer.ts';
 
 // Expected signatures computed independently with Python's hmac/hashlib/base64.

@@ -1,8 +1,9 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ENDPOINTS } from '../../src/exchange/endpoints.ts';
-import { authHeaders, buildQueryString } from '../../src/exchange/signer.ts';
 import { RequestValidationError } from '../../src/exchange/errors/request-validation-error.ts';
+import { authHeaders, buildQueryString } from '../../src/exchange/signer.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { ruleCases } from './fixtures/rule-cases.ts';

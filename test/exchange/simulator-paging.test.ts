@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { ExchangeClient } from '../../src/exchange/exchange-client.ts';
 import {
   type Page,

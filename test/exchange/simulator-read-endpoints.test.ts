@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ExchangeAuthError, ExchangeRequestError } from '../../src/exchange/errors/exchange-error.ts';
 import type { ExchangeClient } from '../../src/exchange/exchange-client.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+
 import { buildQueryString } from '../../src/exchange/signer.ts';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 

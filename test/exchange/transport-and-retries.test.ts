@@ -1,5 +1,7 @@
 import { createServer } from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import {
   AmbiguousResultError,
   ExchangeNetworkError,
@@ -7,7 +9,7 @@ import {
 } from '../../src/exchange/errors/exchange-error.ts';
 import { Transport } from '../../src/exchange/transport.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
-import { type FakeExchange, fail, ok, send, startFakeExchange } from './helpers/fake-exchange.ts';
+import { fail, type FakeExchange, ok, send, startFakeExchange } from './helpers/fake-exchange.ts';
 import { makeClient } from './helpers/make-client.ts';
 
 // Read testRedis.prefix inside each test: it changes per test.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ValidationError } from '../../src/errors/validation-error.ts';
 import {
   exchangeBounds,

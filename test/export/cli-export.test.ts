@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { insertAccount, insertSpot } from './seed.ts';
 

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
+
 import { encodeCsvHeader, encodeCsvRow } from '../../src/export/csv-encoder.ts';
 import { neutralizeCell } from '../../src/export/neutralize.ts';
 

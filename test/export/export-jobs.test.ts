@@ -1,9 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { QueueEvents, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { QUEUE } from '../../jobs/definitions.ts';
 import { enqueueMonthlyExports } from '../../jobs/export/enqueue-monthly-exports.ts';
 import { exportJobId } from '../../jobs/export/export-job.ts';

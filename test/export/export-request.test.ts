@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ValidationError } from '../../src/errors/index.ts';
 import { exportBaseName, parseExportRequest } from '../../src/export/export-request.ts';
 import { parsePeriod, previousMonth } from '../../src/export/period.ts';

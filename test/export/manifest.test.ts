@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
 import type { ExportManifest } from '../../src/export/manifest.ts';
 import { REPORT_NAMES } from '../../src/vocabulary/report-names.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { insertAccount, insertPositions, insertSpot, insertTransfers, withClient, type SpotRow } from './seed.ts';
+import { insertAccount, insertPositions, insertSpot, insertTransfers, type SpotRow, withClient } from './seed.ts';
 
 const db = useTestDatabase('exportmanifest');
 let accountId: string;

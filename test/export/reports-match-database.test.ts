@@ -1,16 +1,18 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { parseExportRequest } from '../../src/export/export-request.ts';
-import { exportToFile, type ExportedFile } from '../../src/export/export-to-file.ts';
+import { type ExportedFile, exportToFile } from '../../src/export/export-to-file.ts';
 import { bookingOf } from '../../src/export/spot-tax-types.ts';
 import { FUTURES_MARKETS } from '../../src/simulator/data/markets.ts';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { insertAccount, insertSpot, insertTruth, parseCsv, withClient, type Truth } from './seed.ts';
+import { insertAccount, insertSpot, insertTruth, parseCsv, type Truth, withClient } from './seed.ts';
 
 /**
  * Acceptance 1: on the simulator's demo data, stored exactly as the exchange returns it, every

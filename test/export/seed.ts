@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import pg from 'pg';
 
 /** Test data written straight into the history tables, as ingestion would store it. */

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
-import { REPORT_NAMES } from '../../src/vocabulary/report-names.ts';
+
+import { SPOT_TAX_TYPES as CLIENT_SPOT_TAX_TYPES } from '../../src/exchange/spot-tax-types.ts';
+import { EXCHANGE_API_DOC, fencedLines, markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
 import { REPORTS } from '../../src/export/reports/index.ts';
 import {
   ACCOUNTING_CATEGORIES,
@@ -10,8 +13,7 @@ import {
   UNMAPPED_CATEGORY,
 } from '../../src/export/spot-tax-types.ts';
 import { SPOT_TAX_TYPES as SIMULATOR_SPOT_TAX_TYPES } from '../../src/simulator/data/spot-tax-types.ts';
-import { SPOT_TAX_TYPES as CLIENT_SPOT_TAX_TYPES } from '../../src/exchange/spot-tax-types.ts';
-import { EXCHANGE_API_DOC, fencedLines, markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
+import { REPORT_NAMES } from '../../src/vocabulary/report-names.ts';
 
 // The documented list (docs/exchange-api.md §8.4), one value per line of a fenced block: the
 // repository alone is enough to check the code tables against the contract.

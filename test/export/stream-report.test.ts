@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
+
 import { describe, expect, it } from 'vitest';
+
 import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';
 import { reportByName } from '../../src/export/reports/index.ts';
 import { streamReport } from '../../src/export/stream-report.ts';

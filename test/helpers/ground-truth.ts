@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import type { RunningSimulator } from '../../src/simulator/index.ts';
 
 /**

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
-import { loadConfig } from '../../src/config/config.ts';
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/index.ts';
+
 import type { Runtime } from '../../jobs/runtime.ts';
+import { type RunningWorkers, startWorkers, type WorkerOptions } from '../../jobs/workers.ts';
 import { createRuntime, scaledBudgets } from '../../src/app/create-runtime.ts';
-import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../jobs/workers.ts';
-import { useTestDatabase, type TestDatabase } from './test-database.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { type RunningSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.ts';
+import { type TestDatabase, useTestDatabase } from './test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from './test-redis.ts';
 
 export interface Pipeline {

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+
 import { afterAll, beforeAll } from 'vitest';
+
 import { dropDatabase } from '../../src/db/ensure-database.ts';
 import { migrateDatabase } from '../../src/db/migrations.ts';
 import { createPrisma, type PrismaClient } from '../../src/db/prisma.ts';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach } from 'vitest';
 

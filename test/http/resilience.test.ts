@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+
 import { answerFailuresPlainly, requireRedis } from '../../src/http/resilience.ts';
 
 describe('the web page when its stores fail', () => {

@@ -1,17 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import type { Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
+
 import { QUEUE } from '../../jobs/definitions.ts';
 import type { ExportQueue } from '../../jobs/export/export-queue.ts';
 import { createExportWorker } from '../../jobs/export/export-worker.ts';
 import { QueueRegistry } from '../../src/app/queue-registry.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
 import { buildWebApp } from '../../src/http/web-app.ts';
-import { useTestDatabase, type TestDatabase } from '../helpers/test-database.ts';
+import { type TestDatabase, useTestDatabase } from '../helpers/test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 export const TOKEN = 'test-token-0123456789abcdef0123456789abcdef';

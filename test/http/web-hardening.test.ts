@@ -1,6 +1,8 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { SESSION_MAX_AGE_S, sessionValue } from '../../src/http/web-auth.ts';
 import { insertAccount } from '../export/seed.ts';
 import { TOKEN, useWebApp } from './web-fixture.ts';

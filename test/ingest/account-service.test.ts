@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { AccountService } from '../../src/accounts/account-service.ts';
+
 import { AccountExistsError, AccountInUseError, AccountNotFoundError } from '../../src/accounts/account-errors.ts';
+import { AccountService } from '../../src/accounts/account-service.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import { SecretBoxError } from '../../src/errors/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { QUEUE } from '../../jobs/definitions.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 import { runCli } from '../helpers/cli.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 const db = useTestDatabase('backfillcli');

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
-import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
 import {
   storedPositions,
   storedSpot,
@@ -13,6 +12,8 @@ import {
   truthSpot,
   truthTransfers,
 } from '../helpers/ground-truth.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
 
 const DAY = 86_400_000;
 const db = useTestDatabase('backfill');

@@ -1,14 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
+
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBackfill } from '../../jobs/ingest/backfill.ts';
+
 import { QUEUE } from '../../jobs/definitions.ts';
-import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
+import { startBackfill } from '../../jobs/ingest/backfill.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { exited, killSpawned, printed, spawnCli } from '../helpers/cli.ts';
-import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 import {
   storedPositions,
   storedSpot,
@@ -17,6 +16,9 @@ import {
   truthSpot,
   truthTransfers,
 } from '../helpers/ground-truth.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 const DAY = 86_400_000;
 const RATE_FACTOR = 4;

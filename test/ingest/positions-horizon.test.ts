@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';

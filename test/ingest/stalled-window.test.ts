@@ -1,11 +1,12 @@
 import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { startBackfill } from '../../jobs/ingest/backfill.ts';
+
 import { QUEUE } from '../../jobs/definitions.ts';
+import { startBackfill } from '../../jobs/ingest/backfill.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { getWindow } from '../../src/ingest/coverage/window-store.ts';
-import { usePipeline } from '../helpers/pipeline.ts';
 import { storedTransfers, truthTransfers } from '../helpers/ground-truth.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
 
 const DAY = 86_400_000;
 const file = usePipeline('stalled', { workers: false });

@@ -1,12 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { storePage } from '../../src/ingest/coverage/store-page.ts';
 import { WindowConflictError } from '../../src/ingest/coverage/window-conflict-error.ts';
 import { coveredRanges, ensureWindows, findGaps, getWindow } from '../../src/ingest/coverage/window-store.ts';
+import { brokerTransferTable } from '../../src/ingest/tables/broker-transfer-table.ts';
 import type { SpotLedgerRecord, TransferRecord } from '../../src/ingest/tables/record-types.ts';
 import { spotRecordTable } from '../../src/ingest/tables/spot-record-table.ts';
-import { brokerTransferTable } from '../../src/ingest/tables/broker-transfer-table.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
 const db = useTestDatabase('storepage');

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
-import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { exited, killSpawned, printed, spawnCli } from '../helpers/cli.ts';
-import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 import {
   storedPositions,
   storedSpot,
@@ -14,6 +12,9 @@ import {
   truthSpot,
   truthTransfers,
 } from '../helpers/ground-truth.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 const DAY = 86_400_000;
 const RATE_FACTOR = 3;

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/ledgerline.js');

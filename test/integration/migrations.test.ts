@@ -1,8 +1,10 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { dropDatabase } from '../../src/db/ensure-database.ts';
 import { diffDatabaseToSchema, diffMigrationsToSchema, migrateDatabase } from '../../src/db/migrations.ts';
 import { createMigration } from '../../src/db/tools/create-migration.ts';

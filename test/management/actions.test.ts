@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { revealSecret } from '../../src/management/mirror-store.ts';
 import { SecretUnavailableError } from '../../src/management/errors.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { revealSecret } from '../../src/management/mirror-store.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { PATHS, requestsTo, runToEnd, subName } from './support.ts';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { PATHS, requestsTo, runToEnd, subName } from './support.ts';
 

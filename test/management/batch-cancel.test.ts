@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { OrderRef } from '../../src/management/action-input.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { PATHS, requestsTo, runToEnd } from './support.ts';
 

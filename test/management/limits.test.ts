@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { prepareAction, submitAction } from '../../jobs/management/submit-action.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { createRootLogger } from '../../src/logging/logger.ts';
-import { redactInput, splitSecrets, type ActionInput } from '../../src/management/action-input.ts';
+import { type ActionInput, redactInput, splitSecrets } from '../../src/management/action-input.ts';
 import { recordAction } from '../../src/management/action-store.ts';
 import { LimitReachedError } from '../../src/management/errors.ts';
 import { runAction } from '../../src/management/run-action.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { runToEnd, subName } from './support.ts';
 

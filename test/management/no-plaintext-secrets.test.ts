@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { createRootLogger, setRootLogger } from '../../src/logging/logger.ts';
 import { revealSecret } from '../../src/management/mirror-store.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { PATHS, runToEnd, subName } from './support.ts';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../src/exchange/index.ts';
+
 import { ValidationError } from '../../src/errors/index.ts';
+import { RequestValidationError } from '../../src/exchange/index.ts';
 import type { OrderRef } from '../../src/management/action-input.ts';
-import { redactInput, splitSecrets, joinSecrets } from '../../src/management/action-input.ts';
+import { joinSecrets, redactInput, splitSecrets } from '../../src/management/action-input.ts';
 import { planAction, redactBody } from '../../src/management/action-plan.ts';
 import { planBatchCancel } from '../../src/management/batch-cancel-plan.ts';
 import { idempotencyKey } from '../../src/management/idempotency.ts';

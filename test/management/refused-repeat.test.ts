@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import {
   AmbiguousResultError,
@@ -6,10 +7,10 @@ import {
   ExchangeRateLimitError,
 } from '../../src/exchange/errors/exchange-error.ts';
 import type { ExchangeClient } from '../../src/exchange/index.ts';
-import { splitSecrets, redactInput, type ActionInput } from '../../src/management/action-input.ts';
+import { createRootLogger } from '../../src/logging/logger.ts';
+import { type ActionInput, redactInput, splitSecrets } from '../../src/management/action-input.ts';
 import { recordAction } from '../../src/management/action-store.ts';
 import { runAction } from '../../src/management/run-action.ts';
-import { createRootLogger } from '../../src/logging/logger.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 
 const file = usePipeline('mgmtrefused', { workers: false });

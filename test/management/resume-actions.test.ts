@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+
 import { resumeUnfinishedActions } from '../../jobs/management/resume-actions.ts';
 import { waitForAction } from '../../jobs/management/submit-action.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
-import { splitSecrets, redactInput, type ActionInput } from '../../src/management/action-input.ts';
+import { type ActionInput, redactInput, splitSecrets } from '../../src/management/action-input.ts';
 import { recordAction } from '../../src/management/action-store.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { PATHS, requestsTo } from './support.ts';

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import type { ExchangeClient } from '../../src/exchange/index.ts';
-import { splitSecrets, redactInput, type ActionInput } from '../../src/management/action-input.ts';
+import { createRootLogger } from '../../src/logging/logger.ts';
+import { type ActionInput, redactInput, splitSecrets } from '../../src/management/action-input.ts';
 import { recordAction } from '../../src/management/action-store.ts';
 import { runAction } from '../../src/management/run-action.ts';
-import { createRootLogger } from '../../src/logging/logger.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { dropRunLockHolder, PATHS, requestsTo } from './support.ts';
 
@@ -106,7 +107,8 @@ describe('a worker that dies after sending a create', () => {
       redactInput(input),
     );
     pipeline.sim.requestLog.clear();
-    pipeline.sim.faults.set({ latencyMs: 400, paths: [PATHS.createSub] });
+    // Long enough that the second run ends before the first's answer, even on a loaded machine.
+    pipeline.sim.faults.set({ latencyMs: 2_000, paths: [PATHS.createSub] });
     const first = runAction(deps, action.id);
     for (let k = 0; k < 500 && requestsTo(pipeline, PATHS.createSub).length === 0; k++) {
       await new Promise((resolve) => setTimeout(resolve, 5));

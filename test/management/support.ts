@@ -1,7 +1,8 @@
+import type pg from 'pg';
+
+import { submitAction, waitForAction } from '../../jobs/management/submit-action.ts';
 import type { ManagementAction } from '../../src/generated/prisma/client.ts';
 import type { ActionInput } from '../../src/management/action-input.ts';
-import { submitAction, waitForAction } from '../../jobs/management/submit-action.ts';
-import type pg from 'pg';
 import type { Pipeline } from '../helpers/pipeline.ts';
 
 /** Submits an action as the CLI does and waits for its end (a worker must be running). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { FAILURES_PRINTED, formatReport } from '../../src/reconcile/format-report.ts';
 import type { CheckResult } from '../../src/reconcile/report-types.ts';
 

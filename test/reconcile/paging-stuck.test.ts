@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageSpotRecords, type ExchangeClient } from '../../src/exchange/index.ts';
+
+import { type ExchangeClient, pageSpotRecords } from '../../src/exchange/index.ts';
 import { instant } from '../../src/reconcile/describe.ts';
-import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
-import type { PagingCheck, ReconciliationReport } from '../../src/reconcile/report-types.ts';
 import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
+import type { PagingCheck, ReconciliationReport } from '../../src/reconcile/report-types.ts';
+import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 import { backfill, DAY, setAside } from './support.ts';
 
 // 5,000 spot records with one burst of 520 sharing one ts: more than the 500 a page holds.

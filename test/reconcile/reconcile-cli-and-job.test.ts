@@ -1,13 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { JOB, QUEUE } from '../../jobs/definitions.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import { reconcileJobId } from '../../jobs/reconcile/reconcile-job.ts';
 import { createRootLogger, setRootLogger } from '../../src/logging/logger.ts';
 import { killSpawned, runCli, runCliLive } from '../helpers/cli.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 import { backfill, DAY, setAside } from './support.ts';

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
-import type { CheckName, CheckResult, ReconciliationReport } from '../../src/reconcile/report-types.ts';
-import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
-import { scaledBudgets } from '../../src/app/create-runtime.ts';
+
 import { ClientProvider } from '../../src/accounts/client-provider.ts';
+import { scaledBudgets } from '../../src/app/create-runtime.ts';
+import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
+import type { CheckName, CheckResult, ReconciliationReport } from '../../src/reconcile/report-types.ts';
+import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { randomPrefix } from '../helpers/test-redis.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 import { backfill, DAY, setAside } from './support.ts';
 
 const db = useTestDatabase('reconcile');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+
 import { startSimulator } from '../../src/simulator/index.ts';
-import { send, signRequest } from './support/signer.ts';
 import { DAY, get, NOW, PATHS, post, useSimulator } from './support/fixture.ts';
+import { send, signRequest } from './support/signer.ts';
 
 const ctx = useSimulator();
 

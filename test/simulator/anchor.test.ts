@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { startSimulator } from '../../src/simulator/index.ts';
 
 describe('simulator anchor', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, sortedQuery } from './support/signer.ts';
+
 import { get, NOW, outcome, PATHS, post, useSimulator } from './support/fixture.ts';
+import { call, sortedQuery } from './support/signer.ts';
 
 const ctx = useSimulator();
 

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+
 import { CommanderError } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { parseCliOptions } from '../../src/simulator/cli-options.ts';
 import { createContext } from '../../src/simulator/index.ts';
 

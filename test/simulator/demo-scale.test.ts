@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import type { SpotRecord } from '../../src/simulator/index.ts';
+
 import { SPOT_TAX_TYPES } from '../../src/simulator/data/spot-tax-types.ts';
+import type { SpotRecord } from '../../src/simulator/index.ts';
 import { DAY, get, NOW, PATHS, useSimulator } from './support/fixture.ts';
 
 describe('spot-record data at the default (demo) scale', () => {

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+
 import type { TransferRecord } from '../../src/simulator/index.ts';
 import { DAY, get, NOW, outcome, PATHS, useSimulator } from './support/fixture.ts';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { PositionRecord } from '../../src/simulator/index.ts';
 import { DAY, get, NOW, outcome, PATHS, useSimulator } from './support/fixture.ts';
 

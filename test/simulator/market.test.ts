@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call } from './support/signer.ts';
+
 import { get, NOW, outcome, PATHS, useSimulator } from './support/fixture.ts';
+import { call } from './support/signer.ts';
 
 const ctx = useSimulator();
 const HOUR = 3_600_000;

@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+
 import { RateLimits } from '../../src/simulator/rate-limit/rate-limits.ts';
 import { SlidingWindowLimiter } from '../../src/simulator/rate-limit/sliding-window.ts';
-import { call } from './support/signer.ts';
 import { get, PATHS, useSimulator } from './support/fixture.ts';
+import { call } from './support/signer.ts';
 
 const ctx = useSimulator({ rateLimits: { enabled: true } });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { get, NOW, outcome, PATHS, post, useSimulator } from './support/fixture.ts';
 
 const ctx = useSimulator();

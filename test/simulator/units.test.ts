@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+
+import { ipAllowed, normalizeIp } from '../../src/simulator/auth/ip.ts';
 import { verifySignature } from '../../src/simulator/auth/signature.ts';
-import { normalizeIp, ipAllowed } from '../../src/simulator/auth/ip.ts';
 import { SimClock } from '../../src/simulator/clock.ts';
 import { ByteWriter } from '../../src/simulator/data/byte-writer.ts';
 import { formatFixed } from '../../src/simulator/data/fixed.ts';

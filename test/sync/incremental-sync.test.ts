@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { JOB, QUEUE } from '../../jobs/definitions.ts';
 import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
 import { planAndEnqueueSync } from '../../jobs/sync/plan-and-enqueue-sync.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 import { storedSpot, storedTransfers, truthSpot, truthTransfers } from '../helpers/ground-truth.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
 
 const DAY = 86_400_000;
 const db = useTestDatabase('incsync');

@@ -1,10 +1,11 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { QUEUE } from '../../jobs/definitions.ts';
-import { createRuntime } from '../../src/app/create-runtime.ts';
 import { upsertSchedules } from '../../jobs/schedules.ts';
+import { createRuntime } from '../../src/app/create-runtime.ts';
+import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { startPipeline, type Pipeline } from '../helpers/pipeline.ts';
 
 const db = useTestDatabase('schedules');
 let pipeline: Pipeline;

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { storePage } from '../../src/ingest/coverage/store-page.ts';
 import { horizonWarnings, streamStatuses } from '../../src/ingest/coverage/stream-status.ts';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { loadConfig } from '../../src/config/config.ts';
 import { DEVELOPMENT_MASTER_KEY } from '../../src/config/env-schema.ts';
 import { configError } from '../helpers/config-error.ts';

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+
 import { describe, expect, it } from 'vitest';
-import { SecretBox, maskSecret } from '../../src/crypto/secret-box.ts';
+
+import { maskSecret, SecretBox } from '../../src/crypto/secret-box.ts';
 import { SecretBoxError } from '../../src/errors/index.ts';
 
 const key = randomBytes(32);

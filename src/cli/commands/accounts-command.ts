@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+
 import { parseAccountInput } from '../../accounts/account-input.ts';
 import { AccountService } from '../../accounts/account-service.ts';
 import {

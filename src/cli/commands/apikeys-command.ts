@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
+
 import { AccountService } from '../../accounts/account-service.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
+import { ValidationError } from '../../errors/index.ts';
 import type { CreateVirtualSubaccountApiKeyParams } from '../../exchange/index.ts';
-import { actionOptions, runActionCommand, type ActionCommandOptions } from '../management/action-command.ts';
+import { revealSecret } from '../../management/mirror-store.ts';
+import { type ActionCommandOptions, actionOptions, runActionCommand } from '../management/action-command.ts';
 import { parseList } from '../management/cli-input.ts';
 import { withPassphrase } from '../management/passphrase.ts';
-import { revealSecret } from '../../management/mirror-store.ts';
-import { ValidationError } from '../../errors/index.ts';
 import { runTool } from '../run-tool.ts';
 import { withPrisma } from '../with-prisma.ts';
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+
 import { startBackfill } from '../../../jobs/ingest/backfill.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';

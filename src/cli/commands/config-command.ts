@@ -1,5 +1,7 @@
-import type { Command } from 'commander';
 import { createHash } from 'node:crypto';
+
+import type { Command } from 'commander';
+
 import { DEVELOPMENT_MASTER_KEY } from '../../config/env-schema.ts';
 import { runTool } from '../run-tool.ts';
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+
 import { databaseName } from '../../db/ensure-database.ts';
 import { migrateDatabase } from '../../db/migrations.ts';
 import { runTool } from '../run-tool.ts';

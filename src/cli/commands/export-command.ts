@@ -1,12 +1,14 @@
 import path from 'node:path';
+
 import type { Command } from 'commander';
+
 import { createPrisma } from '../../db/prisma.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { exportCsvPath } from '../../export/export-files.ts';
 import { parseExportRequest } from '../../export/export-request.ts';
 import { exportToFile } from '../../export/export-to-file.ts';
 import { parsePeriod } from '../../export/period.ts';
-import { REPORTS, reportByName } from '../../export/reports/index.ts';
+import { reportByName, REPORTS } from '../../export/reports/index.ts';
 import { runTool } from '../run-tool.ts';
 
 interface ExportOptions {

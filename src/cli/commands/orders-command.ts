@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+
 import { ValidationError } from '../../errors/index.ts';
-import type { OrderRef } from '../../management/action-input.ts';
-import { actionOptions, runActionCommand, type ActionCommandOptions } from '../management/action-command.ts';
-import { readIdFile, readOrdersCsv } from '../management/cli-input.ts';
 import type { CancelSymbolOrderParams } from '../../exchange/index.ts';
+import type { OrderRef } from '../../management/action-input.ts';
+import { type ActionCommandOptions, actionOptions, runActionCommand } from '../management/action-command.ts';
+import { readIdFile, readOrdersCsv } from '../management/cli-input.ts';
 import { runTool } from '../run-tool.ts';
 
 interface CancelAllOptions extends ActionCommandOptions {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+
 import { createRuntime } from '../../app/create-runtime.ts';
 import { parseRecountMode } from '../../reconcile/recount-mode.ts';
 import { runReconciliation } from '../../reconcile/run-reconciliation.ts';

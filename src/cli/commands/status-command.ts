@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+
 import { QUEUE } from '../../../jobs/definitions.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
 import { horizonWarnings, streamStatuses } from '../../ingest/coverage/stream-status.ts';

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
+
+import { AccountService } from '../../accounts/account-service.ts';
 import { ValidationError } from '../../errors/index.ts';
 import type { BatchCreateItem } from '../../management/action-input.ts';
 import { MAX_SUB_ACCOUNTS } from '../../management/limits.ts';
-import { actionOptions, runActionCommand, type ActionCommandOptions } from '../management/action-command.ts';
+import { type ActionCommandOptions, actionOptions, runActionCommand } from '../management/action-command.ts';
 import { parseList, readLines } from '../management/cli-input.ts';
 import { withPassphrase } from '../management/passphrase.ts';
 import { runTool } from '../run-tool.ts';
 import { withPrisma } from '../with-prisma.ts';
-import { AccountService } from '../../accounts/account-service.ts';
 
 interface CreateOptions extends ActionCommandOptions {
   username: string;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+
 import { planAndEnqueueSync } from '../../../jobs/sync/plan-and-enqueue-sync.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+
 import { runTool } from '../run-tool.ts';
 
 export function registerWebCommand(program: Command): void {

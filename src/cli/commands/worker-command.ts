@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { createRuntime } from '../../app/create-runtime.ts';
+
 import { resumeUnfinishedActions } from '../../../jobs/management/resume-actions.ts';
 import { upsertSchedules } from '../../../jobs/schedules.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
+import { createRuntime } from '../../app/create-runtime.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { logger } from '../../logging/logger.ts';
 import { runTool } from '../run-tool.ts';

@@ -1,17 +1,18 @@
 import type { Command } from 'commander';
-import type { Config } from '../../config/config.ts';
-import type { ManagementAction } from '../../generated/prisma/client.ts';
-import type { Runtime } from '../../../jobs/runtime.ts';
-import { createRuntime } from '../../app/create-runtime.ts';
+
 import {
   managementWorkerCount,
   prepareAction,
   submitAction,
   waitForAction,
 } from '../../../jobs/management/submit-action.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
+import { createRuntime } from '../../app/create-runtime.ts';
+import type { Config } from '../../config/config.ts';
+import type { ManagementAction } from '../../generated/prisma/client.ts';
 import type { ActionInput } from '../../management/action-input.ts';
-import { redactBody, type PlannedRequest } from '../../management/action-plan.ts';
+import { type PlannedRequest, redactBody } from '../../management/action-plan.ts';
 import { ActionFailedError } from '../../management/errors.ts';
 
 export interface ActionCommandOptions {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+
 import { ValidationError } from '../../errors/index.ts';
 import type { OrderRef } from '../../management/action-input.ts';
 

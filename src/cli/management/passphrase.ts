@@ -1,8 +1,8 @@
 import { SUBKEY_PASSPHRASE_VARIABLE, subkeyPassphraseFromEnv } from '../../config/subkey-passphrase-env.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { promptSecret } from '../prompt-secret.ts';
 import type { ActionInput } from '../../management/action-input.ts';
 import { planAction } from '../../management/action-plan.ts';
+import { promptSecret } from '../prompt-secret.ts';
 
 // Stands in for the passphrase while everything else is checked, and in a dry run (printed as [redacted]).
 const PLACEHOLDER = 'Placeholder1';

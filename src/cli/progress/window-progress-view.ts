@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+
 import type { StreamProgress } from '../../ingest/coverage/window-progress.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { parse } from 'pg-connection-string';

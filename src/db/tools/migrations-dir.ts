@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../../..');

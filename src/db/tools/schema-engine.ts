@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
-import * as bindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { SchemaEngine, SchemaFilter } from '@prisma/schema-engine-wasm/schema_engine_bg';
+import * as bindings from '@prisma/schema-engine-wasm/schema_engine_bg';
+
 import { schemaEngineAdapter } from './engine-adapter.ts';
 
 /**

@@ -1,7 +1,7 @@
 import {
+  ExchangeAuthError,
   type ExchangeError,
   type ExchangeErrorDetails,
-  ExchangeAuthError,
   ExchangeIpError,
   ExchangeNotFoundError,
   ExchangePermissionError,

@@ -1,5 +1,5 @@
-import type { ExchangeClient } from '../exchange-client.ts';
 import { MalformedResponseError } from '../errors/exchange-error.ts';
+import type { ExchangeClient } from '../exchange-client.ts';
 import type { DepositWithdrawalRecord, Position, SpotRecord } from '../responses/history-responses.ts';
 import { exchangeBounds, HORIZON_MARGIN_MS, horizonStart, type TimeWindow } from './window-planner.ts';
 

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+
 import { ValidationError } from '../../errors/validation-error.ts';
 import {
   DEPOSIT_WITHDRAWAL_MAX_DAYS,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { Redis } from 'ioredis';
-import { ACQUIRE_SCRIPT, COMPLETE_SCRIPT, PAUSE_SCRIPT } from './sliding-log-scripts.ts';
+
 import { runScript } from './run-script.ts';
+import { ACQUIRE_SCRIPT, COMPLETE_SCRIPT, PAUSE_SCRIPT } from './sliding-log-scripts.ts';
 
 /** One budget a request spends from: at most `limit` requests in any `windowMs`. */
 export interface RateRule {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import type { Redis } from 'ioredis';
 
 /** EVALSHA with a fallback to EVAL when Redis has not cached the script yet (restart, flush). */

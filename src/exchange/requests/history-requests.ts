@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { FUTURES_CATEGORIES, nonEmpty, oneOf, pageLimit, unixMs } from './primitives.ts';
 import { checkTimeRange } from './time-range.ts';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { FUTURES_CATEGORIES, nonEmpty, oneOf } from './primitives.ts';
 
 // Both parameters required (docs/exchange-api.md §7.7).

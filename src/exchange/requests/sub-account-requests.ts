@@ -1,12 +1,13 @@
 import { z } from 'zod';
+
 import {
   BATCH_PERMISSIONS,
-  PERMISSIONS,
   ipList,
   label,
   nonEmpty,
   note,
   passphrase,
+  PERMISSIONS,
   permList,
   subAccountName,
   username,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+
 import { DAY_MS } from './primitives.ts';
 
 export interface TimeRangeRule {

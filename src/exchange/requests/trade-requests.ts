@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ORDER_CATEGORIES, nonEmpty, oneOf } from './primitives.ts';
+
+import { nonEmpty, oneOf, ORDER_CATEGORIES } from './primitives.ts';
 
 export const cancelSymbolOrderRequest = z.strictObject({
   category: oneOf(ORDER_CATEGORIES),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+
 import { RequestValidationError } from '../errors/request-validation-error.ts';
 
 // Parameters whose values never appear in an error message.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { id, listedValue, optionalId, timestamp } from './fields.ts';
 
 const stringList = z

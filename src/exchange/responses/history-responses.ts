@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { decimal, id, keepingRaw, listedValue, optionalId, rawItem, timestamp } from './fields.ts';
 
 // The field table spells cTime/uTime, the live exchange sends ctime/utime

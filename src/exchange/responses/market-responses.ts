@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { decimal, id, timestamp } from './fields.ts';
 
 export const fundNetFlowData = z.array(z.object({ netFlow: decimal, ts: timestamp }));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { type ExchangeError, ExchangeNetworkError, MalformedResponseError } from '../errors/exchange-error.ts';
 import { mapEnvelopeError } from '../errors/map-envelope-error.ts';
 

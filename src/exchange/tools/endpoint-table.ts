@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ENDPOINTS, ENDPOINT_NAMES, PER_IP_PER_MINUTE } from '../endpoints.ts';
+
+import { ENDPOINT_NAMES, ENDPOINTS, PER_IP_PER_MINUTE } from '../endpoints.ts';
 import { EXCHANGE_API_DOC, markedBlock, replaceMarkedBlock } from './doc-blocks.ts';
 
 /**

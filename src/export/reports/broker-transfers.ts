@@ -1,7 +1,7 @@
 import type { ReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { accountAndPeriod, SqlParams } from '../sql-params.ts';
 import { byteOrder, enumOrRaw, localTime, unixMs, unmappedCell, unmappedFlag, utcTime } from '../sql-fragments.ts';
+import { accountAndPeriod, SqlParams } from '../sql-params.ts';
 
 // `unknown` (a status the spec does not list) is not known to be pending, so it is kept: never dropped.
 const FINAL_STATUSES = ['success', 'fail', 'unknown'];

@@ -1,7 +1,7 @@
 import type { ReportParams } from '../report-definition.ts';
 import { bookingArrays } from '../spot-tax-types.ts';
-import type { SqlParams } from '../sql-params.ts';
 import { byteOrder } from '../sql-fragments.ts';
+import type { SqlParams } from '../sql-params.ts';
 
 /** How far outside the period legs are read for pairing: the legs of one trade are moments apart. */
 const PAIRING_MARGIN = "interval '1 hour'";

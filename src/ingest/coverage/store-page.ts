@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import { toPayload, upsertSql, type UpsertStats } from '../bulk-upsert.ts';
 import type { TableSpec } from '../tables/table-spec.ts';
 import { WindowConflictError } from './window-conflict-error.ts';

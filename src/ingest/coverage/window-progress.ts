@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import type { Stream } from '../streams/registry.ts';
 
 export interface StreamProgress {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import type { TimeWindow } from '../../exchange/index.ts';
 import type { Stream } from '../streams/registry.ts';
 

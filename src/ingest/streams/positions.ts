@@ -1,3 +1,4 @@
+import { msParam, toMs } from '../../db/sql-time.ts';
 import {
   HORIZON_DAYS,
   horizonStart,
@@ -6,7 +7,6 @@ import {
   positionsReadableFrom,
 } from '../../exchange/index.ts';
 import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
-import { msParam, toMs } from '../../db/sql-time.ts';
 import { futuresPositionTable, type ProductTypeValue, type ScopedPosition } from '../tables/futures-position-table.ts';
 import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from './stream-definition.ts';
 

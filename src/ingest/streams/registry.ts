@@ -1,8 +1,8 @@
 import { ValidationError } from '../../errors/index.ts';
 import { positions } from './positions.ts';
 import { spot } from './spot.ts';
-import { transfers } from './transfers.ts';
 import type { StreamDefinition } from './stream-definition.ts';
+import { transfers } from './transfers.ts';
 
 /**
  * Every history stream ledgerline keeps, by its ledger name (the

@@ -1,6 +1,6 @@
+import { msParam, toMs } from '../../db/sql-time.ts';
 import { MAX_SPAN_DAYS, pageSpotRecords } from '../../exchange/index.ts';
 import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
-import { msParam, toMs } from '../../db/sql-time.ts';
 import type { SpotLedgerRecord } from '../tables/record-types.ts';
 import { spotRecordTable } from '../tables/spot-record-table.ts';
 import { ALWAYS_ELIGIBLE, type StreamDefinition } from './stream-definition.ts';

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+
 import type { AccountSummary } from '../../accounts/account-service.ts';
 import type { ExchangeClient, Page, TimeWindow, WindowedStream } from '../../exchange/index.ts';
 import type { TableSpec } from '../tables/table-spec.ts';

@@ -1,6 +1,6 @@
+import { msParam, toMs } from '../../db/sql-time.ts';
 import { MAX_SPAN_DAYS, pageSubDepositWithdrawals } from '../../exchange/index.ts';
 import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
-import { msParam, toMs } from '../../db/sql-time.ts';
 import { brokerTransferTable } from '../tables/broker-transfer-table.ts';
 import type { TransferRecord } from '../tables/record-types.ts';
 import type { StreamDefinition } from './stream-definition.ts';

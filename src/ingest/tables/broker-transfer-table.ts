@@ -1,6 +1,6 @@
 import { enumValue } from './enum-value.ts';
 import type { TransferRecord } from './record-types.ts';
-import { msToIso, RAW_COLUMN, UNMAPPED_COLUMN, type TableSpec } from './table-spec.ts';
+import { msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN } from './table-spec.ts';
 
 export const brokerTransferTable: TableSpec<TransferRecord> = {
   table: 'broker_transfer',

@@ -7,7 +7,7 @@ import type { ActionInput } from '../action-input.ts';
 import { LimitReachedError } from '../errors.ts';
 import { checkKeyRoom } from '../limits.ts';
 import { runStep, type StepResult } from '../run-step.ts';
-import { foldSteps, type ActionContext, type ActionOutcome } from './action-context.ts';
+import { type ActionContext, type ActionOutcome, foldSteps } from './action-context.ts';
 
 type CreateKey = Extract<ActionInput, { command: 'apikey_create' }>;
 type ModifyKey = Extract<ActionInput, { command: 'apikey_modify' }>;

@@ -9,7 +9,7 @@ import type { ActionInput, OrderRef } from '../action-input.ts';
 import type { PlannedRequest } from '../action-plan.ts';
 import type { Tx } from '../request-recorder.ts';
 import { runStep, type StepResult } from '../run-step.ts';
-import { foldSteps, type ActionContext, type ActionOutcome } from './action-context.ts';
+import { type ActionContext, type ActionOutcome, foldSteps } from './action-context.ts';
 
 type CancelAll = Extract<ActionInput, { command: 'orders_cancel_all' }>;
 type BatchCancel = Extract<ActionInput, { command: 'orders_batch_cancel' }>;

@@ -1,9 +1,9 @@
-import type { BatchCreatedSubAccount, CreateSubParams, CreatedSubAccount } from '../../exchange/index.ts';
+import type { BatchCreatedSubAccount, CreatedSubAccount, CreateSubParams } from '../../exchange/index.ts';
 import type { ActionInput } from '../action-input.ts';
 import { LimitReachedError } from '../errors.ts';
 import { checkSubAccountRoom } from '../limits.ts';
 import { runStep, type StepResult } from '../run-step.ts';
-import { foldSteps, type ActionContext, type ActionOutcome } from './action-context.ts';
+import { type ActionContext, type ActionOutcome, foldSteps } from './action-context.ts';
 
 type CreateSub = Extract<ActionInput, { command: 'subaccount_create' }>;
 type BatchCreate = Extract<ActionInput, { command: 'subaccount_batch_create' }>;

@@ -1,8 +1,9 @@
 import type pg from 'pg';
+
+import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
 import { coveredRanges, type Range } from '../../ingest/coverage/window-store.ts';
 import { instant } from '../describe.ts';
-import { toMs } from '../../db/sql-time.ts';
 
 const DAY = 86_400_000;
 /** One request may span at most 30 days (spec, spot-record). */

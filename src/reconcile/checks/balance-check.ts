@@ -1,8 +1,9 @@
 import type pg from 'pg';
+
+import { toMs } from '../../db/sql-time.ts';
+import type { ExchangeClient } from '../../exchange/index.ts';
 import { instant } from '../describe.ts';
 import type { BalanceBreak, BalanceCheck } from '../report-types.ts';
-import type { ExchangeClient } from '../../exchange/index.ts';
-import { toMs } from '../../db/sql-time.ts';
 import { anchorCoinEnds } from './balance-anchors.ts';
 
 /** At most this many breaks are listed (all are counted). */

@@ -1,10 +1,11 @@
 import type pg from 'pg';
+
+import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
 import type { Stream } from '../../ingest/streams/registry.ts';
 import { instant, windowName } from '../describe.ts';
 import { RECENT_RECOUNT_DAYS, type RecountMode } from '../recount-mode.ts';
 import type { CountCheck, CountMismatch, WindowName } from '../report-types.ts';
-import { toMs } from '../../db/sql-time.ts';
 import { exchangeRecords, recountStart, storedRecords } from '../window-records.ts';
 
 /** Keys listed per side of a mismatch. */

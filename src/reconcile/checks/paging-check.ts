@@ -1,9 +1,10 @@
 import type pg from 'pg';
+
+import { msParam, toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
-import { streamDefinition, STREAMS, type Stream } from '../../ingest/streams/registry.ts';
+import { type Stream, streamDefinition, STREAMS } from '../../ingest/streams/registry.ts';
 import { instant, streamName, windowName } from '../describe.ts';
 import type { PagingCheck, PagingSuspect, WindowName } from '../report-types.ts';
-import { msParam, toMs } from '../../db/sql-time.ts';
 import { exchangeRecords, recountStart } from '../window-records.ts';
 
 /*

@@ -1,45 +1,49 @@
 import { isValidIp } from '../auth/ip.ts';
 import type { NewAccountSpec, SimContext } from '../context.ts';
-import { ORDER_CATEGORIES, symbolsOf, type OrderCategory } from '../data/markets.ts';
+import { ORDER_CATEGORIES, type OrderCategory, symbolsOf } from '../data/markets.ts';
 import type { PositionRecord } from '../data/position-store.ts';
 import type { SpotRecord } from '../data/spot-store.ts';
 import type { TransferRecord } from '../data/transfer-store.ts';
 import type { OpenOrder } from '../state/orders.ts';
-import { PERMISSIONS, publicKeyView, type PublicKeyView } from '../state/types.ts';
+import { PERMISSIONS, type PublicKeyView, publicKeyView } from '../state/types.ts';
 import type { DemoCredentials, TruthStream } from '../types.ts';
 
 /** The admin operations, shared by the /__sim HTTP API and the in-process RunningSimulator. */
 
 export class AdminInputError extends Error {}
 
-export function truth(
-  sim: SimContext,
-  stream: TruthStream,
-  uid?: string,
-): (PositionRecord | SpotRecord | TransferRecord)[] {
-  const now = sim.clock.now();
-  const target = uid ?? sim.demo.account.uid;
-  if (stream === 'spot') {
-    const store = sim.dataOf(target).spot;
+type TruthRecord = PositionRecord | SpotRecord | TransferRecord;
+
+/** Each stream's records as the simulator would serve them to `uid` right now. */
+const TRUTH_READERS: Record<TruthStream, (sim: SimContext, uid: string, now: number) => TruthRecord[]> = {
+  spot(sim, uid, now) {
+    const store = sim.dataOf(uid).spot;
     return store.visible(now).map((i) => store.record(i));
-  }
-  if (stream === 'positions') {
-    const store = sim.dataOf(target).positions;
+  },
+  positions(sim, uid, now) {
+    const store = sim.dataOf(uid).positions;
     return store.visible(now).map((i) => store.record(i, sim.timestampSpelling));
-  }
-  if (stream !== 'transfers') throw new AdminInputError('stream: must be positions, spot or transfers');
-  if (sim.accounts.main(target)) {
-    const store = sim.dataOf(target).transfers;
-    return store.visible(now).map((item) => store.record(item, now));
-  }
-  // A broker client's uid: that sub-account's records only.
-  const owner = sim.accounts.main(sim.demo.account.uid);
-  const data = owner ? sim.dataOf(owner.uid) : undefined;
-  if (!data || !data.brokerSubUids.includes(target)) return [];
-  return data.transfers
-    .visible(now)
-    .map((item) => data.transfers.record(item, now))
-    .filter((record) => record.uid === target);
+  },
+  transfers(sim, uid, now) {
+    if (sim.accounts.main(uid)) {
+      const store = sim.dataOf(uid).transfers;
+      return store.visible(now).map((item) => store.record(item, now));
+    }
+    // A broker client's uid: that sub-account's records only.
+    const owner = sim.accounts.main(sim.demo.account.uid);
+    const data = owner ? sim.dataOf(owner.uid) : undefined;
+    if (!data || !data.brokerSubUids.includes(uid)) return [];
+    return data.transfers
+      .visible(now)
+      .map((item) => data.transfers.record(item, now))
+      .filter((record) => record.uid === uid);
+  },
+};
+
+export function truth(sim: SimContext, stream: TruthStream, uid?: string): TruthRecord[] {
+  // The stream comes from an HTTP query too: anything but a listed name is refused.
+  if (!Object.hasOwn(TRUTH_READERS, stream)) throw new AdminInputError('stream: must be positions, spot or transfers');
+  return TRUTH_READERS[stream](sim, uid ?? sim.demo.account.uid, sim.clock.now());
 }
 
 export interface AccountStateView {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+
 import type { SimContext } from '../context.ts';
 import type { FaultConfig } from '../faults.ts';
 import type { TruthStream } from '../types.ts';

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+
 import { Rng } from '../prng.ts';
 import { FUTURES_MARKETS } from './markets.ts';
 import { DAY, MINUTE } from './time.ts';

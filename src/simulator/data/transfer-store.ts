@@ -1,4 +1,5 @@
 import { formatFixed } from './fixed.ts';
+import { lowerBound, lowerBoundVia } from './time.ts';
 import {
   FINAL_STATUSES,
   TRANSFER_COINS,
@@ -6,7 +7,6 @@ import {
   TRANSFER_TYPES,
   type TransferColumns,
 } from './transfer-generator.ts';
-import { lowerBound, lowerBoundVia } from './time.ts';
 
 export type TransferStatus = 'pending' | 'success' | 'fail';
 

@@ -2,7 +2,7 @@ import { requirePermission } from '../auth/access.ts';
 import { errors } from '../envelope.ts';
 import type { OpenOrder } from '../state/orders.ts';
 import type { PrivateEndpoint } from './endpoint.ts';
-import { asObject, isMissing, optionalString, parseBody, type JsonObject } from './params.ts';
+import { asObject, isMissing, type JsonObject, optionalString, parseBody } from './params.ts';
 
 const MAX_ORDERS = 50;
 const NOT_FOUND = { errorCode: '43001', errorMsg: 'The order does not exist' };

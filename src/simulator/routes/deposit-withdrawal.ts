@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+
 import { requireBrokerParent, requirePermission } from '../auth/access.ts';
 import { DAY } from '../data/time.ts';
 import { errors } from '../envelope.ts';

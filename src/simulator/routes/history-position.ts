@@ -1,7 +1,7 @@
 import { requirePermission } from '../auth/access.ts';
-import { errors } from '../envelope.ts';
 import { PRODUCT_TYPES } from '../data/markets.ts';
 import { DAY } from '../data/time.ts';
+import { errors } from '../envelope.ts';
 import type { PrivateEndpoint } from './endpoint.ts';
 import { enumQuery, limitParam, optionalId, optionalQuery, optionalTime } from './params.ts';
 

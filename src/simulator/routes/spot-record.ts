@@ -1,10 +1,10 @@
 import { requirePermission } from '../auth/access.ts';
-import { coinIndex } from '../data/coins.ts';
-import { DAY } from '../data/time.ts';
 import { BufferPool } from '../data/buffer-pool.ts';
 import { ByteWriter } from '../data/byte-writer.ts';
+import { coinIndex } from '../data/coins.ts';
+import { DAY } from '../data/time.ts';
 import { errors, successPrefix } from '../envelope.ts';
-import { RawBody, type PrivateEndpoint } from './endpoint.ts';
+import { type PrivateEndpoint, RawBody } from './endpoint.ts';
 import { limitParam, optionalId, optionalQuery, optionalTime } from './params.ts';
 
 const MAX_RANGE = 30 * DAY;

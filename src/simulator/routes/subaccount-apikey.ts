@@ -1,4 +1,4 @@
-import { requireIpBound, requireMainAccount, type Caller } from '../auth/access.ts';
+import { type Caller, requireIpBound, requireMainAccount } from '../auth/access.ts';
 import { errors } from '../envelope.ts';
 import { MAX_KEYS_PER_SUB } from '../state/accounts.ts';
 import { ipListOf, labelOf, passphraseOf, permListOf } from '../state/rules.ts';

@@ -1,4 +1,4 @@
-import { ORDER_CATEGORIES, symbolsOf, type OrderCategory } from '../data/markets.ts';
+import { ORDER_CATEGORIES, type OrderCategory, symbolsOf } from '../data/markets.ts';
 import { Rng } from '../prng.ts';
 
 export interface OpenOrder {

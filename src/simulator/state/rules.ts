@@ -1,7 +1,7 @@
 import { isValidIp } from '../auth/ip.ts';
 import { errors } from '../envelope.ts';
 import { isMissing, type JsonObject } from '../routes/params.ts';
-import { PERMISSIONS, type Permission } from './types.ts';
+import { type Permission, PERMISSIONS } from './types.ts';
 
 /** The input rules of docs/exchange-api.md §6, each failing with its documented code. */
 

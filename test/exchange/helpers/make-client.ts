@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
-import { ExchangeClient } from '../../../src/exchange/exchange-client.ts';
+
 import type { ExchangeClientOptions } from '../../../src/exchange/client-options.ts';
 import type { EndpointName } from '../../../src/exchange/endpoints.ts';
+import { ExchangeClient } from '../../../src/exchange/exchange-client.ts';
 
 export function makeClient(
   baseUrl: string,

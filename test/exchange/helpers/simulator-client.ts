@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
-import { ExchangeClient } from '../../../src/exchange/exchange-client.ts';
+
 import type { ExchangeClientOptions } from '../../../src/exchange/client-options.ts';
-import { ENDPOINTS, ENDPOINT_NAMES, type EndpointName } from '../../../src/exchange/endpoints.ts';
+import { ENDPOINT_NAMES, type EndpointName, ENDPOINTS } from '../../../src/exchange/endpoints.ts';
+import { ExchangeClient } from '../../../src/exchange/exchange-client.ts';
 import type { RunningSimulator } from '../../../src/simulator/index.ts';
 
 /** The client's budgets scaled like a simulator started with rateLimits.factor (its rounding). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../../src/simulator/index.ts';
-import { call, sortedQuery, type CallOptions, type Credentials } from './signer.ts';
+
+import { type RunningSimulator, type SimulatorOptions, startSimulator } from '../../../src/simulator/index.ts';
+import { call, type CallOptions, type Credentials, sortedQuery } from './signer.ts';
 
 /** A fixed simulated "now" (frozen clock) shared by the tests: 2026-06-15 12:00 UTC. */
 export const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);

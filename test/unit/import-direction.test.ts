@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+/*
+ * Imports point one way (ARCHITECTURE.md, "Layers"): entry points -> app ->
+ * jobs -> domain -> exchange -> foundation. A module may import from its own
+ * layer or any layer below it, never above. Type-only imports count too: a
+ * type that names a higher layer ties the lower one to it all the same.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+const LAYERS = ['foundation', 'exchange', 'domain', 'jobs', 'app', 'entry'] as const;
+type Layer = (typeof LAYERS)[number];
+
+/** The layer of a file, by its folder; the first matching prefix wins. */
+const FOLDERS: [string, Layer | 'simulator'][] = [
+  ['src/cli/', 'entry'],
+  ['src/http/', 'entry'],
+  ['src/demo/', 'entry'],
+  // Scripts run by npm: entry points of their own.
+  ['src/db/tools/generate.ts', 'entry'],
+  ['src/db/tools/create-migration.ts', 'entry'],
+  ['src/simulator/main.ts', 'entry'],
+  ['src/app/', 'app'],
+  ['jobs/', 'jobs'],
+  ['src/ingest/', 'domain'],
+  ['src/reconcile/', 'domain'],
+  ['src/export/', 'domain'],
+  ['src/management/', 'domain'],
+  ['src/market-data/', 'domain'],
+  ['src/accounts/', 'domain'],
+  ['src/exchange/', 'exchange'],
+  ['src/config/', 'foundation'],
+  ['src/db/', 'foundation'],
+  ['src/errors/', 'foundation'],
+  ['src/logging/', 'foundation'],
+  ['src/crypto/', 'foundation'],
+  ['src/vocabulary/', 'foundation'],
+  ['src/generated/', 'foundation'],
+  // The simulator stands apart: it imports nothing of ledgerline's, so each can check the other.
+  ['src/simulator/', 'simulator'],
+];
+
+function layerOf(file: string): Layer | 'simulator' {
+  const found = FOLDERS.find(([prefix]) => file.startsWith(prefix));
+  if (!found) throw new Error(`${file}: no layer; add its folder to FOLDERS`);
+  return found[1];
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const relative = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(relative));
+    else if (entry.name.endsWith('.ts')) out.push(relative);
+  }
+  return out;
+}
+
+const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/gm;
+
+function relativeImports(file: string): string[] {
+  const text = readFileSync(path.join(ROOT, file), 'utf8');
+  return [...text.matchAll(IMPORT)].map((match) =>
+    path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]!)),
+  );
+}
+
+const files = [...sourceFiles('src'), ...sourceFiles('jobs')].filter((f) => !f.startsWith('src/generated/'));
+
+describe('import direction', () => {
+  it('every source file has a layer', () => {
+    expect(files.length).toBeGreaterThan(100);
+    for (const file of files) expect(() => layerOf(file)).not.toThrow();
+  });
+
+  it('no module imports from a layer above its own', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      for (const target of relativeImports(file)) {
+        if (!target.startsWith('src/') && !target.startsWith('jobs/')) continue;
+        const to = layerOf(target);
+        if (from === 'simulator' || to === 'simulator') {
+          // Only entry points (the demo, the CLI) start a simulator; it imports nothing of ours.
+          if (from !== to && !(from === 'entry' && to === 'simulator')) violations.push(`${file} -> ${target}`);
+          continue;
+        }
+        if (LAYERS.indexOf(to) > LAYERS.indexOf(from)) violations.push(`${file} (${from}) -> ${target} (${to})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});
