@@ -1,9 +1,9 @@
-import { msParam, toMs } from '../../db/sql-time.ts';
+import { msParam } from '../../db/sql-time.ts';
 import { MAX_SPAN_DAYS, pageSpotRecords } from '../../exchange/index.ts';
 import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
 import type { SpotLedgerRecord } from '../tables/record-types.ts';
 import { spotRecordTable } from '../tables/spot-record-table.ts';
-import { ALWAYS_ELIGIBLE, type StreamDefinition } from './stream-definition.ts';
+import { ALWAYS_ELIGIBLE, crowdedInstantsByTs, type StreamDefinition } from './stream-definition.ts';
 
 /** The spot account's finance records (the ledger with a running balance), windowed by ts. */
 export const spot: StreamDefinition<SpotLedgerRecord> = {
@@ -23,9 +23,5 @@ export const spot: StreamDefinition<SpotLedgerRecord> = {
             WHERE account_id = $1 AND ts >= ${msParam(2)} AND ts < ${msParam(3)}`,
     values: [accountId, String(window.start), String(window.end)],
   }),
-  crowdedInstantsQuery: (accountId, atLeast) => ({
-    text: `SELECT '' AS scope, ${toMs('ts')} AS ts, count(*) AS stored FROM spot_record
-            WHERE account_id = $1 GROUP BY ts HAVING count(*) >= $2`,
-    values: [accountId, atLeast],
-  }),
+  crowdedInstantsQuery: crowdedInstantsByTs('spot_record'),
 };

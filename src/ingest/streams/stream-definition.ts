@@ -1,6 +1,7 @@
 import type pg from 'pg';
 
 import type { AccountSummary } from '../../accounts/account-service.ts';
+import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient, Page, TimeWindow, WindowedStream } from '../../exchange/index.ts';
 import type { TableSpec } from '../tables/table-spec.ts';
 
@@ -77,3 +78,15 @@ export async function* mapPages<T, R>(pages: AsyncIterable<Page<T>>, map: (item:
 }
 
 export const ALWAYS_ELIGIBLE = (): Eligibility => ({ eligible: true });
+
+/**
+ * `crowdedInstantsQuery` of a stream with one scope whose table is windowed
+ * by its `ts` column (spot records, transfers).
+ */
+export function crowdedInstantsByTs(table: 'spot_record' | 'broker_transfer') {
+  return (accountId: string, atLeast: number): pg.QueryConfig => ({
+    text: `SELECT '' AS scope, ${toMs('ts')} AS ts, count(*) AS stored FROM ${table}
+            WHERE account_id = $1 GROUP BY ts HAVING count(*) >= $2`,
+    values: [accountId, atLeast],
+  });
+}

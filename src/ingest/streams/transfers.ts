@@ -3,7 +3,7 @@ import { MAX_SPAN_DAYS, pageSubDepositWithdrawals } from '../../exchange/index.t
 import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
 import { brokerTransferTable } from '../tables/broker-transfer-table.ts';
 import type { TransferRecord } from '../tables/record-types.ts';
-import type { StreamDefinition } from './stream-definition.ts';
+import { crowdedInstantsByTs, type StreamDefinition } from './stream-definition.ts';
 
 /**
  * Deposits and withdrawals of a broker's sub-accounts, windowed by ts, which
@@ -34,9 +34,5 @@ export const transfers: StreamDefinition<TransferRecord> = {
             WHERE account_id = $1 AND ts >= ${msParam(2)} AND ts < ${msParam(3)}`,
     values: [accountId, String(window.start), String(window.end)],
   }),
-  crowdedInstantsQuery: (accountId, atLeast) => ({
-    text: `SELECT '' AS scope, ${toMs('ts')} AS ts, count(*) AS stored FROM broker_transfer
-            WHERE account_id = $1 GROUP BY ts HAVING count(*) >= $2`,
-    values: [accountId, atLeast],
-  }),
+  crowdedInstantsQuery: crowdedInstantsByTs('broker_transfer'),
 };
