@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { ConfigError } from '../errors/index.ts';
 import type { ReportName } from '../vocabulary/report-names.ts';
-import { envSchema } from './env-schema.ts';
+import { envSchema, parseTrustProxy } from './env-schema.ts';
 import { parseMasterKey } from './master-key.ts';
 
 export interface Config {
@@ -41,8 +41,17 @@ export interface Config {
     readonly netFlowSymbols: readonly string[];
     readonly oiLimitMarkets: readonly { symbol: string; category: 'USDT-FUTURES' | 'COIN-FUTURES' | 'USDC-FUTURES' }[];
   };
-  /** The accountants' page: its sign-in token (never log it), host and port. */
-  readonly web: { readonly token: string | undefined; readonly host: string; readonly port: number };
+  /**
+   * The accountants' page: the accountants' and the operators' sign-in tokens (never log them),
+   * host, port, and which proxies may name the client's address.
+   */
+  readonly web: {
+    readonly token: string | undefined;
+    readonly adminToken: string | undefined;
+    readonly host: string;
+    readonly port: number;
+    readonly trustProxy: boolean | number | readonly string[];
+  };
   /** Reports written for the previous month after the nightly sync; accounts [] = every account. */
   readonly monthlyExports: {
     readonly reports: readonly ReportName[];
@@ -95,7 +104,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }),
       ),
     }),
-    web: Object.freeze({ token: raw.LEDGERLINE_WEB_TOKEN || undefined, host: raw.WEB_HOST, port: raw.WEB_PORT }),
+    web: Object.freeze({
+      token: raw.LEDGERLINE_WEB_TOKEN || undefined,
+      adminToken: raw.LEDGERLINE_ADMIN_TOKEN || undefined,
+      host: raw.WEB_HOST,
+      port: raw.WEB_PORT,
+      trustProxy: parseTrustProxy(raw.TRUST_PROXY)!,
+    }),
     monthlyExports: Object.freeze({
       reports: raw.MONTHLY_EXPORT_REPORTS as ReportName[],
       tz: raw.MONTHLY_EXPORT_TZ,

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 import { CronExpressionParser } from 'cron-parser';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
@@ -35,6 +37,21 @@ function urlWithProtocols(protocols: string[], needsPath = false) {
 
 /** The shortest accepted LEDGERLINE_WEB_TOKEN: it is the only key to the accountants' page. */
 export const WEB_TOKEN_MIN_LENGTH = 32;
+
+/** TRUST_PROXY as fastify's trustProxy takes it, or undefined when it is none of the accepted forms. */
+export function parseTrustProxy(value: string): boolean | number | string[] | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  const valid = entries.every((entry) => {
+    const [address, bits, extra] = entry.split('/');
+    if (extra !== undefined || !address || isIP(address) === 0) return false;
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+  });
+  return valid ? entries : undefined;
+}
 
 const commaList = (check?: { values: readonly string[]; what: string }) =>
   z
@@ -162,6 +179,20 @@ export const envSchema = z.object({
     }),
   WEB_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   WEB_PORT: z.coerce.number().int('must be an integer').min(0).max(65_535, 'must be a port (0-65535)').default(8080),
+  // The operators' token: bull-board with its actions (the accountants' token only sees the queues).
+  LEDGERLINE_ADMIN_TOKEN: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || value.length >= WEB_TOKEN_MIN_LENGTH, {
+      message: `must be at least ${WEB_TOKEN_MIN_LENGTH} characters (openssl rand -hex 32)`,
+    }),
+  // Which hops may tell the page the client's address (X-Forwarded-For) and https (X-Forwarded-Proto).
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .refine((value) => parseTrustProxy(value) !== undefined, {
+      message: 'must be false, true, a number of hops, or comma-separated proxy addresses/CIDRs (10.0.0.1,10.1.0.0/16)',
+    }),
   // Exports written for the previous month after the nightly sync: which reports, in which zone, for which accounts.
   MONTHLY_EXPORT_REPORTS: commaList({ values: REPORT_NAMES, what: 'report' }),
   MONTHLY_EXPORT_TZ: z
