@@ -1,5 +1,6 @@
 import type pg from 'pg';
 
+import { DuplicateRecordError } from './duplicate-record-error.ts';
 import type { TableSpec } from './tables/table-spec.ts';
 
 export interface UpsertStats {
@@ -53,20 +54,33 @@ export interface PagePayload {
 }
 
 /**
- * The page's rows as one JSON text. A key repeated within one page keeps its
- * last occurrence: Postgres refuses to update one row twice in one statement.
+ * The page's rows as one JSON text. A key repeated within one page is stored
+ * once when both copies are identical (Postgres refuses to update one row twice
+ * in one statement); two different records under one key are a
+ * DuplicateRecordError, since keeping either would silently drop the other.
  */
 export function toPayload<R>(spec: TableSpec<R>, records: readonly R[], accountId: string): PagePayload {
   const names = spec.columns.map((c) => c.name);
-  const keyIndexes = spec.key.map((k) => names.indexOf(k));
-  const byKey = new Map<string, Record<string, unknown>>();
+  // account_id is the same for every row of a page: the key the exchange repeated is the rest.
+  const keyIndexes = spec.key.map((k) => names.indexOf(k)).filter((i) => names[i] !== 'account_id');
+  const byKey = new Map<string, { object: Record<string, unknown>; text: string }>();
   for (const record of records) {
     const row = spec.toRow(record, accountId);
     const object: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) object[names[i]!] = row[i];
-    byKey.set(keyIndexes.map((i) => String(row[i])).join('\u0000'), object);
+    const key = keyIndexes.map((i) => `${names[i]}=${String(row[i])}`).join(', ');
+    const text = JSON.stringify(object);
+    const earlier = byKey.get(key);
+    if (earlier !== undefined && earlier.text !== text) {
+      throw new DuplicateRecordError(
+        spec.table,
+        keyIndexes.map((i) => names[i]!),
+        key,
+      );
+    }
+    byKey.set(key, { object, text });
   }
-  return { json: JSON.stringify([...byKey.values()]), rows: byKey.size };
+  return { json: `[${[...byKey.values()].map((row) => row.text).join(',')}]`, rows: byKey.size };
 }
 
 export async function upsertPage<R>(

@@ -17,7 +17,18 @@ export interface FaultConfig {
   paths?: string[];
   /** One-shot: the next `count` POSTs to `path` change state, then lose the connection unanswered. */
   applyThenReset?: { path: string; count: number };
+  /**
+   * Lies a history page can tell on a `00000` answer (see page-faults.ts), applied to every
+   * successful answer of the faulted paths: `nullData` sends `data: null`, `nullList` sends
+   * `data.list: null` (spot-record, whose data is a bare list, gets `data: null`), `duplicateId`
+   * gives a page's second record the first one's id, `cycleCursor` answers every second request
+   * that carries a cursor as if it carried none (so the cursors go A, B, A, B, ...).
+   */
+  page?: PageFault;
 }
+
+export type PageFault = 'nullData' | 'nullList' | 'duplicateId' | 'cycleCursor';
+const PAGE_FAULTS: readonly PageFault[] = ['nullData', 'nullList', 'duplicateId', 'cycleCursor'];
 
 export interface FaultDecision {
   latencyMs: number;
@@ -34,6 +45,7 @@ export class Faults {
   #config: FaultConfig = {};
   #rng = new Rng(0, 'faults');
   #applyThenReset: { path: string; remaining: number } | undefined;
+  #cursorRequests = 0;
 
   get config(): FaultConfig & { applyThenResetRemaining: number } {
     return { ...this.#config, applyThenResetRemaining: this.#applyThenReset?.remaining ?? 0 };
@@ -46,6 +58,7 @@ export class Faults {
     this.#applyThenReset = config.applyThenReset
       ? { path: config.applyThenReset.path, remaining: config.applyThenReset.count }
       : undefined;
+    this.#cursorRequests = 0;
   }
 
   clear(): void {
@@ -65,6 +78,20 @@ export class Faults {
       burst429: draws[2]! < (c.burst429 ?? 0),
       truncate: draws[3]! < (c.truncate ?? 0),
     };
+  }
+
+  /** The lie to tell on this path's successful answers, if any. */
+  pageFault(path: string): PageFault | undefined {
+    const c = this.#config;
+    if (c.page === undefined || (c.paths && !c.paths.includes(path))) return undefined;
+    return c.page;
+  }
+
+  /** Under `cycleCursor`: whether this request's cursor is to be ignored (every second one that has a cursor). */
+  dropsCursor(path: string, hasCursor: boolean): boolean {
+    if (!hasCursor || this.pageFault(path) !== 'cycleCursor') return false;
+    this.#cursorRequests += 1;
+    return this.#cursorRequests % 2 === 0;
   }
 
   /** Whether this POST is to be applied and then left unanswered; consumes one of the shots. */
@@ -94,6 +121,9 @@ function validate(config: FaultConfig): void {
     !(Array.isArray(config.paths) && config.paths.every((p) => typeof p === 'string'))
   ) {
     throw new RangeError('faults.paths: must be a list of paths');
+  }
+  if (config.page !== undefined && !PAGE_FAULTS.includes(config.page)) {
+    throw new RangeError(`faults.page: must be one of ${PAGE_FAULTS.join(', ')}`);
   }
   const once = config.applyThenReset;
   if (once !== undefined && !(typeof once.path === 'string' && Number.isSafeInteger(once.count) && once.count >= 1)) {

@@ -4,6 +4,7 @@ import { findKey, readAuthHeaders, verifyRequest } from './auth/authenticate.ts'
 import { normalizeIp } from './auth/ip.ts';
 import type { SimContext } from './context.ts';
 import { ApiError, errorBody, errors, successBody } from './envelope.ts';
+import { applyPageFault, CURSOR_PARAMS } from './page-faults.ts';
 import { type Endpoint, RawBody, type RequestContext } from './routes/endpoint.ts';
 
 interface Outcome {
@@ -51,18 +52,28 @@ export async function runEndpoint(
     log(0, null);
     return;
   }
+  const query = new URLSearchParams(rawQuery);
+  // The signature is checked over rawQuery, so a dropped cursor still verifies: the server just ignores it.
+  if (
+    sim.faults.dropsCursor(
+      endpoint.path,
+      CURSOR_PARAMS.some((name) => query.has(name)),
+    )
+  ) {
+    for (const name of CURSOR_PARAMS) query.delete(name);
+  }
   const ctx: RequestContext = {
     sim,
     method: endpoint.method,
     path,
     rawQuery,
-    query: new URLSearchParams(rawQuery),
+    query,
     // A GET is signed with an empty body, whatever came with it.
     rawBody: endpoint.method === 'POST' && typeof request.body === 'string' ? request.body : '',
     ip: normalizeIp(request.socket.remoteAddress ?? ''),
     now: sim.clock.now(),
   };
-  const outcome = answer(sim, endpoint, ctx, request, wallNow, fault);
+  const outcome = withPageFault(sim, endpoint.path, answer(sim, endpoint, ctx, request, wallNow, fault));
   if (sim.faults.takeApplyThenReset(endpoint.method, endpoint.path)) {
     outcome.release?.();
     hangUp(request, reply);
@@ -113,6 +124,17 @@ function answer(
     const apiError = error instanceof ApiError ? error : errors.internal();
     return { status: apiError.status, body: errorBody(apiError, requestTime), code: apiError.code };
   }
+}
+
+/** A successful answer rewritten into the page fault configured for its path, if any. */
+function withPageFault(sim: SimContext, path: string, outcome: Outcome): Outcome {
+  const pageFault = sim.faults.pageFault(path);
+  if (pageFault === undefined || outcome.code !== '00000') return outcome;
+  const body = applyPageFault(pageFault, outcome.body);
+  if (body === outcome.body) return outcome;
+  // The rewritten body is a copy: the original's buffer can go back to its pool now.
+  outcome.release?.();
+  return { status: outcome.status, body, code: outcome.code };
 }
 
 /** Leaves the request unanswered: the caller sees its connection reset. */

@@ -5,6 +5,7 @@ import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { storePage } from '../../src/ingest/coverage/store-page.ts';
 import { WindowConflictError } from '../../src/ingest/coverage/window-conflict-error.ts';
 import { coveredRanges, ensureWindows, findGaps, getWindow } from '../../src/ingest/coverage/window-store.ts';
+import { DuplicateRecordError } from '../../src/ingest/duplicate-record-error.ts';
 import { brokerTransferTable } from '../../src/ingest/tables/broker-transfer-table.ts';
 import type { SpotLedgerRecord, TransferRecord } from '../../src/ingest/tables/record-types.ts';
 import { spotRecordTable } from '../../src/ingest/tables/spot-record-table.ts';
@@ -196,20 +197,66 @@ describe('storePage', () => {
     expect((row.rows[0].ts as Date).getTime()).toBe(2.5 * DAY);
   });
 
-  it('keeps the last occurrence of a key repeated inside one page', async () => {
+  it('stores identical copies of one record in a page once', async () => {
     const [w] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: 'dup', start: 0, end: DAY }]);
     const stats = await storePage(pool, {
       windowId: w!.id,
       accountId,
       spec: spotRecordTable,
-      records: [spot('500', '1'), spot('500', '2')],
+      records: [spot('500', '1'), spot('500', '1')],
       fromCursor: null,
       nextCursor: null,
       last: true,
     });
-    expect(stats.inserted).toBe(1);
+    expect(stats).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
     const row = await pool.query(`SELECT amount::text FROM spot_record WHERE record_id = '500'`);
-    expect(row.rows[0].amount).toBe('2');
+    expect(row.rows).toEqual([{ amount: '1' }]);
+  });
+
+  it('refuses a page holding two different records with one id, naming it, and stores neither', async () => {
+    const [w] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: 'dup2', start: 0, end: DAY }]);
+    const page = {
+      windowId: w!.id,
+      accountId,
+      spec: spotRecordTable,
+      records: [spot('501', '1'), spot('502', '3'), spot('501', '2')],
+      fromCursor: null,
+      nextCursor: '501',
+      last: false,
+    };
+    const error = await storePage(pool, page).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DuplicateRecordError);
+    expect(error).toMatchObject({
+      message: 'one page holds two different spot_record records with the key record_id=501: neither is stored',
+      field: 'spot_record.record_id',
+      retryable: false,
+    });
+    const rows = await pool.query(`SELECT record_id FROM spot_record WHERE record_id IN ('501', '502')`);
+    expect(rows.rows).toEqual([]);
+    expect(await getWindow(pool, w!.id)).toMatchObject({ cursor: null, pages: 0 });
+  });
+
+  it('leaves the pooled connection committing synchronously after a page stored without waiting', async () => {
+    // One connection, so the statement after the page runs on the very connection that stored it.
+    const single = new pg.Pool({ connectionString: db.url, max: 1 });
+    try {
+      const [w] = await ensureWindows(single, [{ accountId, stream: 'spot', scope: 'sync', start: 0, end: DAY }]);
+      await storePage(single, {
+        windowId: w!.id,
+        accountId,
+        spec: spotRecordTable,
+        records: [spot('600', '1')],
+        fromCursor: null,
+        nextCursor: '600',
+        last: false,
+      });
+      const setting = await single.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+      expect(setting.rows[0]!.synchronous_commit).toBe('on');
+      // The page itself still committed, rows and cursor together.
+      expect(await getWindow(single, w!.id)).toMatchObject({ cursor: '600', pages: 1, rows: 1 });
+    } finally {
+      await single.end();
+    }
   });
 });
 

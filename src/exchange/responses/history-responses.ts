@@ -2,6 +2,15 @@ import { z } from 'zod';
 
 import { decimal, id, keepingRaw, listedValue, optionalId, rawItem, timestamp } from './fields.ts';
 
+// A history page's list is never read as "no records" unless it is a list: `data` or `data.list`
+// sent as null (or missing) on a 00000 answer is a MalformedResponseError, since only a well-formed
+// empty list ends a window (docs/exchange-api.md §5.1). Taking null for [] once ended windows early,
+// marked them done and hid their records until a refetch.
+const pageList = <T extends z.ZodType>(item: T) =>
+  z.array(item, {
+    error: (issue) => (issue.input == null ? `a list is required, not ${String(issue.input)}` : undefined),
+  });
+
 // The field table spells cTime/uTime, the live exchange sends ctime/utime
 // (docs/exchange-api.md §5.3): either is accepted and both become cTime/uTime.
 // Listed values (holdSide, posMode, ...) are plain strings here: checking them
@@ -39,57 +48,52 @@ const positionItem = z
 
 export const historyPositionData = z
   .object({
-    list: z.array(keepingRaw(positionItem)).nullish(),
+    list: pageList(keepingRaw(positionItem)),
     endId: optionalId,
   })
-  .transform((data) => ({ list: data.list ?? [], endId: data.endId }));
+  .transform((data) => ({ list: data.list, endId: data.endId }));
 
-export const spotRecordData = z
-  .array(
-    keepingRaw(
-      z.object({
-        id,
-        coin: id,
-        spotTaxType: id,
-        amount: decimal,
-        fee: decimal,
-        balance: decimal,
-        bizOrderId: z
-          .string()
-          .nullish()
-          .transform((value) => value ?? ''),
-        ts: timestamp,
-        raw: rawItem,
-      }),
-    ),
-  )
-  .nullable()
-  .transform((list) => list ?? []);
+export const spotRecordData = pageList(
+  keepingRaw(
+    z.object({
+      id,
+      coin: id,
+      spotTaxType: id,
+      amount: decimal,
+      fee: decimal,
+      balance: decimal,
+      bizOrderId: z
+        .string()
+        .nullish()
+        .transform((value) => value ?? ''),
+      ts: timestamp,
+      raw: rawItem,
+    }),
+  ),
+);
 
 // The cursor is data.endId on the live exchange and data.cursor in the field table: both accepted.
 export const allSubDepositWithdrawalData = z
   .object({
-    list: z
-      .array(
-        keepingRaw(
-          z.object({
-            uid: id,
-            txId: id,
-            coin: id,
-            type: listedValue,
-            subType: listedValue,
-            amount: decimal,
-            status: listedValue,
-            ts: timestamp,
-            raw: rawItem,
-          }),
-        ),
-      )
-      .nullish(),
+    list: pageList(
+      keepingRaw(
+        z.object({
+          uid: id,
+          txId: id,
+          coin: id,
+          type: listedValue,
+          subType: listedValue,
+          amount: decimal,
+          status: listedValue,
+          ts: timestamp,
+          raw: rawItem,
+        }),
+      ),
+    ),
     endId: optionalId,
     cursor: optionalId,
   })
-  .transform((data) => ({ list: data.list ?? [], cursor: data.endId ?? data.cursor }));
+  .transform((data) => ({ list: data.list, cursor: data.endId ?? data.cursor }));
 
 export type HistoryPositionPage = z.output<typeof historyPositionData>;
 export type Position = HistoryPositionPage['list'][number];

@@ -20,10 +20,10 @@ export interface PageToStore<R> {
 const sqlCache = new WeakMap<TableSpec<unknown>, string>();
 
 /**
- * One statement, hence one transaction and one round trip: the window's
- * cursor advances only from the cursor this page continued from, and the
- * rows are written only if it did (`WHERE EXISTS (SELECT 1 FROM advanced)`),
- * so rows and checkpoint commit together or not at all.
+ * One statement: the window's cursor advances only from the cursor this page
+ * continued from, and the rows are written only if it did
+ * (`WHERE EXISTS (SELECT 1 FROM advanced)`), so rows and checkpoint commit
+ * together or not at all.
  */
 function storePageSql<R>(spec: TableSpec<R>): string {
   const cached = sqlCache.get(spec);
@@ -63,21 +63,36 @@ SELECT (SELECT count(*) FROM advanced)::int AS advanced,
  * the last moments of commits, rows and cursor together, and the window
  * re-reads them from the older cursor. The page that completes a window
  * waits for the flush, so "done" is durable before the job reports success.
+ *
+ * The setting is `SET LOCAL` inside the page's own transaction: a plain `SET`
+ * would stay on the pooled connection and make every later statement of
+ * whoever borrows it (a management action, a report) asynchronous too.
  */
 export async function storePage<R>(pool: pg.Pool, page: PageToStore<R>): Promise<UpsertStats> {
   const payload = toPayload(page.spec, page.records, page.accountId);
   const params = [payload.json, page.windowId, page.nextCursor, page.records.length, page.last, page.fromCursor];
   const client = await pool.connect();
+  let broken = false;
   try {
-    await client.query(page.last ? 'SET synchronous_commit = on' : 'SET synchronous_commit = off');
-    const result = await client.query<{ advanced: number; inserted: number; written: number }>(
-      storePageSql(page.spec),
-      params,
-    );
-    const row = result.rows[0]!;
-    if (row.advanced !== 1) throw new WindowConflictError(page.windowId);
-    return { inserted: row.inserted, updated: row.written - row.inserted, unchanged: payload.rows - row.written };
+    await client.query('BEGIN');
+    try {
+      await client.query(page.last ? 'SET LOCAL synchronous_commit = on' : 'SET LOCAL synchronous_commit = off');
+      const result = await client.query<{ advanced: number; inserted: number; written: number }>(
+        storePageSql(page.spec),
+        params,
+      );
+      const row = result.rows[0]!;
+      if (row.advanced !== 1) throw new WindowConflictError(page.windowId);
+      await client.query('COMMIT');
+      return { inserted: row.inserted, updated: row.written - row.inserted, unchanged: payload.rows - row.written };
+    } catch (error) {
+      // A connection that cannot even roll back is not given back to the pool.
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw error;
+    }
   } finally {
-    client.release();
+    client.release(broken);
   }
 }

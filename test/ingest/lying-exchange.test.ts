@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
+import { pageCap, pageSpotRecords } from '../../src/exchange/paging/pagers.ts';
+import { streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
+import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
+import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
+import type { Stream } from '../../src/ingest/streams/registry.ts';
+import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
+import type { FaultConfig } from '../../src/simulator/index.ts';
+import { usePipeline } from '../helpers/pipeline.ts';
+
+const DAY = 86_400_000;
+const PATHS = {
+  spot: '/api/v2/tax/spot-record',
+  positions: '/api/v2/mix/position/history-position',
+  transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
+} as const;
+
+const file = usePipeline('lyingexchange', { simulatorClock: true });
+
+afterEach(() => {
+  file.pipeline.sim.faults.clear();
+});
+
+async function settled(started: StartedBackfill): Promise<void> {
+  const ids = started.windows.map((w) => w.id);
+  for (const deadline = Date.now() + 60_000; ;) {
+    const progress = await windowProgress(file.pipeline.runtime.pool, ids);
+    if (progress.every((p) => p.done + p.failed === p.total)) return;
+    if (Date.now() > deadline) throw new Error(`not settled: ${JSON.stringify(progress)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function windowsOf(started: StartedBackfill) {
+  const result = await file.pipeline.runtime.pool.query<{ status: string; last_error: string | null; rows: number }>(
+    `SELECT status::text, last_error, rows FROM sync_window WHERE id = ANY($1::uuid[]) ORDER BY scope`,
+    [started.windows.map((w) => w.id)],
+  );
+  return result.rows;
+}
+
+/** Backfills one stream over [from, to) with the simulator telling one lie on that stream's path. */
+async function backfillWithFault(stream: Stream, from: number, to: number, fault: FaultConfig) {
+  const { sim, runtime } = file.pipeline;
+  sim.faults.set({ ...fault, paths: [PATHS[stream]] });
+  const started = await startBackfill(runtime, { account: 'demo', stream, from, to, now: sim.clock.now() });
+  expect(started.windows.length).toBeGreaterThan(0);
+  await settled(started);
+  return started;
+}
+
+describe('a 00000 answer without its list', () => {
+  it.each([
+    ['spot', 'nullData', 200, 170, /spotRecord: HTTP 200 MALFORMED_RESPONSE data: a list is required, not null/],
+    ['spot', 'nullList', 140, 110, /MALFORMED_RESPONSE data: a list is required/],
+    ['positions', 'nullList', 30, 20, /historyPosition: HTTP 200 MALFORMED_RESPONSE data\.list: a list is required/],
+    ['positions', 'nullData', 50, 40, /MALFORMED_RESPONSE data:/],
+    ['transfers', 'nullList', 30, 25, /allSubDepositWithdrawal: HTTP 200 MALFORMED_RESPONSE data\.list/],
+  ] as const)(
+    'fails the %s window (%s) instead of marking it done: status and reconcile do not call it covered',
+    async (stream, page, fromDaysAgo, toDaysAgo, error) => {
+      const { sim, runtime, accountId } = file.pipeline;
+      const now = sim.clock.now();
+      const started = await backfillWithFault(stream, now - fromDaysAgo * DAY, now - toDaysAgo * DAY, { page });
+      const windows = await windowsOf(started);
+      for (const window of windows) {
+        expect(window.status).toBe('failed');
+        expect(window.last_error).toMatch(error);
+      }
+      for (const scope of new Set(started.windows.map((w) => w.scope))) {
+        expect(await coveredRanges(runtime.pool, { accountId, stream, scope })).toEqual([]);
+      }
+      const statuses = (await streamStatuses(runtime.pool, accountId)).filter((s) => s.stream === stream);
+      for (const status of statuses) {
+        expect(status.covered).toEqual([]);
+        expect(status.lastFailure?.error).toMatch(error);
+      }
+      const report = await runReconciliation(runtime, { accountId, recount: 'none' });
+      expect(report.passed).toBe(false);
+      const coverage = report.checks.find((check) => check.name === 'coverage');
+      expect(coverage?.findings).toEqual(
+        expect.arrayContaining([expect.objectContaining({ kind: 'not-done', stream, status: 'failed' })]),
+      );
+    },
+  );
+});
+
+describe('cursors that do not move forward', () => {
+  it('fail the window naming both cursors when the exchange cycles them (A, B, A)', async () => {
+    const { sim, runtime, accountId } = file.pipeline;
+    sim.faults.set({ page: 'cycleCursor', paths: [PATHS.spot] });
+    const client = await runtime.clients.forAccount(accountId);
+    const now = sim.clock.now();
+    // Small pages, so one window of the tiny scale takes several of them.
+    const pages = pageSpotRecords(client, { start: now - 300 * DAY, end: now - 270 * DAY }, {}, { limit: 5 });
+    const cursors: string[] = [];
+    const read = async () => {
+      for await (const page of pages) {
+        cursors.push(page.cursor);
+        // Without the check this window never ends: stop the test, not the machine.
+        if (cursors.length > 20) throw new Error(`still paging after 20 pages: ${cursors.join(', ')}`);
+      }
+    };
+    const failure = await read().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(cursors).toHaveLength(2);
+    const [a, b] = cursors as [string, string];
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toBe(
+      `spotRecord: MALFORMED_RESPONSE cursor: the page asked with cursor ${b} answered cursor ${a}, ` +
+        'which this window already read: cursors must move strictly forward',
+    );
+  });
+
+  it('are bounded by a page cap of one record per second of the window span, at least 100 pages', () => {
+    expect(pageCap({ start: 0, end: 30 * DAY }, 500)).toBe(5_184);
+    expect(pageCap({ start: 0, end: 90 * DAY }, 100)).toBe(77_760);
+    expect(pageCap({ start: 0, end: 7 * DAY }, 100)).toBe(6_048);
+    expect(pageCap({ start: 0, end: 60_000 }, 500)).toBe(100);
+  });
+});
+
+describe('two records with one id in one page', () => {
+  it('fail the window naming the id; neither record is stored', async () => {
+    const { sim, runtime, accountId } = file.pipeline;
+    const now = sim.clock.now();
+    const from = now - 240 * DAY;
+    const to = now - 210 * DAY;
+    const truth = sim.truth('spot').filter((r) => Number(r.ts) >= from && Number(r.ts) < to);
+    expect(truth.length).toBeGreaterThanOrEqual(2);
+    const started = await backfillWithFault('spot', from, to, { page: 'duplicateId' });
+    const [window] = await windowsOf(started);
+    // The simulator gives the page's second record (newest first) the first one's id.
+    expect(window!.status).toBe('failed');
+    expect(window!.last_error).toBe(
+      `DuplicateRecordError: one page holds two different spot_record records with the key record_id=${truth[0]!.id}: neither is stored`,
+    );
+    const stored = await runtime.pool.query(
+      `SELECT count(*)::int AS n FROM spot_record WHERE account_id = $1 AND ts >= to_timestamp($2 / 1000.0) AND ts < to_timestamp($3 / 1000.0)`,
+      [accountId, from, to],
+    );
+    expect(stored.rows[0].n).toBe(0);
+  });
+});
