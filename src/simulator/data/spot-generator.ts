@@ -2,6 +2,7 @@ import { Rng } from '../prng.ts';
 import { SPOT_COINS } from './coins.ts';
 import { FIXED_DECIMALS } from './fixed.ts';
 import { MAX_BURST } from './scale.ts';
+import { fillRecords, granuleOf, newOrder, orderKindOf, type OrderRecord, type SpotOrder } from './spot-orders.ts';
 import { COMMON_TYPES, SPOT_TAX_TYPES, TYPE_HAS_FEE, TYPE_IS_OUTFLOW } from './spot-tax-types.ts';
 import { DAY } from './time.ts';
 
@@ -42,13 +43,13 @@ export function generateSpotRecords(spec: SpotGenerationSpec): SpotColumns {
     balance: new Float64Array(n),
     bizOrderId: new Float64Array(n),
   };
+  fillValues(rng, times, columns);
   let seq = 0;
   for (let i = 0; i < n; i++) {
     seq = i > 0 && times[i] === times[i - 1] ? seq + 1 : 0;
     if (seq >= ID_FACTOR) throw new Error('spot generator: more than 999 records share one ts');
     columns.ids[i] = times[i]! * ID_FACTOR + seq;
   }
-  fillValues(rng, columns);
   return columns;
 }
 
@@ -73,30 +74,68 @@ function spotTimes(rng: Rng, spec: SpotGenerationSpec): Float64Array {
   return times.sort();
 }
 
-function fillValues(rng: Rng, c: SpotColumns): void {
+/**
+ * Writes the records in time order. `times` holds one sorted slot per record; a record written
+ * for an order's later fill takes its fill time instead (always at or before the slot it fills,
+ * so the times stay sorted). Balances are kept while writing, so each record's balance is the
+ * previous one of its coin + amount + fee, and nothing goes below zero.
+ */
+function fillValues(rng: Rng, times: Float64Array, c: SpotColumns): void {
   const n = c.ids.length;
   const coins = SPOT_COINS.length;
   const balances = new Array<number>(coins).fill(0);
   const cumulative = cumulativeWeights();
   const deposit = SPOT_TAX_TYPES.indexOf('Deposit');
-  // Every spotTaxType appears: forced at evenly spaced positions after the opening deposits.
+  // Every spotTaxType appears: forced at evenly spaced events after the opening deposits.
   const typeCount = SPOT_TAX_TYPES.length;
   const coverageStart = Math.max(coins, Math.floor(n * 0.1));
   const coverageStep = Math.max(1, Math.floor((n - coverageStart) / (typeCount + 1)));
-  for (let i = 0; i < n; i++) {
+  // Orders with fills still to come, by the time of their next fill (ascending).
+  const pending: SpotOrder[] = [];
+  let i = 0;
+  const write = (ts: number, record: OrderRecord, bizOrderId: number) => {
+    balances[record.coin] = balances[record.coin]! + record.amount + record.fee;
+    times[i] = ts;
+    c.coin[i] = record.coin;
+    c.type[i] = record.type;
+    c.amount[i] = record.amount;
+    c.fee[i] = record.fee === 0 ? 0 : record.fee;
+    c.balance[i] = balances[record.coin]!;
+    c.bizOrderId[i] = bizOrderId;
+    i++;
+  };
+  const fill = (order: SpotOrder) => {
+    const at = order.fillTimes.shift()!;
+    const records = fillRecords(rng, order, balances, n - i);
+    for (const record of records) write(at, record, order.bizOrderId);
+    if (records.length > 0 && order.fillTimes.length > 0) schedule(pending, order);
+    return records.length;
+  };
+  let event = 0;
+  while (i < n) {
+    const slot = times[i]!;
+    if (pending.length > 0 && pending[0]!.fillTimes[0]! <= slot) {
+      fill(pending.shift()!);
+      continue;
+    }
     let coin = i < coins ? i : pickCoin(rng, cumulative);
     let type: number;
     if (i < coins) type = deposit;
     else if (
-      i >= coverageStart &&
-      (i - coverageStart) % coverageStep === 0 &&
-      (i - coverageStart) / coverageStep < typeCount
+      event >= coverageStart &&
+      (event - coverageStart) % coverageStep === 0 &&
+      (event - coverageStart) / coverageStep < typeCount
     ) {
-      type = (i - coverageStart) / coverageStep;
+      type = (event - coverageStart) / coverageStep;
     } else type = rng.chance(0.85) ? rng.pick(COMMON_TYPES) : rng.int(0, typeCount - 1);
+    event++;
+    const kind = orderKindOf(type);
+    if (kind && fill(newOrder(rng, kind, slot)) > 0) continue;
+    // A type that only orders write, when no fill was possible, becomes a deposit of the coin.
+    if (kind) type = deposit;
     const outflow = TYPE_IS_OUTFLOW[type]!;
     if (outflow && balances[coin]! < 100) coin = richestCoin(balances);
-    const granule = 10 ** (FIXED_DECIMALS - SPOT_COINS[coin]!.decimals);
+    const granule = granuleOf(coin);
     let amount: number;
     if (outflow) {
       const share = 0.02 + rng.next() * 0.58;
@@ -107,14 +146,15 @@ function fillValues(rng: Rng, c: SpotColumns): void {
     if (TYPE_HAS_FEE[type] && rng.chance(0.7)) fee = -Math.max(1, Math.round(Math.abs(amount) * 0.001));
     // Never below zero: a fee cannot take more than the account holds.
     if (balances[coin]! + amount + fee < 0) fee = -(balances[coin]! + amount);
-    balances[coin] = balances[coin]! + amount + fee;
-    c.coin[i] = coin;
-    c.type[i] = type;
-    c.amount[i] = amount;
-    c.fee[i] = fee === 0 ? 0 : fee;
-    c.balance[i] = balances[coin]!;
-    c.bizOrderId[i] = rng.int(1_000_000_000_000_000, 8_999_999_999_999_999);
+    write(slot, { coin, type, amount, fee }, rng.int(1_000_000_000_000_000, 8_999_999_999_999_999));
   }
+}
+
+function schedule(pending: SpotOrder[], order: SpotOrder): void {
+  const due = order.fillTimes[0]!;
+  let at = pending.length;
+  while (at > 0 && pending[at - 1]!.fillTimes[0]! > due) at--;
+  pending.splice(at, 0, order);
 }
 
 function randomAmount(rng: Rng, coin: number): number {

@@ -138,11 +138,10 @@ export const TYPE_HAS_FEE: readonly boolean[] = SPOT_TAX_TYPES.map((type) => FEE
 /** Pre-escaped JSON strings, so a page is built without re-escaping each record. */
 export const TYPE_JSON: readonly string[] = SPOT_TAX_TYPES.map((type) => JSON.stringify(type));
 
-/** The common day-to-day types, drawn most of the time. */
+/** The common day-to-day types, drawn most of the time (a trade type starts an order: spot-orders.ts). */
 export const COMMON_TYPES: readonly number[] = [
   'Buy',
   'Sell',
-  'Transaction fee deduct',
   'Deposit',
   'Withdrawal',
   'Transfer in',
