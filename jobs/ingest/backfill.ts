@@ -4,6 +4,7 @@ import type { StreamChoice } from '../../src/ingest/streams/registry.ts';
 import { QUEUE } from '../definitions.ts';
 import type { Runtime } from '../runtime.ts';
 import { enqueueWindows } from './enqueue-windows.ts';
+import { exchangeNow } from './exchange-now.ts';
 
 export interface BackfillRequest {
   account: string;
@@ -11,7 +12,7 @@ export interface BackfillRequest {
   from: number;
   to: number;
   refetch?: boolean;
-  /** "Now" for the horizon and for clamping --to; the exchange's clock. */
+  /** "Now" for the horizon and for clamping --to; the exchange's clock (asked for when absent). */
   now?: number;
 }
 
@@ -29,7 +30,8 @@ export interface StartedBackfill {
  */
 export async function startBackfill(runtime: Runtime, request: BackfillRequest): Promise<StartedBackfill> {
   const account = await runtime.accounts.get(request.account);
-  const plan = planBackfill(account, request.stream, request.from, request.to, request.now ?? Date.now());
+  const now = request.now ?? (await exchangeNow(runtime, account.id));
+  const plan = planBackfill(account, request.stream, request.from, request.to, now);
   const windows = await ensureWindows(runtime.pool, plan.windows, request.refetch ?? false);
   const enqueued = await enqueueWindows(runtime.queues, runtime.pool, windows);
   return { windows, enqueued, alreadyDone: windows.filter((w) => w.status === 'done').length, notes: plan.notes };

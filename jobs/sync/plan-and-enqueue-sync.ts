@@ -6,13 +6,14 @@ import { planIncrementalSync } from '../../src/ingest/sync-plan.ts';
 import { JOB, JOB_OPTIONS, QUEUE } from '../definitions.ts';
 import type { StartedBackfill } from '../ingest/backfill.ts';
 import { enqueueWindows, windowsNeedingJobs } from '../ingest/enqueue-windows.ts';
+import { exchangeNow } from '../ingest/exchange-now.ts';
 import { ingestJobId, windowJobData } from '../ingest/ingest-job.ts';
 import type { Runtime } from '../runtime.ts';
 import { type SyncFinishJob, syncFinishJobId } from './sync-jobs.ts';
 
 export interface SyncRequest {
   stream?: StreamChoice;
-  /** "Now" for the plan, read once; the exchange's clock in tests. */
+  /** "Now" for the plan, read once: the exchange's clock (asked for when absent). */
   now?: number;
   /**
    * The nightly path: add the windows as children of this sync-finish job,
@@ -38,7 +39,8 @@ export async function planAndEnqueueSync(
   request: SyncRequest = {},
 ): Promise<StartedSync> {
   const streams = streamsOf(request.stream);
-  const now = request.now ?? Date.now();
+  // Read once and passed down: the sync plan and the retry plan judge the horizon at one instant.
+  const now = request.now ?? (await exchangeNow(runtime, account.id));
   const plan = await planIncrementalSync(runtime.pool, account, streams, now, runtime.config.sync);
   const retries = await planRetries(runtime.pool, account.id, streams, now);
   const windows = [...retries.windows, ...(await ensureWindows(runtime.pool, plan.windows))];

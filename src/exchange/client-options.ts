@@ -25,7 +25,10 @@ export interface ExchangeClientOptions {
   timeouts?: Partial<TransportTimeouts>;
   retry?: Partial<RetryOptions>;
   logger?: Logger;
-  /** Source of ACCESS-TIMESTAMP and of "now" for the 3-month horizon; the simulator's clock in tests. */
+  /**
+   * The local clock: the source of ACCESS-TIMESTAMP; "now" for plans and the 3-month horizon is
+   * this plus the offset the exchange's answers show (ExchangeClient.now). The simulator's in tests.
+   */
   clock?: () => number;
   /** Keep-alive connections to the exchange. */
   connections?: number;

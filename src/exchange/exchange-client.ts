@@ -81,8 +81,29 @@ export class ExchangeClient {
     const budget = new RateBudget(options.redis, resolved.budget);
     const log = (options.logger ?? moduleLogger('exchange-client')).child({ uid: resolved.uid });
     this.caller = new SignedCaller(resolved, this.transport, budget, log);
-    this.historyPositionSchema = historyPositionRequest(resolved.clock);
-    this.spotRecordSchema = spotRecordRequest(resolved.clock);
+    // The range checks against "now" (the horizon, a missing endTime) are the exchange's: judged on its clock.
+    this.historyPositionSchema = historyPositionRequest(() => this.now());
+    this.spotRecordSchema = spotRecordRequest(() => this.now());
+  }
+
+  // --- The exchange's clock ---
+
+  /**
+   * The exchange's "now" as last seen: the local clock plus the offset the last answer's
+   * `requestTime` showed (docs/exchange-api.md §3.1); the local clock alone before any answer.
+   * Plans and horizons use this, never the local clock, which may be off the exchange's.
+   */
+  now(): number {
+    return this.options.clock() + (this.caller.serverOffsetMs ?? 0);
+  }
+
+  /**
+   * The exchange's "now", asking it first when no answer has shown its clock yet: one spot-record
+   * request for a single record (the history endpoint every read key may call).
+   */
+  async exchangeNow(): Promise<number> {
+    if (this.caller.serverOffsetMs === undefined) await this.spotRecord({ limit: 1 });
+    return this.now();
   }
 
   // --- Sub-account management (POST, state-changing) ---

@@ -21,6 +21,8 @@ const PAUSE_AFTER_429_MS = 1_000;
  * budget slot, sign, send, parse, and retry what may be retried.
  */
 export class SignedCaller {
+  #serverOffsetMs: number | undefined;
+
   constructor(
     private readonly options: ResolvedClientOptions,
     private readonly transport: Transport,
@@ -46,26 +48,31 @@ export class SignedCaller {
       const slot = await this.budget.acquire(rules);
       const started = Date.now();
       try {
-        const headers = spec.signed
-          ? authHeaders(
-              this.options.credentials,
-              {
-                timestamp: String(this.options.clock()),
-                method: spec.method,
-                requestPath: spec.path,
-                queryString,
-                body,
-              },
-              this.options.locale,
-            )
-          : { locale: this.options.locale };
         let answer;
+        let sentAt;
         try {
+          sentAt = this.options.clock();
+          const headers = spec.signed
+            ? authHeaders(
+                this.options.credentials,
+                {
+                  timestamp: String(sentAt),
+                  method: spec.method,
+                  requestPath: spec.path,
+                  queryString,
+                  body,
+                },
+                this.options.locale,
+              )
+            : { locale: this.options.locale };
           answer = await this.transport.send({ endpoint, method: spec.method, pathAndQuery, headers, body });
         } finally {
+          // Given back whatever failed, signing included: a slot never completed blocks its budget
+          // for the whole in-flight lease (60 s), as if the request were still out.
           await this.budget.complete(slot);
         }
-        const { data } = parseAnswer(endpoint, answer.status, answer.body, dataSchema);
+        const { data, requestTime } = parseAnswer(endpoint, answer.status, answer.body, dataSchema);
+        if (requestTime !== undefined) this.#serverOffsetMs = requestTime - sentAt;
         this.log.debug({ endpoint, attempt, status: answer.status, ms: Date.now() - started }, 'exchange call');
         return data;
       } catch (error) {
@@ -87,6 +94,15 @@ export class SignedCaller {
         await sleep(delay);
       }
     }
+  }
+
+  /**
+   * How far the exchange's clock is ahead of the local one (ms, negative when behind): the last
+   * successful answer's `requestTime` less the local clock when that request was sent (a few ms
+   * of latency short). Undefined until an answer carried a `requestTime`.
+   */
+  get serverOffsetMs(): number | undefined {
+    return this.#serverOffsetMs;
   }
 
   /** The endpoint's own budget first (a 429 pauses it), then the per-IP minute budget. */

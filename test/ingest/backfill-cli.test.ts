@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCliLive } from '../helpers/cli.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
@@ -50,15 +50,16 @@ const cases: Array<[string, string[], RegExp]> = [
 ];
 
 describe('ledgerline backfill: bad input', () => {
-  it.each(cases)('%s: one-line error, non-zero exit, nothing enqueued', (_name, args, message) => {
-    const result = runCli(['backfill', '--account', 'demo', ...args], env);
+  // Live, not spawnSync: checks against "now" ask the exchange's clock, and the simulator answers from this process.
+  it.each(cases)('%s: one-line error, non-zero exit, nothing enqueued', async (_name, args, message) => {
+    const result = await runCliLive(['backfill', '--account', 'demo', ...args], env);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.split('\n')).toHaveLength(1);
     expect(result.status).toBe(2);
   });
 
-  it('unknown account: one-line error', () => {
-    const result = runCli(['backfill', '--account', 'nobody', '--stream', 'spot', '--from', today], env);
+  it('unknown account: one-line error', async () => {
+    const result = await runCliLive(['backfill', '--account', 'nobody', '--stream', 'spot', '--from', today], env);
     expect(result.stderr).toBe(
       'AccountNotFoundError: account "nobody" is not registered (see: ledgerline accounts list)',
     );

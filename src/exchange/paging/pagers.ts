@@ -101,10 +101,11 @@ function isSmallerId(next: string, previous: string): boolean {
  * The oldest instant a positions request may start at now (the 3-month
  * horizon, plus half the planner's margin so a request is never refused).
  * It moves with the exchange's clock: a caller that checks it after paging
- * gets a bound no earlier than any start the pager used.
+ * gets a bound no earlier than any start the pager used. Read on the
+ * exchange's clock as last seen (the local one may be off it).
  */
 export function positionsReadableFrom(client: ExchangeClient): number {
-  return horizonStart('historyPosition', client.options.clock(), HORIZON_MARGIN_MS / 2);
+  return horizonStart('historyPosition', client.now(), HORIZON_MARGIN_MS / 2);
 }
 
 /**
@@ -123,6 +124,8 @@ export function pageHistoryPositions(
     'historyPosition',
     async (cursor) => {
       const { startTime: from, endTime } = exchangeBounds(window);
+      // The horizon is the exchange's: learn its clock before the first page is asked for.
+      await client.exchangeNow();
       const startTime = Math.max(Number(from), positionsReadableFrom(client));
       if (startTime > Number(endTime)) return { items: [], next: null };
       const page = await client.historyPosition({
