@@ -1,6 +1,16 @@
 import type { ListedExport } from '../export/export-files.ts';
 import type { ReportDefinition } from '../export/report-definition.ts';
+import { BOARD_PATH, READ_ONLY_BOARD_PATH } from './bull-board.ts';
 import { type Html, html } from './html.ts';
+import type { Role } from './web-auth.ts';
+
+/** What every signed-in page needs: the form token, and the role (which queue board to link). */
+export interface PageContext {
+  csrf: string;
+  role: Role;
+}
+
+const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}" />`;
 
 /** The accountants' pages: plain HTML and a little CSS, no script (a finished job is found by meta refresh). */
 
@@ -28,23 +38,27 @@ export function layout(title: string, body: Html, options: { refreshSeconds?: nu
     </html> `;
 }
 
-function header(title: string): Html {
+function header(title: string, context: PageContext): Html {
+  const board = context.role === 'admin' ? BOARD_PATH : READ_ONLY_BOARD_PATH;
   return html`<header>
     <h1>${title}</h1>
     <nav>
-      <a href="/">Exports</a> · <a href="/admin/queues">Queues</a> ·
-      <form class="inline" method="post" action="/logout"><button type="submit">Sign out</button></form>
+      <a href="/">Exports</a> · <a href="${board}">Queues${context.role === 'admin' ? ' (admin)' : ''}</a> ·
+      <form class="inline" method="post" action="/logout">
+        ${csrfField(context.csrf)}<button type="submit">Sign out</button>
+      </form>
     </nav>
   </header>`;
 }
 
-export function loginPage(error?: string): Html {
+export function loginPage(csrf: string, error?: string): Html {
   return layout(
     'Sign in',
     html`<h1>ledgerline</h1>
       <p>Sign in with the access token your administrator gave you.</p>
       ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
       <form method="post" action="/login">
+        ${csrfField(csrf)}
         <label>Token <input type="password" name="token" autocomplete="current-password" required autofocus /></label>
         <button type="submit">Sign in</button>
       </form>`,
@@ -80,11 +94,17 @@ export function downloadLinks(accountId: string, csvFile: string, manifestFile: 
     <a href="${base + encodeURIComponent(manifestFile)}" download>manifest</a>`;
 }
 
-function requestForm(accounts: AccountView[], reports: readonly ReportDefinition[], error?: string): Html {
+function requestForm(
+  accounts: AccountView[],
+  reports: readonly ReportDefinition[],
+  csrf: string,
+  error?: string,
+): Html {
   return html`<fieldset>
     <legend>Request a report</legend>
     ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
     <form method="post" action="/exports">
+      ${csrfField(csrf)}
       <label
         >Account
         <select name="accountId" required>
@@ -172,16 +192,19 @@ function exportsTable(account: AccountView): Html {
   </table>`;
 }
 
-export function homePage(input: {
-  accounts: AccountView[];
-  reports: readonly ReportDefinition[];
-  jobs: JobView[];
-  error?: string;
-}): Html {
+export function homePage(
+  input: {
+    accounts: AccountView[];
+    reports: readonly ReportDefinition[];
+    jobs: JobView[];
+    error?: string;
+  },
+  context: PageContext,
+): Html {
   return layout(
     'Exports',
-    html`${header('Exports')}
-      ${input.accounts.length === 0 ? html`<p>No account is registered yet.</p>` : requestForm(input.accounts, input.reports, input.error)}
+    html`${header('Exports', context)}
+      ${input.accounts.length === 0 ? html`<p>No account is registered yet.</p>` : requestForm(input.accounts, input.reports, context.csrf, input.error)}
       <h2>Requested exports</h2>
       ${jobsTable(input.jobs)}
       <h2>Finished exports</h2>
@@ -193,11 +216,11 @@ export function homePage(input: {
   );
 }
 
-export function jobPage(job: JobView): Html {
+export function jobPage(job: JobView, context: PageContext): Html {
   const running = job.state !== 'completed' && job.state !== 'failed';
   return layout(
     `Export ${job.report}`,
-    html`${header(`Export: ${job.report}`)}
+    html`${header(`Export: ${job.report}`, context)}
       <table>
         <tbody>
           <tr>

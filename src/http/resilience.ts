@@ -21,13 +21,13 @@ export function answerFailuresPlainly(app: FastifyInstance): void {
 
 /**
  * BullMQ waits for Redis without limit (its connections retry forever), so
- * with Redis down every page touching a queue would hang. Each request waits
- * at most two seconds for the connection (one shared wait, not a listener per
- * request), then gets a 503. Sign-in and the health check do not need Redis.
+ * with Redis down every page touching a queue would hang. The returned check
+ * waits at most two seconds for the connection (one shared wait, not a
+ * listener per request) and says whether it is ready.
  */
-export function requireRedis(app: FastifyInstance, redis: Redis): void {
+export function redisReadiness(redis: Redis): () => boolean | Promise<boolean> {
   let waiting: Promise<boolean> | undefined;
-  const ready = (): boolean | Promise<boolean> => {
+  return () => {
     if (redis.status === 'ready') return true;
     waiting ??= new Promise<boolean>((resolve) => {
       const done = () => {
@@ -41,9 +41,16 @@ export function requireRedis(app: FastifyInstance, redis: Redis): void {
     });
     return waiting;
   };
+}
+
+/**
+ * Each request waits for Redis as redisReadiness does, then gets a 503. The
+ * health check does not need Redis.
+ */
+export function requireRedis(app: FastifyInstance, ready: () => boolean | Promise<boolean>): void {
   app.addHook('preHandler', async (request, reply) => {
     const url = request.url.split('?')[0]!;
-    if (url === '/healthz' || url === '/login' || (await ready())) return;
+    if (url === '/healthz' || (await ready())) return;
     return reply
       .code(503)
       .type('text/plain; charset=utf-8')

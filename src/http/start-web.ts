@@ -6,7 +6,7 @@ import { createRuntime } from '../app/create-runtime.ts';
 import type { Config } from '../config/config.ts';
 import { logger } from '../logging/logger.ts';
 import { buildWebApp } from './web-app.ts';
-import { requireWebToken } from './web-auth.ts';
+import { requireWebTokens } from './web-auth.ts';
 
 /**
  * `ledgerline web`: the accountants' page and bull-board, plus (unless told not to) an export
@@ -14,7 +14,7 @@ import { requireWebToken } from './web-auth.ts';
  * cleanly on SIGINT/SIGTERM: no new requests, the running export finishes.
  */
 export async function startWeb(config: Config, options: { worker: boolean }): Promise<void> {
-  const token = requireWebToken(config);
+  const tokens = requireWebTokens(config);
   const log = logger('web');
   // The page needs no pool of its own beyond Prisma's; the runtime's stays idle.
   const runtime = createRuntime(config, { poolSize: 1 });
@@ -30,14 +30,15 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
     worker.on('failed', (job, error) => log.warn({ jobId: job?.id, err: error.message }, 'export failed'));
   }
   const app = await buildWebApp({
-    token,
+    tokens,
     exportDir: config.exportDir,
     databaseUrl: config.databaseUrl,
     prisma,
     exportQueue,
     redis: runtime.redis,
+    prefix: runtime.prefix,
     boardQueues: runtime.queues.all(),
-    secureCookies: config.env === 'production',
+    trustProxy: config.web.trustProxy,
     logger: log,
   });
   await app.listen({ host: config.web.host, port: config.web.port });

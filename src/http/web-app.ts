@@ -3,10 +3,9 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 
-import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { Queue } from 'bullmq';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 
 import { enqueueExport, type ExportJob, type ExportQueue } from '../../jobs/export/export-queue.ts';
@@ -16,25 +15,28 @@ import { downloadPath, listExports } from '../export/export-files.ts';
 import { type ExportRequestInput, parseExportRequest, reportParams } from '../export/export-request.ts';
 import { reportByName, REPORTS } from '../export/reports/index.ts';
 import { streamReport } from '../export/stream-report.ts';
-import { mountBullBoard } from './bull-board.ts';
+import { mountBullBoards } from './bull-board.ts';
 import type { Html } from './html.ts';
-import { type AccountView, homePage, jobPage, type JobView, loginPage } from './pages.ts';
-import { answerFailuresPlainly, requireRedis } from './resilience.ts';
+import { type AccountView, homePage, jobPage, type JobView, loginPage, type PageContext } from './pages.ts';
+import { answerFailuresPlainly, redisReadiness, requireRedis } from './resilience.ts';
+import { markSecureIfHttps, registerSecurityPlugins } from './security-plugins.ts';
 import { SignInLimiter } from './sign-in-limiter.ts';
-import { authGuard, sameSecret, SESSION_COOKIE, SESSION_MAX_AGE_S, sessionValue } from './web-auth.ts';
+import { authGuard, csrfGuard, roleOfToken, SESSION_COOKIE, type WebTokens } from './web-auth.ts';
 
 export interface WebAppDeps {
-  token: string;
+  tokens: WebTokens;
   exportDir: string;
   databaseUrl: string;
   prisma: PrismaClient;
   exportQueue: ExportQueue;
-  /** The Redis connection the export queue uses: each request waits for it (see requireRedis). */
+  /** The Redis connection the export queue uses, and the sessions: each request waits for it (requireRedis). */
   redis: Redis;
+  /** QUEUE_PREFIX: the sessions' keys live under it, beside the queues'. */
+  prefix: string;
   /** Queues shown on bull-board (the export queue and the others). */
   boardQueues: readonly Queue[];
-  /** Mark the session cookie Secure (production, behind TLS). */
-  secureCookies: boolean;
+  /** TRUST_PROXY: which hops may name the client's address (the sign-in lockout counts per address). */
+  trustProxy: boolean | number | readonly string[];
   logger?: FastifyBaseLogger;
 }
 
@@ -67,24 +69,29 @@ function formInput(body: unknown): ExportRequestInput {
 
 /** The accountants' page: sign in, request reports, watch them finish, download CSV and manifest. */
 export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: deps.logger, trustProxy: false });
-  await app.register(fastifyCookie);
+  // A number of hops is what proxy-addr does for a number; fastify's types only take its function.
+  const hops = deps.trustProxy;
+  const trustProxy =
+    typeof hops === 'number'
+      ? (_address: string, hop: number) => hop < hops
+      : typeof hops === 'object'
+        ? [...hops]
+        : hops;
+  const app = Fastify({ loggerInstance: deps.logger, trustProxy });
+  app.decorateRequest('role', null);
+  answerFailuresPlainly(app);
+  const redisReady = redisReadiness(deps.redis);
+  await registerSecurityPlugins(app, { tokens: deps.tokens, redis: deps.redis, prefix: deps.prefix, redisReady });
   await app.register(fastifyFormbody);
   const limiter = new SignInLimiter();
-  app.addHook('onRequest', authGuard(deps.token, limiter));
+  // After the session plugin's own onRequest hook, which loads the session this one checks.
+  app.addHook('onRequest', authGuard(deps.tokens, limiter));
+  app.addHook('preHandler', csrfGuard(app));
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
     reply.header('cache-control', 'no-store');
-    // Every page, bull-board's included, refuses to be framed (a click-trap on retry/remove).
-    reply.header('x-frame-options', 'DENY');
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "frame-ancestors 'none'");
-    if (deps.secureCookies) reply.header('strict-transport-security', 'max-age=31536000');
     return payload;
   });
-
-  answerFailuresPlainly(app);
-  requireRedis(app, deps.redis);
+  requireRedis(app, redisReady);
 
   const accountsById = async () => {
     const accounts = await deps.prisma.account.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } });
@@ -107,7 +114,12 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
     result: job.returnvalue ?? undefined,
   });
 
-  const home = async (reply: FastifyReply, error?: string) => {
+  const context = (request: FastifyRequest, reply: FastifyReply): PageContext => ({
+    csrf: reply.generateCsrf(),
+    role: request.role ?? 'accountant',
+  });
+
+  const home = async (request: FastifyRequest, reply: FastifyReply, error?: string) => {
     const names = await accountsById();
     const accounts: AccountView[] = [];
     for (const [id, name] of names) accounts.push({ id, name, exports: await listExports(deps.exportDir, id) });
@@ -120,41 +132,42 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
     views.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
     return sendPage(
       reply,
-      homePage({ accounts, reports: REPORTS, jobs: views.slice(0, RECENT_JOBS), error }),
+      homePage({ accounts, reports: REPORTS, jobs: views.slice(0, RECENT_JOBS), error }, context(request, reply)),
       error ? 400 : 200,
     );
   };
 
   app.get('/healthz', async (_request, reply) => reply.type('text/plain').send('ok\n'));
 
-  app.get('/login', async (_request, reply) => sendPage(reply, loginPage()));
+  app.get('/login', async (_request, reply) => sendPage(reply, loginPage(reply.generateCsrf())));
 
-  app.post('/login', async (request, reply) => {
+  // Public, so the auth hook does not check its form token: this route does.
+  app.post('/login', { preHandler: app.csrfProtection }, async (request, reply) => {
     const given = ((request.body ?? {}) as Record<string, unknown>).token;
     // Checked before the token is compared: inside a lockout even the right token is refused.
     if (await limiter.blocked(request.ip)) {
-      return sendPage(reply, loginPage('Too many attempts: wait a minute.'), 429);
+      return sendPage(reply, loginPage(reply.generateCsrf(), 'Too many attempts: wait a minute.'), 429);
     }
-    if (typeof given !== 'string' || !sameSecret(given, deps.token)) {
+    const role = typeof given === 'string' ? roleOfToken(given, deps.tokens) : undefined;
+    if (!role) {
       await limiter.failed(request.ip, request.log, 'form');
-      return sendPage(reply, loginPage('That token is not valid.'), 401);
+      return sendPage(reply, loginPage(reply.generateCsrf(), 'That token is not valid.'), 401);
     }
-    reply.setCookie(SESSION_COOKIE, sessionValue(deps.token), {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: deps.secureCookies,
-      maxAge: SESSION_MAX_AGE_S,
-    });
+    // A new session id at sign-in: an id planted before it (session fixation) is worth nothing.
+    await request.session.regenerate();
+    markSecureIfHttps(request);
+    request.session.role = role;
     return reply.code(303).header('location', '/').send();
   });
 
-  app.post('/logout', async (_request, reply) => {
+  // Deletes the stored session: the cookie, wherever a copy of it is, no longer signs anybody in.
+  app.post('/logout', async (request, reply) => {
+    await request.session.destroy();
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return reply.code(303).header('location', '/login').send();
   });
 
-  app.get('/', async (_request, reply) => home(reply));
+  app.get('/', async (request, reply) => home(request, reply));
 
   app.post('/exports', async (request, reply) => {
     try {
@@ -169,7 +182,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
         .header('location', `/jobs/${encodeURIComponent(job.id!)}`)
         .send();
     } catch (error) {
-      if (error instanceof ValidationError) return home(reply, error.message);
+      if (error instanceof ValidationError) return home(request, reply, error.message);
       throw error;
     }
   });
@@ -177,7 +190,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   app.get<{ Params: { id: string } }>('/jobs/:id', async (request, reply) => {
     const job = (await deps.exportQueue.getJob(request.params.id)) as ExportJob | undefined;
     if (!job) return reply.code(404).type('text/plain').send('no such export request\n');
-    return sendPage(reply, jobPage(await jobView(job, await accountsById())));
+    return sendPage(reply, jobPage(await jobView(job, await accountsById()), context(request, reply)));
   });
 
   app.get<{ Params: { accountId: string; file: string } }>('/downloads/:accountId/:file', async (request, reply) => {
@@ -229,6 +242,6 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
     },
   );
 
-  await mountBullBoard(app, deps.boardQueues);
+  await mountBullBoards(app, deps.boardQueues);
   return app;
 }

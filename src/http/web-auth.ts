@@ -1,19 +1,46 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../errors/index.ts';
 import type { SignInLimiter } from './sign-in-limiter.ts';
 
+/**
+ * Who is asking: `accountant` (LEDGERLINE_WEB_TOKEN) reads and requests reports and sees the
+ * queues read-only; `admin` (LEDGERLINE_ADMIN_TOKEN) also gets bull-board's actions.
+ */
+export type Role = 'accountant' | 'admin';
+
+export interface WebTokens {
+  readonly accountant: string;
+  readonly admin?: string | undefined;
+}
+
+declare module 'fastify' {
+  interface Session {
+    role?: Role;
+  }
+  interface FastifyRequest {
+    /** Set by the auth hook for every request it lets through to a non-public route. */
+    role: Role | null;
+  }
+}
+
 export const SESSION_COOKIE = 'll_session';
 
-/** The configured token, or a ConfigError: the page never starts unprotected. */
-export function requireWebToken(config: Config): string {
+/** How long a sign-in lasts, signed-out or not: the cookie's and the stored session's lifetime. */
+export const SESSION_MAX_AGE_S = 12 * 3600;
+
+/** The configured tokens, or a ConfigError: the page never starts unprotected. */
+export function requireWebTokens(config: Config): WebTokens {
   if (!config.web.token) {
     throw new ConfigError('LEDGERLINE_WEB_TOKEN', 'is required to start the web page (openssl rand -hex 32)');
   }
-  return config.web.token;
+  if (config.web.adminToken !== undefined && config.web.adminToken === config.web.token) {
+    throw new ConfigError('LEDGERLINE_ADMIN_TOKEN', 'must differ from LEDGERLINE_WEB_TOKEN');
+  }
+  return { accountant: config.web.token, admin: config.web.adminToken };
 }
 
 /** Constant-time comparison of two secrets of any length (both are hashed to 32 bytes first). */
@@ -23,27 +50,21 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-/** How long a sign-in lasts: the cookie carries its issue time, signed, and is refused after this. */
-export const SESSION_MAX_AGE_S = 12 * 3600;
-
-const sessionMac = (token: string, issuedAt: string) =>
-  createHmac('sha256', token).update(`ledgerline-web-session-v2.${issuedAt}`).digest('base64url');
-
-/**
- * The session cookie's value: its issue time and an HMAC of it under the token, so the token
- * itself never sits in a cookie, nothing is stored server-side, a session ends after
- * SESSION_MAX_AGE_S, and changing the token signs everybody out.
- */
-export function sessionValue(token: string, issuedAt = Date.now()): string {
-  const seconds = String(Math.floor(issuedAt / 1000));
-  return `${seconds}.${sessionMac(token, seconds)}`;
+/** The role a token grants, if any. Both tokens are always compared, so timing tells neither apart. */
+export function roleOfToken(given: string, tokens: WebTokens): Role | undefined {
+  const admin = tokens.admin !== undefined && sameSecret(given, tokens.admin);
+  const accountant = sameSecret(given, tokens.accountant);
+  return admin ? 'admin' : accountant ? 'accountant' : undefined;
 }
 
-function validSession(cookie: string, token: string, now = Date.now()): boolean {
-  const [seconds, mac] = cookie.split('.');
-  if (!seconds || !mac || !/^\d{1,12}$/.test(seconds)) return false;
-  const age = now / 1000 - Number(seconds);
-  return age >= -60 && age < SESSION_MAX_AGE_S && sameSecret(mac, sessionMac(token, seconds));
+/**
+ * The key that signs the session and CSRF cookies, derived from both tokens: changing either
+ * token signs everybody out, and no separate secret has to be configured.
+ */
+export function cookieSecret(tokens: WebTokens): string {
+  return createHmac('sha256', `${tokens.accountant}\n${tokens.admin ?? ''}`)
+    .update('ledgerline-web-cookies-v3')
+    .digest('hex');
 }
 
 /** A bearer token in the Authorization header (scripts: curl, a monthly fetch), if any. */
@@ -53,54 +74,89 @@ function bearer(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-export function isSignedIn(request: FastifyRequest, token: string): boolean {
-  const cookie = request.cookies[SESSION_COOKIE];
-  if (cookie && validSession(cookie, token)) return true;
-  const given = bearer(request);
-  return given !== undefined && sameSecret(given, token);
-}
+export const BOARD_PATH = '/admin/queues';
+export const READ_ONLY_BOARD_PATH = '/queues';
 
-/**
- * A state-changing request sent from another origin (another port on the same host, a
- * sibling subdomain: SameSite=Strict lets their cookies through). Sec-Fetch-Site decides where
- * the browser sends it; `Origin` only without it, since with Referrer-Policy no-referrer
- * browsers send `Origin: null` even on same-origin form posts.
- */
-function crossSite(request: FastifyRequest): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site) return site !== 'same-origin' && site !== 'none';
-  const origin = request.headers.origin;
-  return Boolean(origin) && origin !== `${request.protocol}://${request.headers.host}`;
-}
-
+const under = (url: string, root: string) => url === root || url.startsWith(`${root}/`);
 const PUBLIC = new Set(['/login', '/healthz']);
 
 /**
- * Refuses everything but the sign-in page to a request without a valid session or token,
- * any state-changing request from another origin, and a bearer token from an address that
- * failed too often.
+ * A state-changing request bull-board's own script sends: PUT, PATCH and DELETE, or a JSON POST.
+ * A page of another origin cannot send any of them without a CORS preflight, which this server
+ * never grants, so they need no form token (bull-board's script could not send one).
  */
-export function authGuard(token: string, limiter: SignInLimiter) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+function boardApiCall(request: FastifyRequest): boolean {
+  if (request.method !== 'POST') return true;
+  return (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+}
+
+/**
+ * The one gate before every route:
+ * - a state-changing request the browser marks as cross-site is refused outright;
+ * - everything but sign-in and the health check needs a role, from a stored session or a bearer
+ *   token (a bearer token from an address that failed too often is refused);
+ * - bull-board's actions are the admin's; the read-only board answers reads only.
+ * The CSRF token is checked after the body is parsed (csrfGuard).
+ */
+export function authGuard(tokens: WebTokens, limiter: SignInLimiter) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const url = request.url.split('?')[0]!;
     const unsafe = request.method !== 'GET' && request.method !== 'HEAD';
-    if (unsafe && crossSite(request)) {
+    const site = request.headers['sec-fetch-site'];
+    if (unsafe && site && site !== 'same-origin' && site !== 'none') {
       return reply.code(403).type('text/plain; charset=utf-8').send('cross-origin request refused\n');
     }
     if (PUBLIC.has(url)) return;
-    if (bearer(request) !== undefined) {
+
+    const given = bearer(request);
+    let role: Role | undefined;
+    if (given !== undefined) {
       if (await limiter.blocked(request.ip)) {
         return reply.code(429).type('text/plain; charset=utf-8').send('too many failed attempts: wait a minute\n');
       }
-      if (!isSignedIn(request, token)) await limiter.failed(request.ip, request.log, 'bearer');
+      role = roleOfToken(given, tokens);
+      if (!role) await limiter.failed(request.ip, request.log, 'bearer');
+    } else {
+      role = request.session.role;
     }
-    if (isSignedIn(request, token)) return;
-    const wantsPage =
-      request.method === 'GET' &&
-      (request.headers.accept ?? '').includes('text/html') &&
-      !url.startsWith('/downloads/') &&
-      !url.startsWith('/stream/');
-    if (wantsPage) return reply.code(303).header('location', '/login').send();
-    return reply.code(401).header('content-type', 'text/plain; charset=utf-8').send('sign in required\n');
+    if (!role) {
+      const wantsPage =
+        request.method === 'GET' &&
+        (request.headers.accept ?? '').includes('text/html') &&
+        !url.startsWith('/downloads/') &&
+        !url.startsWith('/stream/');
+      if (wantsPage) return reply.code(303).header('location', '/login').send();
+      return reply.code(401).type('text/plain; charset=utf-8').send('sign in required\n');
+    }
+    request.role = role;
+
+    if (under(url, READ_ONLY_BOARD_PATH) && unsafe) {
+      return reply.code(403).type('text/plain; charset=utf-8').send('this board is read-only\n');
+    }
+    if (under(url, BOARD_PATH) && role !== 'admin') {
+      return reply.code(403).type('text/plain; charset=utf-8').send('the queue actions need the admin token\n');
+    }
+  };
+}
+
+/**
+ * A state-changing request on a session carries the CSRF token of our forms, since browsers send
+ * no Sec-Fetch-Site to plain-HTTP origins other than localhost and `Origin: null` with
+ * no-referrer. Excepted: bearer-token requests (a browser never adds that header on its own) and
+ * bull-board's API calls, which no other origin can send (boardApiCall). A preHandler: the token
+ * is in the parsed form body.
+ */
+export function csrfGuard(app: FastifyInstance) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const url = request.url.split('?')[0]!;
+    const unsafe = request.method !== 'GET' && request.method !== 'HEAD';
+    if (!unsafe || PUBLIC.has(url) || bearer(request) !== undefined) return;
+    if (under(url, BOARD_PATH) && boardApiCall(request)) return;
+    // csrfProtection is synchronous: it either calls back or has already answered 403.
+    let passed = false;
+    app.csrfProtection(request, reply, () => {
+      passed = true;
+    });
+    if (!passed) return reply;
   };
 }

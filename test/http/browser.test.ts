@@ -1,22 +1,28 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { insertAccount, insertSpot, parseCsv } from '../export/seed.ts';
 import { TOKEN, useWebApp } from './web-fixture.ts';
 
 /**
- * Acceptance 4: Debian's chromium, driven by playwright-core, signs in, requests a report, waits
- * for it on the page, downloads it and gets exactly the records; without the token it gets nothing.
+ * Debian's chromium, driven by playwright-core, signs in over plain HTTP from an office address
+ * (not localhost: the browser sends no fetch metadata there, so only the CSRF token protects the
+ * forms), requests a report, waits for it on the page, downloads it and gets exactly the records;
+ * without the token it gets nothing. Screenshots of the main pages go to test-artifacts/screenshots.
  */
 // Debian's package by default; CHROMIUM_PATH points elsewhere (bash .ci/run installs the package).
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// An office host name, resolved by the browser to the test server: an origin that is neither
+// localhost nor HTTPS, as on an office network.
+const OFFICE_HOST = 'ledgerline.office.test';
 const ARGS = [
+  `--host-resolver-rules=MAP ${OFFICE_HOST} 127.0.0.1`,
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -27,8 +33,14 @@ const ARGS = [
   '--disable-sync',
 ];
 
+const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 const web = useWebApp('browser');
 let base: string;
+// The same server by its loopback address, for requests made outside the browser (Node's resolver
+// does not know the office host name), with the browser's cookies passed on by hand.
+let direct: string;
+// The fetch metadata each sign-in form post arrived with (none is expected from an HTTP origin).
+const signInPosts: Array<string | undefined> = [];
 let accountId: string;
 const profiles: string[] = [];
 const contexts: BrowserContext[] = [];
@@ -47,15 +59,36 @@ async function browser(): Promise<BrowserContext> {
   return context;
 }
 
+/** Full-page screenshots at a desktop, an 800 px and a phone width. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  for (const [suffix, width, height] of [
+    ['', 1280, 900],
+    ['-800px', 800, 900],
+    ['-phone', 390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}${suffix}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
     );
   }
+  web.app.addHook('onRequest', async (request) => {
+    if (request.method === 'POST' && request.url === '/login') {
+      signInPosts.push(request.headers['sec-fetch-site'] as string | undefined);
+    }
+  });
   await web.app.listen({ host: '127.0.0.1', port: 0 });
   const address = web.app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const port = typeof address === 'object' && address ? address.port : 0;
+  base = `http://${OFFICE_HOST}:${port}`;
+  direct = `http://127.0.0.1:${port}`;
   accountId = await insertAccount(web.db.url, 'berlin-gmbh');
   await insertSpot(web.db.url, accountId, [
     // 23:30 UTC on 31 December is already January in Berlin: in the January report.
@@ -80,15 +113,18 @@ afterAll(async () => {
 });
 
 describe('the accountants page in a real browser', () => {
-  it('signs in, requests a report, watches it finish and downloads exactly the records', async () => {
+  it('signs in over plain HTTP from an office address, requests a report, watches it finish and downloads exactly the records', async () => {
     const context = await browser();
     const page = await context.newPage();
     await page.goto(`${base}/`);
     expect(new URL(page.url()).pathname).toBe('/login');
+    await screenshot(page, 'sign-in');
 
     await page.fill('input[name="token"]', TOKEN);
     await Promise.all([page.waitForURL(`${base}/`), page.click('button[type="submit"]')]);
     expect(await page.textContent('h1')).toBe('Exports');
+    // The browser sent no Sec-Fetch-Site to this origin: the CSRF token alone let the form through.
+    expect(signInPosts).toEqual([undefined]);
 
     await page.selectOption('select[name="accountId"]', { label: 'berlin-gmbh' });
     await page.selectOption('select[name="report"]', 'spot-ledger');
@@ -100,6 +136,7 @@ describe('the accountants page in a real browser', () => {
     // The job page refreshes itself until the export is done.
     await page.waitForSelector('#downloads a', { timeout: 20_000 });
     expect(await page.textContent('#state')).toBe('completed');
+    await screenshot(page, 'export-done');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#downloads a:text-is("CSV")')]);
     expect(download.suggestedFilename()).toBe('spot-ledger_2026-01-01_2026-01-31_Europe~Berlin.csv');
     const content = await readFile((await download.path())!, 'utf8');
@@ -135,12 +172,29 @@ describe('the accountants page in a real browser', () => {
     // The finished export is listed on the home page too.
     await page.goto(`${base}/`);
     expect(await page.locator('a[href$="spot-ledger_2026-01-01_2026-01-31_Europe~Berlin.csv"]').count()).toBe(1);
+    await screenshot(page, 'exports');
+
+    // The accountants' queue board is the read-only one; the admin's is refused.
+    await page.click('nav a:text("Queues")');
+    expect(new URL(page.url()).pathname).toBe('/queues');
+    await page.waitForSelector('text=Queues (read-only)');
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, 'queues-read-only');
+    const signedIn = { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') };
+    expect((await context.request.get(`${direct}/queues/api/queues`, { headers: signedIn })).status()).toBe(200);
+    expect((await context.request.get(`${direct}/admin/queues/api/queues`, { headers: signedIn })).status()).toBe(403);
+
+    // Signing out ends the session on the server: a request with the old cookie is refused.
+    await page.goto(`${base}/`);
+    await Promise.all([page.waitForURL(`${base}/login`), page.click('button:text("Sign out")')]);
+    const replay = await context.request.get(`${direct}/queues/api/queues`, { headers: signedIn });
+    expect(replay.status()).toBe(401);
   });
 
   it('refuses the pages and the download to a browser without the token', async () => {
     const context = await browser();
     const page = await context.newPage();
-    const csv = `${base}/downloads/${accountId}/spot-ledger_2026-01-01_2026-01-31_Europe~Berlin.csv`;
+    const csv = `${direct}/downloads/${accountId}/spot-ledger_2026-01-01_2026-01-31_Europe~Berlin.csv`;
     const refused = await context.request.get(csv);
     expect(refused.status()).toBe(401);
     expect(await refused.text()).not.toContain('9001');
@@ -150,6 +204,6 @@ describe('the accountants page in a real browser', () => {
     await page.click('button[type="submit"]');
     expect(await page.textContent('[role="alert"]')).toBe('That token is not valid.');
     expect((await context.request.get(csv)).status()).toBe(401);
-    expect(await context.cookies()).toEqual([]);
+    expect((await context.cookies()).map((c) => c.name)).toEqual(['ll_csrf']);
   });
 });

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 
-import { answerFailuresPlainly, requireRedis } from '../../src/http/resilience.ts';
+import { answerFailuresPlainly, redisReadiness, requireRedis } from '../../src/http/resilience.ts';
 
 describe('the web page when its stores fail', () => {
   it('answers an unexpected error with a plain 503 that quotes nothing of it', async () => {
@@ -24,7 +24,7 @@ describe('the web page when its stores fail', () => {
     const redis = new Redis({ port: 1, maxRetriesPerRequest: null, retryStrategy: () => 200 });
     redis.on('error', () => undefined);
     const app = Fastify({ logger: false });
-    requireRedis(app, redis);
+    requireRedis(app, redisReadiness(redis));
     app.get('/', async () => 'never');
     app.get('/healthz', async () => 'ok');
     const started = Date.now();

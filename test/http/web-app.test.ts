@@ -5,28 +5,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
-import { sessionValue } from '../../src/http/web-auth.ts';
 import { insertAccount, insertSpot } from '../export/seed.ts';
-import { TOKEN, useWebApp } from './web-fixture.ts';
+import { ADMIN_TOKEN, signIn, TOKEN, useWebApp } from './web-fixture.ts';
 
 const web = useWebApp('webapp');
 let accountId: string;
 let cookie: string;
-
-async function signIn(): Promise<string> {
-  const response = await web.app.inject({
-    method: 'POST',
-    url: '/login',
-    payload: `token=${encodeURIComponent(TOKEN)}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  expect(response.statusCode).toBe(303);
-  const setCookie = String(response.headers['set-cookie']);
-  expect(setCookie).toMatch(/HttpOnly/i);
-  expect(setCookie).toMatch(/SameSite=Strict/i);
-  expect(setCookie).not.toContain(TOKEN);
-  return setCookie.split(';')[0]!;
-}
+let csrf: string;
+let setCookie: string;
 
 async function waitForState(jobId: string, state: string) {
   for (let i = 0; i < 200; i++) {
@@ -50,7 +36,7 @@ beforeAll(async () => {
       ts: '2026-01-06T10:00:00Z',
     },
   ]);
-  cookie = await signIn();
+  ({ cookie, csrf, setCookie } = await signIn(web.app, TOKEN));
 });
 
 describe('sign-in', () => {
@@ -80,35 +66,37 @@ describe('sign-in', () => {
     const wrong = await web.app.inject({
       method: 'POST',
       url: '/login',
-      payload: 'token=nope',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `token=nope&_csrf=${encodeURIComponent(csrf)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie.split(';')[0]! },
     });
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.headers['set-cookie']).toBeUndefined();
+    expect(String(wrong.headers['set-cookie'] ?? '')).not.toContain('ll_session');
     const page = await web.app.inject({ method: 'GET', url: '/', headers: { cookie } });
     expect(page.statusCode).toBe(200);
     // Names from the database are escaped, never markup.
     expect(page.body).toContain('acme &lt;script&gt;');
     expect(page.body).not.toContain('acme <script>');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
-    // Its issue time and an HMAC of it: never the token, and the same form sessionValue gives.
-    expect(cookie).toMatch(/^ll_session=\d+\.[\w-]{43}$/);
-    expect(cookie.split('.')[1]).toBe(
-      sessionValue(TOKEN, Number(cookie.split('=')[1]!.split('.')[0]) * 1000).split('.')[1],
-    );
+    // A signed random session id, HttpOnly and SameSite=Strict, never the token; not Secure over plain HTTP.
+    expect(setCookie).toMatch(/ll_session=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+    expect(setCookie).not.toMatch(/Secure/);
+    expect(setCookie).not.toContain(TOKEN);
   });
 
-  it('accepts the token as a bearer token for scripts, and mounts bull-board behind the same check', async () => {
-    const board = await web.app.inject({
-      method: 'GET',
-      url: '/admin/queues',
-      headers: { authorization: `Bearer ${TOKEN}` },
-    });
+  it('accepts the token as a bearer token for scripts; accountants see the read-only board, the admin the other', async () => {
+    const get = (url: string, headers: Record<string, string>) => web.app.inject({ method: 'GET', url, headers });
+    const board = await get('/queues', { authorization: `Bearer ${TOKEN}` });
     expect(board.statusCode).toBe(200);
-    expect(board.body).toMatch(/bull/i);
-    const api = await web.app.inject({ method: 'GET', url: '/admin/queues/api/queues', headers: { cookie } });
+    expect(board.body).toContain('<title>Queues (read-only)</title>');
+    const api = await get('/queues/api/queues', { cookie });
     expect(api.statusCode).toBe(200);
     expect(api.body).toContain('export');
+    expect(JSON.parse(api.body).queues.every((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toBe(true);
+    expect((await get('/admin/queues', { cookie })).statusCode).toBe(403);
+    expect((await get('/admin/queues/api/queues', { authorization: `Bearer ${TOKEN}` })).statusCode).toBe(403);
+    const admin = await get('/admin/queues/api/queues', { authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect(admin.statusCode).toBe(200);
+    expect(JSON.parse(admin.body).queues.some((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toBe(false);
   });
 });
 
@@ -120,6 +108,7 @@ describe('exports', () => {
       from: '2026-01-01',
       to: '2026-01-31',
       tz: 'UTC',
+      _csrf: csrf,
     });
     const created = await web.app.inject({
       method: 'POST',
@@ -163,6 +152,7 @@ describe('exports', () => {
         from: '2026-02-01',
         to: '2026-02-28',
         tz: 'UTC',
+        _csrf: csrf,
       });
       const created = await web.app.inject({
         method: 'POST',
@@ -185,6 +175,7 @@ describe('exports', () => {
         from: '2026-02-01',
         to: '2026-01-01',
         tz: 'UTC',
+        _csrf: csrf,
       }).toString(),
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -199,6 +190,7 @@ describe('exports', () => {
         from: '2026-02-01',
         to: '2026-02-02',
         tz: 'Nowhere/City',
+        _csrf: csrf,
       }).toString(),
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
     });

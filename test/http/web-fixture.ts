@@ -17,6 +17,7 @@ import { type TestDatabase, useTestDatabase } from '../helpers/test-database.ts'
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 export const TOKEN = 'test-token-0123456789abcdef0123456789abcdef';
+export const ADMIN_TOKEN = 'admin-token-fedcba9876543210fedcba9876543210';
 
 export interface WebFixture {
   readonly db: TestDatabase;
@@ -30,7 +31,10 @@ export interface WebFixture {
  * The accountants' page wired as `ledgerline web` wires it, on a database and a BullMQ prefix of
  * its own, with an export worker running in the test process.
  */
-export function useWebApp(label: string): WebFixture {
+export function useWebApp(
+  label: string,
+  options: { trustProxy?: boolean | number | readonly string[] } = {},
+): WebFixture {
   const db = useTestDatabase(label);
   const prefix = randomPrefix(label);
   let connection: Redis;
@@ -50,14 +54,15 @@ export function useWebApp(label: string): WebFixture {
       deps: { databaseUrl: db.url, exportDir, prisma: db.prisma },
     });
     app = await buildWebApp({
-      token: TOKEN,
+      tokens: { accountant: TOKEN, admin: ADMIN_TOKEN },
       exportDir,
       databaseUrl: db.url,
       prisma: db.prisma,
       exportQueue: queue,
       redis: connection,
+      prefix,
       boardQueues: queues.all(),
-      secureCookies: false,
+      trustProxy: options.trustProxy ?? false,
     });
   });
   afterAll(async () => {
@@ -81,4 +86,43 @@ export function useWebApp(label: string): WebFixture {
     },
     prefix,
   };
+}
+
+/** The `name=value` pairs of a response's Set-Cookie headers. */
+export function cookiesOf(setCookie: string | string[] | undefined): Map<string, string> {
+  const lines = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
+  return new Map(lines.map((line) => line.split(';')[0]!.split('=') as [string, string]));
+}
+
+export const CSRF_FIELD = /name="_csrf" value="([^"]+)"/;
+
+export interface SignedIn {
+  /** The Cookie header: the session and the CSRF secret. */
+  cookie: string;
+  /** The form token that goes with the CSRF secret. */
+  csrf: string;
+  setCookie: string;
+}
+
+/** Signs in as a browser does: the sign-in page (CSRF cookie and token), then its form. */
+export async function signIn(
+  app: FastifyInstance,
+  token: string,
+  extra: { remoteAddress?: string; headers?: Record<string, string> } = {},
+): Promise<SignedIn> {
+  const page = await app.inject({ method: 'GET', url: '/login', ...extra });
+  const csrfCookie = cookiesOf(page.headers['set-cookie']).get('ll_csrf');
+  const csrf = CSRF_FIELD.exec(page.body)?.[1];
+  if (!csrfCookie || !csrf) throw new Error(`the sign-in page set no CSRF cookie or token (${page.statusCode})`);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/login',
+    payload: new URLSearchParams({ token, _csrf: csrf }).toString(),
+    ...extra,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `ll_csrf=${csrfCookie}`, ...extra.headers },
+  });
+  if (response.statusCode !== 303) throw new Error(`sign-in answered ${response.statusCode}: ${response.body}`);
+  const setCookie = String(response.headers['set-cookie']);
+  const session = cookiesOf(response.headers['set-cookie']).get('ll_session');
+  return { cookie: `ll_csrf=${csrfCookie}; ll_session=${session}`, csrf, setCookie };
 }
