@@ -32,6 +32,10 @@ export async function runEndpoint(
   const path = mark < 0 ? url : url.slice(0, mark);
   const rawQuery = mark < 0 ? '' : url.slice(mark + 1);
   const keyHeader = request.headers['access-key'];
+  // Read before any injected latency: once the caller has left, the socket no longer knows its peer,
+  // and an empty address would be refused as 40018 "Invalid IP". The exchange, like this server,
+  // goes on with a request that reached it (docs/exchange-api.md §3.4); only the answer is lost.
+  const ip = normalizeIp(request.socket.remoteAddress ?? '');
   const log = (status: number, code: string | null) => {
     sim.counters.record(endpoint.path, status);
     sim.requestLog.add({
@@ -70,7 +74,7 @@ export async function runEndpoint(
     query,
     // A GET is signed with an empty body, whatever came with it.
     rawBody: endpoint.method === 'POST' && typeof request.body === 'string' ? request.body : '',
-    ip: normalizeIp(request.socket.remoteAddress ?? ''),
+    ip,
     now: sim.clock.now(),
   };
   const outcome = withPageFault(sim, endpoint.path, answer(sim, endpoint, ctx, request, wallNow, fault));

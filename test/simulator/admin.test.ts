@@ -1,3 +1,6 @@
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { describe, expect, it } from 'vitest';
 
 import { startSimulator } from '../../src/simulator/index.ts';
@@ -82,6 +85,46 @@ describe('/__sim admin API', () => {
     await get(ctx.sim, PATHS.netFlow, { symbol: 'BTCUSDT' });
     ctx.sim.faults.clear();
     expect(Date.now() - started).toBeGreaterThanOrEqual(115);
+  });
+
+  it('acts on requests whose caller left during the injected latency, as the exchange would: no 40018', async () => {
+    const main = ctx.sim.createAccount({ unifiedManagement: true });
+    ctx.sim.requestLog.clear();
+    ctx.sim.faults.set({ latencyMs: 300, paths: [PATHS.createSub, PATHS.spot] });
+    /** Sends a signed request and leaves before the answer, as a client that timed out does. */
+    const sendAndLeave = async (method: 'GET' | 'POST', path: string, body: string) => {
+      const timestamp = String(Date.now());
+      const request = http.request(`${ctx.sim.url}${path}`, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          'access-key': main.apiKey,
+          'access-sign': signRequest(main.secretKey, `${timestamp}${method}${path}${body}`),
+          'access-passphrase': main.passphrase,
+          'access-timestamp': timestamp,
+        },
+      });
+      request.on('error', () => undefined);
+      request.end(body);
+      await sleep(100);
+      request.destroy();
+    };
+    try {
+      await sendAndLeave('GET', PATHS.spot, '');
+      await sendAndLeave('POST', PATHS.createSub, JSON.stringify({ username: 'leftearly' }));
+      await sleep(500);
+      // A request that reached the exchange may have been acted on (docs/exchange-api.md §3.4): here both were.
+      const logged = ctx.sim.requestLog.list().filter((r) => r.path === PATHS.spot || r.path === PATHS.createSub);
+      expect(logged.map((r) => [r.path, r.status, r.code]).sort()).toEqual(
+        [
+          [PATHS.spot, 200, '00000'],
+          [PATHS.createSub, 200, '00000'],
+        ].sort(),
+      );
+      expect(ctx.sim.state(main.uid).subAccounts.map((s) => s.name)).toEqual(['leftearly']);
+    } finally {
+      ctx.sim.faults.clear();
+    }
   });
 
   it('applyThenReset applies a POST, then hangs up without answering, once per count', async () => {
