@@ -302,10 +302,10 @@ describe('management commands: against the simulator', () => {
       'demo',
       '--with-worker',
     ]);
-    // One order did not exist: the outcome is printed per order and the exit code says not all were cancelled.
+    // One order did not exist: the outcome is printed per order and the exit code (1: work failed) says not all were cancelled.
     expect(cancelled.stdout).toMatch(/order BTCUSDT orderId cli-404: failed 43001 The order does not exist/);
     expect(cancelled.stderr).toMatch(/^ActionFailedError: action \S+ ended with orders not cancelled: 1 order\(s\)$/);
-    expect(cancelled.status).toBe(2);
+    expect(cancelled.status).toBe(1);
     expect(pipeline.sim.state().openOrders.filter((o) => o.orderId.startsWith('cli-'))).toEqual([]);
 
     const all = await cliLive(['orders', 'cancel-all', '--category', 'MARGIN', '--account', 'demo', '--with-worker']);

@@ -42,48 +42,54 @@ export function registerAccountsCommands(program: Command): void {
     .option('--broker', 'the account is a broker parent (enables broker sub-account transfers)')
     .option('--uta', 'the account is a unified trading account')
     .action((options: AddOptions) =>
-      runTool(async (config) => {
-        const fields = {
-          name: options.name,
-          baseUrl: options.baseUrl,
-          apiKey: options.apiKey,
-          uid: options.uid,
-          isBrokerParent: options.broker ?? false,
-          isUnifiedAccount: options.uta ?? false,
-        };
-        // Check what was typed before asking for secrets.
-        parseAccountInput({ ...fields, secretKey: '-', passphrase: '-' });
-        const env = accountSecretsFromEnv();
-        const secretKey = await secret('secretKey', ACCOUNT_SECRET_VARIABLE, env.secretKey);
-        const passphrase = await secret('passphrase', ACCOUNT_PASSPHRASE_VARIABLE, env.passphrase);
-        const account = await withPrisma(config, (prisma) =>
-          new AccountService(prisma, config.masterKey).add({ ...fields, secretKey, passphrase }),
-        );
-        console.log(`registered account ${account.name} (uid ${account.uid}, key ${account.apiKey})`);
-      }),
+      runTool(
+        async (config) => {
+          const fields = {
+            name: options.name,
+            baseUrl: options.baseUrl,
+            apiKey: options.apiKey,
+            uid: options.uid,
+            isBrokerParent: options.broker ?? false,
+            isUnifiedAccount: options.uta ?? false,
+          };
+          // Check what was typed before asking for secrets.
+          parseAccountInput({ ...fields, secretKey: '-', passphrase: '-' });
+          const env = accountSecretsFromEnv();
+          const secretKey = await secret('secretKey', ACCOUNT_SECRET_VARIABLE, env.secretKey);
+          const passphrase = await secret('passphrase', ACCOUNT_PASSPHRASE_VARIABLE, env.passphrase);
+          const account = await withPrisma(config, (prisma) =>
+            new AccountService(prisma, config.masterKey).add({ ...fields, secretKey, passphrase }),
+          );
+          console.log(`registered account ${account.name} (uid ${account.uid}, key ${account.apiKey})`);
+        },
+        { needs: ['postgres'] },
+      ),
     );
 
   accounts
     .command('list')
     .description('list registered accounts (API keys masked, secrets never shown)')
     .action(() =>
-      runTool(async (config) => {
-        const list = await withPrisma(config, (prisma) => new AccountService(prisma, config.masterKey).list());
-        if (list.length === 0) {
-          console.log('no accounts registered (add one with: ledgerline accounts add)');
-          return;
-        }
-        console.table(
-          list.map((a) => ({
-            name: a.name,
-            uid: a.uid,
-            'base url': a.baseUrl,
-            'api key': a.apiKey,
-            broker: a.isBrokerParent ? 'yes' : 'no',
-            uta: a.isUnifiedAccount ? 'yes' : 'no',
-          })),
-        );
-      }),
+      runTool(
+        async (config) => {
+          const list = await withPrisma(config, (prisma) => new AccountService(prisma, config.masterKey).list());
+          if (list.length === 0) {
+            console.log('no accounts registered (add one with: ledgerline accounts add)');
+            return;
+          }
+          console.table(
+            list.map((a) => ({
+              name: a.name,
+              uid: a.uid,
+              'base url': a.baseUrl,
+              'api key': a.apiKey,
+              broker: a.isBrokerParent ? 'yes' : 'no',
+              uta: a.isUnifiedAccount ? 'yes' : 'no',
+            })),
+          );
+        },
+        { needs: ['postgres'] },
+      ),
     );
 
   accounts
@@ -91,9 +97,12 @@ export function registerAccountsCommands(program: Command): void {
     .description('remove an account that has no stored history, management records or reconciliation reports')
     .argument('<name>', 'the account name')
     .action((name: string) =>
-      runTool(async (config) => {
-        await withPrisma(config, (prisma) => new AccountService(prisma, config.masterKey).remove(name));
-        console.log(`removed account ${name}`);
-      }),
+      runTool(
+        async (config) => {
+          await withPrisma(config, (prisma) => new AccountService(prisma, config.masterKey).remove(name));
+          console.log(`removed account ${name}`);
+        },
+        { needs: ['postgres'] },
+      ),
     );
 }

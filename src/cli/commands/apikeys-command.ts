@@ -110,32 +110,34 @@ export function registerApikeysCommands(program: Command): void {
     .requiredOption('--account <name>', 'a registered account')
     .option('--sub-uid <uid>', 'only the keys of this sub-account')
     .action((options: { account: string; subUid?: string }) =>
-      runTool((config) =>
-        withPrisma(config, async (prisma) => {
-          const account = await new AccountService(prisma, config.masterKey).get(options.account);
-          const keys = await prisma.subAccountApiKey.findMany({
-            where: { accountId: account.id, ...(options.subUid ? { subAccountUid: options.subUid } : {}) },
-            orderBy: { createdAt: 'asc' },
-          });
-          if (keys.length === 0) {
-            console.log('no API keys in the local mirror');
-            return;
-          }
-          console.table(
-            keys.map((k) => ({
-              'sub uid': k.subAccountUid,
-              'api key': k.apiKey,
-              label: k.label,
-              perms: k.permList.join(',') || '(none)',
-              ips: k.ipList.join(',') || '(none)',
-              secret: k.secretEnc
-                ? 'stored, not yet shown'
-                : k.secretRevealedAt
-                  ? `shown ${k.secretRevealedAt.toISOString()}`
-                  : 'not held',
-            })),
-          );
-        }),
+      runTool(
+        (config) =>
+          withPrisma(config, async (prisma) => {
+            const account = await new AccountService(prisma, config.masterKey).get(options.account);
+            const keys = await prisma.subAccountApiKey.findMany({
+              where: { accountId: account.id, ...(options.subUid ? { subAccountUid: options.subUid } : {}) },
+              orderBy: { createdAt: 'asc' },
+            });
+            if (keys.length === 0) {
+              console.log('no API keys in the local mirror');
+              return;
+            }
+            console.table(
+              keys.map((k) => ({
+                'sub uid': k.subAccountUid,
+                'api key': k.apiKey,
+                label: k.label,
+                perms: k.permList.join(',') || '(none)',
+                ips: k.ipList.join(',') || '(none)',
+                secret: k.secretEnc
+                  ? 'stored, not yet shown'
+                  : k.secretRevealedAt
+                    ? `shown ${k.secretRevealedAt.toISOString()}`
+                    : 'not held',
+              })),
+            );
+          }),
+        { needs: ['postgres'] },
       ),
     );
 
@@ -145,13 +147,15 @@ export function registerApikeysCommands(program: Command): void {
     .argument('<apiKey>', 'the API key')
     .requiredOption('--account <name>', 'a registered account')
     .action((apiKey: string, options: { account: string }) =>
-      runTool((config) =>
-        withPrisma(config, async (prisma) => {
-          const account = await new AccountService(prisma, config.masterKey).get(options.account);
-          const secret = await revealSecret(prisma, new SecretBox(config.masterKey), account.id, apiKey);
-          process.stderr.write(`secret key of ${apiKey} (shown once; it is no longer stored):\n`);
-          process.stdout.write(`${secret}\n`);
-        }),
+      runTool(
+        (config) =>
+          withPrisma(config, async (prisma) => {
+            const account = await new AccountService(prisma, config.masterKey).get(options.account);
+            const secret = await revealSecret(prisma, new SecretBox(config.masterKey), account.id, apiKey);
+            process.stderr.write(`secret key of ${apiKey} (shown once; it is no longer stored):\n`);
+            process.stdout.write(`${secret}\n`);
+          }),
+        { needs: ['postgres'] },
       ),
     );
 }

@@ -9,11 +9,14 @@ export function registerDbCommands(program: Command): void {
     .command('migrate')
     .description('create the database if missing and apply pending migrations (same as npm run db:migrate)')
     .action(() =>
-      runTool(async (config) => {
-        const applied = await migrateDatabase(config.databaseUrl);
-        const db = databaseName(config.databaseUrl);
-        if (applied.length === 0) console.log(`database ${db} is up to date: no migration applied`);
-        else for (const name of applied) console.log(`applied ${name} to ${db}`);
-      }),
+      runTool(
+        async (config) => {
+          const applied = await migrateDatabase(config.databaseUrl);
+          const db = databaseName(config.databaseUrl);
+          if (applied.length === 0) console.log(`database ${db} is up to date: no migration applied`);
+          else for (const name of applied) console.log(`applied ${name} to ${db}`);
+        },
+        { needs: ['postgres'] },
+      ),
     );
 }

@@ -3,15 +3,13 @@ import type { Command } from 'commander';
 import { createRuntime } from '../../app/create-runtime.ts';
 import { parseRecountMode } from '../../reconcile/recount-mode.ts';
 import { runReconciliation } from '../../reconcile/run-reconciliation.ts';
+import { EXIT } from '../exit-codes.ts';
 import { runTool } from '../run-tool.ts';
 
 interface ReconcileOptions {
   account: string;
   recount: string;
 }
-
-/** Exit code of a reconciliation that ran and found something wrong (2 is bad input). */
-export const RECONCILIATION_FAILED_EXIT = 1;
 
 export function registerReconcileCommand(program: Command): void {
   program
@@ -34,7 +32,7 @@ export function registerReconcileCommand(program: Command): void {
           const report = await runReconciliation(runtime, { accountId: account.id, recount });
           console.log(report.summary);
           console.log(`report ${report.id}`);
-          if (!report.passed) process.exitCode = RECONCILIATION_FAILED_EXIT;
+          if (!report.passed) process.exitCode = EXIT.failed;
         } finally {
           await runtime.close();
         }

@@ -95,36 +95,38 @@ export function registerSubaccountsCommands(program: Command): void {
     .description('list the sub-accounts the local mirror knows of (no endpoint of the exchange lists them)')
     .requiredOption('--account <name>', 'a registered account')
     .action((options: { account: string }) =>
-      runTool((config) =>
-        withPrisma(config, async (prisma) => {
-          const account = await new AccountService(prisma, config.masterKey).get(options.account);
-          const subs = await prisma.subAccount.findMany({
-            where: { accountId: account.id },
-            orderBy: { createdAt: 'asc' },
-          });
-          if (subs.length === 0) {
-            console.log('no sub-accounts in the local mirror');
-            return;
-          }
-          const keys = await prisma.subAccountApiKey.groupBy({
-            by: ['subAccountUid'],
-            where: { accountId: account.id },
-            _count: { _all: true },
-          });
-          const keyCount = new Map(keys.map((k) => [k.subAccountUid, k._count._all]));
-          console.table(
-            subs.map((s) => ({
-              uid: s.subUid ?? '(unknown: answer lost)',
-              name: s.name ?? '',
-              email: s.email ?? '',
-              status: s.status ?? '',
-              source: s.source,
-              keys: (s.subUid ? (keyCount.get(s.subUid) ?? 0) : 0) + s.keysWithoutId,
-              note: s.note ?? '',
-            })),
-          );
-          console.log(`${subs.length} of at most ${MAX_SUB_ACCOUNTS} sub-accounts`);
-        }),
+      runTool(
+        (config) =>
+          withPrisma(config, async (prisma) => {
+            const account = await new AccountService(prisma, config.masterKey).get(options.account);
+            const subs = await prisma.subAccount.findMany({
+              where: { accountId: account.id },
+              orderBy: { createdAt: 'asc' },
+            });
+            if (subs.length === 0) {
+              console.log('no sub-accounts in the local mirror');
+              return;
+            }
+            const keys = await prisma.subAccountApiKey.groupBy({
+              by: ['subAccountUid'],
+              where: { accountId: account.id },
+              _count: { _all: true },
+            });
+            const keyCount = new Map(keys.map((k) => [k.subAccountUid, k._count._all]));
+            console.table(
+              subs.map((s) => ({
+                uid: s.subUid ?? '(unknown: answer lost)',
+                name: s.name ?? '',
+                email: s.email ?? '',
+                status: s.status ?? '',
+                source: s.source,
+                keys: (s.subUid ? (keyCount.get(s.subUid) ?? 0) : 0) + s.keysWithoutId,
+                note: s.note ?? '',
+              })),
+            );
+            console.log(`${subs.length} of at most ${MAX_SUB_ACCOUNTS} sub-accounts`);
+          }),
+        { needs: ['postgres'] },
       ),
     );
 }

@@ -1,0 +1,122 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+import type { Config } from '../config/config.ts';
+import { ServiceUnreachableError } from '../errors/index.ts';
+
+export type Store = 'postgres' | 'redis';
+
+/**
+ * How long each store may take to answer the probe. Both are probed at once,
+ * so a command answers well within 10 s however the store fails (refused,
+ * silent, or a black-holed address).
+ */
+export const PROBE_TIMEOUT_MS = 3_000;
+
+/** Postgres' "database does not exist": the server answered, which is all the probe asks (migrate creates it). */
+const UNDEFINED_DATABASE = '3D000';
+
+/**
+ * Checks, before a command starts, that the stores it needs answer. Without
+ * it a command with Redis down waits forever (BullMQ's connections retry every
+ * command until Redis returns) while ioredis prints an error per reconnect,
+ * and one with Postgres on a silent address waits for the kernel's timeout.
+ * Throws a ServiceUnreachableError naming the first store that did not answer.
+ */
+export async function checkServices(config: Config, stores: readonly Store[]): Promise<void> {
+  const probes = stores.map((store) => (store === 'postgres' ? probePostgres(config) : probeRedis(config)));
+  const results = await Promise.allSettled(probes);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+async function probePostgres(config: Config): Promise<void> {
+  const where = hostOf(config.databaseUrl, 5432);
+  const client = new pg.Client({
+    connectionString: config.databaseUrl,
+    connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+    query_timeout: PROBE_TIMEOUT_MS,
+  });
+  // A connection lost after the probe must not crash the process: the probe is over by then.
+  client.on('error', () => undefined);
+  try {
+    await withDeadline(
+      (async () => {
+        await client.connect();
+        await client.query('SELECT 1');
+      })(),
+    );
+    await client.end();
+  } catch (error) {
+    // Not awaited: ending a connection to a server that never answers waits for that server too.
+    client.end().catch(() => undefined);
+    if ((error as { code?: unknown }).code === UNDEFINED_DATABASE) return;
+    throw new ServiceUnreachableError('Postgres', 'DATABASE_URL', where, reasonOf(error), error);
+  }
+}
+
+async function probeRedis(config: Config): Promise<void> {
+  const where = hostOf(config.redisUrl, 6379);
+  const redis = new Redis(config.redisUrl, {
+    lazyConnect: true,
+    connectTimeout: PROBE_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    // The probe's PING is the readiness check; ioredis' own INFO would wait on a silent server unbounded.
+    enableReadyCheck: false,
+    // One attempt: the probe reports, it does not wait for Redis to come back.
+    retryStrategy: () => null,
+    // disconnect() otherwise keeps the process alive 2 s waiting for a socket that never opened.
+    disconnectTimeout: 100,
+  });
+  let lastError: unknown;
+  // ioredis reports each failed connection attempt as an event; the probe's answer is the rejection below.
+  redis.on('error', (error: unknown) => (lastError = error));
+  try {
+    await withDeadline(
+      (async () => {
+        await redis.connect();
+        await redis.ping();
+      })(),
+    );
+  } catch (error) {
+    throw new ServiceUnreachableError('Redis', 'REDIS_URL', where, reasonOf(lastError ?? error), error);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Rejects when `work` has not settled within the probe's time: a store that accepts and never answers. */
+async function withDeadline(work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** host:port of a service URL, never its user or password. */
+function hostOf(url: string, defaultPort: number): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || defaultPort}`;
+  } catch {
+    return 'an unparsable URL';
+  }
+}
+
+function reasonOf(error: unknown): string {
+  // Node reports a refused dual-stack connection as an AggregateError with an empty message.
+  if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error.message.split('\n')[0] ?? '';
+    if (message) return message;
+    if (typeof code === 'string') return code;
+  }
+  return String(error);
+}

@@ -1,0 +1,117 @@
+import { createServer, type Server, type Socket } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { runCliLive } from '../helpers/cli.ts';
+import { freshDatabaseUrl } from '../helpers/test-database.ts';
+import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
+
+// Every command, with the arguments it needs to get as far as its stores.
+const COMMANDS: string[][] = [
+  ['migrate'],
+  ['accounts', 'list'],
+  ['accounts', 'remove', 'main'],
+  ['worker'],
+  ['backfill', '--account', 'main', '--stream', 'spot', '--from', '2026-01-01', '--to', '2026-02-01'],
+  ['sync', '--account', 'main'],
+  ['status'],
+  ['reconcile', '--account', 'main'],
+  ['export', '--report', 'spot-ledger', '--account', 'main', '--from', '2026-01-01', '--to', '2026-01-31'],
+  ['web'],
+  ['subaccounts', 'list', '--account', 'main'],
+  ['subaccounts', 'create', '--account', 'main', '--username', 'alice'],
+  ['apikeys', 'list', '--account', 'main'],
+  ['orders', 'cancel-all', '--account', 'main', '--category', 'SPOT'],
+];
+// The commands that use Redis (the rest read or write Postgres only).
+const REDIS_COMMANDS = COMMANDS.filter(
+  (args) => !['migrate', 'accounts', 'subaccounts list', 'apikeys list'].some((c) => args.join(' ').startsWith(c)),
+);
+
+/** A port that accepts connections and never answers: a store that hangs rather than refuses. */
+let silent: Server;
+let silentPort = 0;
+const sockets = new Set<Socket>();
+
+beforeAll(async () => {
+  silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  silentPort = (silent.address() as { port: number }).port;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => silent.close(resolve));
+});
+
+const env = (overrides: Record<string, string>) => ({
+  DATABASE_URL: freshDatabaseUrl('unreachable'),
+  REDIS_URL: TEST_REDIS_URL,
+  LEDGERLINE_WEB_TOKEN: 'a-web-token-of-at-least-thirty-two-chars',
+  LEDGERLINE_ACCOUNT_SECRET: 'secret',
+  LEDGERLINE_ACCOUNT_PASSPHRASE: 'passphrase',
+  ...overrides,
+});
+
+/** Runs the commands a few at a time (2 shared cores), each judged on its own clock. */
+async function runAll(commands: string[][], environment: () => Record<string, string>) {
+  const results: { args: string[]; status: number | null; stdout: string; stderr: string; ms: number }[] = [];
+  for (let i = 0; i < commands.length; i += 3) {
+    const batch = commands.slice(i, i + 3).map(async (args) => {
+      const started = Date.now();
+      // 20 s before the helper kills it, so a hang shows as a time over 10 s instead of a test timeout.
+      const result = await runCliLive(args, environment(), 20_000);
+      return { args, ...result, ms: Date.now() - started };
+    });
+    results.push(...(await Promise.all(batch)));
+  }
+  return results;
+}
+
+function expectOneLine(results: Awaited<ReturnType<typeof runAll>>, line: RegExp) {
+  for (const r of results) {
+    const name = r.args.join(' ');
+    expect(r.stderr, name).toMatch(line);
+    expect(r.stderr.split('\n'), `${name}: ${r.stderr}`).toHaveLength(1);
+    expect(r.stdout, name).toBe('');
+    expect(r.status, name).toBe(3);
+    expect(r.ms, name).toBeLessThan(10_000);
+  }
+}
+
+describe('every command with a store unreachable', () => {
+  it('Postgres refusing connections: one line naming Postgres and DATABASE_URL, exit 3, within 10 s', async () => {
+    const results = await runAll(COMMANDS, () =>
+      env({ DATABASE_URL: 'postgresql://postgres:pw@127.0.0.1:1/ledgerline' }),
+    );
+    expectOneLine(
+      results,
+      /^ServiceUnreachableError: Postgres at 127\.0\.0\.1:1 \(DATABASE_URL\) is unreachable: .*ECONNREFUSED/,
+    );
+    // The password is never printed.
+    for (const r of results) expect(r.stderr).not.toContain(':pw@');
+  }, 120_000);
+
+  it('Redis refusing connections: one line naming Redis and REDIS_URL, no stream of ioredis errors, exit 3, within 10 s', async () => {
+    const results = await runAll(REDIS_COMMANDS, () => env({ REDIS_URL: 'redis://127.0.0.1:1' }));
+    expectOneLine(
+      results,
+      /^ServiceUnreachableError: Redis at 127\.0\.0\.1:1 \(REDIS_URL\) is unreachable: .*ECONNREFUSED/,
+    );
+  }, 120_000);
+
+  it('a store that accepts connections and never answers: named within 10 s, not waited on forever', async () => {
+    const sample = [['status'], ['worker'], ['accounts', 'list']];
+    expectOneLine(
+      await runAll(sample, () => env({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${silentPort}/ledgerline` })),
+      /^ServiceUnreachableError: Postgres at 127\.0\.0\.1:\d+ \(DATABASE_URL\) is unreachable: /,
+    );
+    expectOneLine(
+      await runAll([['status'], ['worker']], () => env({ REDIS_URL: `redis://127.0.0.1:${silentPort}` })),
+      /^ServiceUnreachableError: Redis at 127\.0\.0\.1:\d+ \(REDIS_URL\) is unreachable: /,
+    );
+  }, 120_000);
+});
