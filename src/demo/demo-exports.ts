@@ -10,6 +10,8 @@ import { REPORTS } from '../export/reports/index.ts';
 export interface WrittenReport {
   report: string;
   rows: number;
+  /** Trade legs the tax-tool files could not pair (0 on the simulator's data). */
+  unpairedLegs: number;
   csvPath: string;
 }
 
@@ -26,7 +28,7 @@ export async function exportDemoReports(
     const request = parseExportRequest({ report: report.name, accountId: account.id, from, to, tz: 'UTC' });
     const csvPath = exportCsvPath(config.exportDir, request);
     const { manifest } = await exportToFile({ databaseUrl: config.databaseUrl, request, account, csvPath });
-    written.push({ report: report.name, rows: manifest.rowCount, csvPath });
+    written.push({ report: report.name, rows: manifest.rowCount, unpairedLegs: manifest.unpairedLegs, csvPath });
   }
   return written;
 }

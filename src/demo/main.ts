@@ -29,7 +29,8 @@ await runTool(async (config) => {
   console.log(`  reports         ${path.relative(process.cwd(), config.exportDir) || '.'}/`);
   for (const r of summary.reports) {
     console.log(
-      `    ${r.report.padEnd(17)} ${String(r.rows).padStart(6)} rows  ${path.relative(process.cwd(), r.csvPath)}`,
+      `    ${r.report.padEnd(17)} ${String(r.rows).padStart(6)} rows  ${path.relative(process.cwd(), r.csvPath)}` +
+        (r.unpairedLegs > 0 ? `  (${r.unpairedLegs} unpaired trade legs)` : ''),
     );
   }
   if (!report.passed) throw new DemoChecksFailedError();

@@ -5,13 +5,15 @@ import path from 'node:path';
 
 import type { ExportRequest } from './export-request.ts';
 import { reportParams } from './export-request.ts';
-import { buildManifest, type ExportManifest, manifestPathFor } from './manifest.ts';
+import { buildManifest, type ExportManifest, manifestPathFor, unpairedPathFor } from './manifest.ts';
 import { reportByName } from './reports/index.ts';
 import { streamReport } from './stream-report.ts';
 
 export interface ExportedFile {
   csvPath: string;
   manifestPath: string;
+  /** The side file of unpaired trade legs, when there are any. */
+  unpairedPath: string | null;
   manifest: ExportManifest;
 }
 
@@ -31,34 +33,42 @@ export async function exportToFile(options: {
   const report = reportByName(request.report);
   const csvPath = path.resolve(options.csvPath);
   const manifestPath = manifestPathFor(csvPath);
+  const unpairedPath = unpairedPathFor(csvPath);
   await mkdir(path.dirname(csvPath), { recursive: true });
   const suffix = `.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
   const csvTemp = csvPath + suffix;
   const manifestTemp = manifestPath + suffix;
+  const unpairedTemp = unpairedPath + suffix;
   try {
     const result = await streamReport({
       databaseUrl: options.databaseUrl,
       report,
       params: reportParams(request, options.account.name),
       sink: createWriteStream(csvTemp),
+      unpairedSink: createWriteStream(unpairedTemp),
     });
+    const unpaired = result.unpairedLegs > 0;
     const manifest = buildManifest({
       request,
       title: report.title,
       columns: report.columns.map((c) => c.header),
       account: options.account,
       file: path.basename(csvPath),
+      unpairedFile: unpaired ? path.basename(unpairedPath) : null,
       result,
       generatedAt: (options.now ?? (() => new Date()))(),
     });
     await writeFile(manifestTemp, `${JSON.stringify(manifest, null, 2)}\n`);
     // An older manifest must not describe the new CSV, even for the instant between the renames.
     await rm(manifestPath, { force: true });
+    await rm(unpairedPath, { force: true });
     await rename(csvTemp, csvPath);
+    if (unpaired) await rename(unpairedTemp, unpairedPath);
     await rename(manifestTemp, manifestPath);
-    return { csvPath, manifestPath, manifest };
+    return { csvPath, manifestPath, unpairedPath: unpaired ? unpairedPath : null, manifest };
   } finally {
     await rm(csvTemp, { force: true });
     await rm(manifestTemp, { force: true });
+    await rm(unpairedTemp, { force: true });
   }
 }

@@ -25,6 +25,10 @@ export interface ExportManifest {
   bytes: number;
   sha256: string;
   unmapped: UnmappedSummary;
+  /** Trade legs that could not be paired with their other side (Koinly, CoinTracking), in the CSV too. */
+  unpairedLegs: number;
+  /** The side file listing them (same columns), or null when there are none. */
+  unpairedFile: string | null;
   generatedAt: string;
 }
 
@@ -34,6 +38,7 @@ export function buildManifest(input: {
   columns: string[];
   account: { id: string; name: string };
   file: string;
+  unpairedFile: string | null;
   result: StreamResult;
   generatedAt: Date;
 }): ExportManifest {
@@ -56,11 +61,22 @@ export function buildManifest(input: {
     bytes: result.bytes,
     sha256: result.sha256,
     unmapped: result.unmapped,
+    unpairedLegs: result.unpairedLegs,
+    unpairedFile: input.unpairedFile,
     generatedAt: input.generatedAt.toISOString(),
   };
 }
 
 /** `x.csv` -> `x.manifest.json` (any other name gets `.manifest.json` appended). */
 export function manifestPathFor(csvPath: string): string {
-  return csvPath.endsWith('.csv') ? `${csvPath.slice(0, -4)}.manifest.json` : `${csvPath}.manifest.json`;
+  return siblingPath(csvPath, '.manifest.json');
+}
+
+/** `x.csv` -> `x.unpaired.csv`: the trade legs that could not be paired. */
+export function unpairedPathFor(csvPath: string): string {
+  return siblingPath(csvPath, '.unpaired.csv');
+}
+
+function siblingPath(csvPath: string, suffix: string): string {
+  return csvPath.endsWith('.csv') ? `${csvPath.slice(0, -4)}${suffix}` : `${csvPath}${suffix}`;
 }

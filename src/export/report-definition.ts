@@ -23,10 +23,14 @@ export interface ReportQuery {
   readonly values: unknown[];
 }
 
+/** The flag of a trade-type record that could not be paired: counted apart and listed in a side file. */
+export const UNPAIRED_LEG = 'unpaired-leg';
+
 /**
  * One CSV report. Its query returns the output columns in order, then ONE extra column: null for a
- * normal row, or a short label (e.g. `spotTaxType=Foo`) for a row carrying a value the mapping or
- * the schema does not know. That column is counted into the manifest and never written to the CSV.
+ * normal row, `UNPAIRED_LEG` for a trade leg without its other side, or a short label (e.g.
+ * `spotTaxType=Foo`) for a row carrying a value the mapping or the schema does not know. That
+ * column is counted into the manifest and never written to the CSV.
  * Every value is text already (amounts cast with ::text, times formatted in SQL), and the ORDER BY
  * ends in a unique key, so the same data gives the same bytes.
  */

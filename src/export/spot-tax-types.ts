@@ -8,7 +8,8 @@ import type { SpotTaxType } from '../exchange/spot-tax-types.ts';
  *
  * Labels depend on the direction of the record (amount > 0 = in, < 0 = out). Koinly's label '' is a
  * plain deposit/withdrawal; CoinTracking has no blank type, its plain ones are Deposit/Withdrawal.
- * Records of category `trade` whose two legs share a bizOrderId become one trade row in both formats.
+ * Records of category `trade` sharing a bizOrderId are one order, paired into trade rows in both formats
+ * (reports/ledger-entries.ts); a `trade` record that cannot be paired is flagged, never silently a deposit.
  */
 
 export const ACCOUNTING_CATEGORIES = [
@@ -102,7 +103,9 @@ const BOOKINGS = {
   'Refund Copy Trade commission': REFUND,
   'Buy Crypto': PLAIN('trade'),
   'Deduction of judicial recall': PLAIN('adjustment'),
-  'Buy with card': PLAIN('trade'),
+  // A card purchase has one record: the card payment is not in the exchange's ledger, so there is
+  // no second leg to pair. An acquisition whose cost the accountant takes from the card statement.
+  'Buy with card': PLAIN('deposit'),
   'Airdrop Reward-B': AIRDROP,
   'Decrease due to ETF settlement': PLAIN('adjustment'),
   'Increase due to ETF settlement': PLAIN('adjustment'),

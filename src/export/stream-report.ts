@@ -7,7 +7,7 @@ import pg from 'pg';
 import { encodeCsvHeader, encodeCsvRow } from './csv-encoder.ts';
 import { neutralizeCell } from './neutralize.ts';
 import { PrefetchingQueryStream } from './prefetching-query-stream.ts';
-import type { ReportDefinition, ReportParams } from './report-definition.ts';
+import { type ReportDefinition, type ReportParams, UNPAIRED_LEG } from './report-definition.ts';
 
 export interface UnmappedSummary {
   /** Rows carrying a value the mapping or the schema does not know. */
@@ -21,6 +21,8 @@ export interface StreamResult {
   bytes: number;
   sha256: string;
   unmapped: UnmappedSummary;
+  /** Rows of trade legs that could not be paired (written to the CSV, and to `unpairedSink`). */
+  unpairedLegs: number;
 }
 
 export interface StreamReportOptions {
@@ -31,6 +33,8 @@ export interface StreamReportOptions {
   sink: Writable;
   /** Rows fetched per round trip of the server-side cursor. */
   batchSize?: number;
+  /** Where the unpaired trade legs' rows go as well, as a CSV with the same header (ended here). */
+  unpairedSink?: Writable;
 }
 
 // Every column arrives as text (the queries cast): keep Postgres' exact text, parse nothing.
@@ -51,6 +55,7 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
   const unmapped: UnmappedSummary = { rows: 0, values: {} };
   let distinct = 0;
   let rowCount = 0;
+  let unpairedLegs = 0;
   let bytes = 0;
   const hash = createHash('sha256');
 
@@ -82,7 +87,10 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
         const cells = new Array<string>(columns.length);
         for (let i = 0; i < columns.length; i++) cells[i] = neutralizeCell(row[i], columns[i]!.kind);
         const flag = row[columns.length];
-        if (flag) {
+        if (flag === UNPAIRED_LEG) {
+          if (unpairedLegs++ === 0) options.unpairedSink?.write(encodeCsvHeader(columns.map((c) => c.header)));
+          options.unpairedSink?.write(encodeCsvRow(cells));
+        } else if (flag) {
           unmapped.rows++;
           if (flag in unmapped.values) unmapped.values[flag]!++;
           else if (distinct < MAX_UNMAPPED_VALUES) {
@@ -103,6 +111,14 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
     await pipeline(source, toCsv, options.sink);
   } finally {
     await client.end();
+    if (options.unpairedSink) await endStream(options.unpairedSink);
   }
-  return { rowCount, bytes, sha256: hash.digest('hex'), unmapped };
+  return { rowCount, bytes, sha256: hash.digest('hex'), unmapped, unpairedLegs };
+}
+
+function endStream(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.once('error', reject);
+    stream.end(() => resolve());
+  });
 }

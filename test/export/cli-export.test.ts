@@ -101,6 +101,23 @@ describe('ledgerline export', () => {
     ]);
   });
 
+  it('says on its last line how many trade legs could not be paired, and where they are listed', async () => {
+    const lonely = await insertAccount(db.url, 'lonely');
+    await insertSpot(db.url, lonely, [
+      { recordId: 'u1', coin: 'BTC', spotTaxType: 'Buy', amount: '0.1', bizOrderId: 'o9', ts: '2027-01-05T10:00:00Z' },
+      { recordId: 'u2', coin: 'ETH', spotTaxType: 'Sell', amount: '-1', ts: '2027-01-06T10:00:00Z' },
+    ]);
+    const out = path.join(dir, 'out', 'lonely.csv');
+    const args = ['--report', 'koinly', '--account', 'lonely', '--from', '2027-01-01', '--to', '2027-01-31'];
+    const result = await run(['export', ...args, '--out', out]);
+    expect(result.status).toBe(0);
+    const unpaired = path.join(dir, 'out', 'lonely.unpaired.csv');
+    expect(result.stderr.split('\n').at(-1)).toBe(
+      `warning: 2 trade legs could not be paired with their other side; exported as single rows and listed in ${unpaired}`,
+    );
+    expect((await readFile(unpaired, 'utf8')).trimEnd().split('\n')).toHaveLength(3);
+  });
+
   it('refuses bad input with one line naming the field, and writes nothing', async () => {
     const out = path.join(dir, 'never.csv');
     const base = [

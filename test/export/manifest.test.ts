@@ -125,6 +125,8 @@ describe('manifests and re-exports', () => {
       period: { start: '2026-01-31T23:00:00.000Z', end: '2026-02-28T23:00:00.000Z' },
       file: 'spot-ledger.csv',
       unmapped: { rows: 0, values: {} },
+      unpairedLegs: 0,
+      unpairedFile: null,
       generatedAt: '2026-03-01T00:00:00.000Z',
     });
     expect(m.columns[0]).toBe('record_id');

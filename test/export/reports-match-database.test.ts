@@ -292,6 +292,9 @@ describe('reports on the demo data', () => {
       if (fee) add(feeCoin!, new Decimal(fee).neg());
     }
     expect(seen.size).toBe(truth.spot.length);
+    // Every trade of the simulator's orders pairs: both sides on one row, nothing left as a single leg.
+    expect(koinly.rows.filter((r) => r[1] !== '' && r[3] !== '').length).toBeGreaterThanOrEqual(1_000);
+    expect([koinly.manifest.unpairedLegs, coinTracking.manifest.unpairedLegs]).toEqual([0, 0]);
     expect(koinly.manifest.unmapped.rows).toBe(1);
     expect(coinTracking.manifest.unmapped.rows).toBe(1);
     const expectedNet = new Map<string, Decimal>();
@@ -300,4 +303,50 @@ describe('reports on the demo data', () => {
     }
     for (const [coin, value] of expectedNet) expect(net.get(coin)?.equals(value), coin).toBe(true);
   });
+
+  it('ten consecutive monthly Koinly and CoinTracking files hold every spot record exactly once, each row in the month of its earliest record', async () => {
+    const records = new Map(truth.spot.map((r) => [r.id!, r]));
+    const months = Array.from({ length: 10 }, (_, i) =>
+      DateTime.fromISO('2025-12-01', { zone: TZ }).plus({ months: i }),
+    );
+    const spanStart = months[0]!.toMillis();
+    const spanEnd = months[9]!.plus({ months: 1 }).toMillis();
+    for (const [report, idColumn] of [
+      ['koinly', -1],
+      ['cointracking', 11],
+    ] as const) {
+      const named = new Map<string, string>();
+      for (const month of months) {
+        const from = month.toISODate()!;
+        const to = month.endOf('month').toISODate()!;
+        const { rows, manifest } = await exportCsv(report, from, to);
+        expect(manifest.unpairedLegs, `${report} ${from}`).toBe(0);
+        for (const row of rows) {
+          const ids = (idColumn === -1 ? /record (\S+)/.exec(row[10]!)![1]! : row[idColumn]!).split('+');
+          for (const id of ids) {
+            expect(named.get(id), `${report}: record ${id} in ${from} and in ${named.get(id)}`).toBeUndefined();
+            named.set(id, from);
+          }
+          // The row lies in the month of its earliest record.
+          const earliest = Math.min(...ids.map((id) => Number(records.get(id)!.ts)));
+          expect(within(from, to)(String(earliest)), `${report} row ${ids.join('+')}`).toBe(true);
+        }
+      }
+      // Every record of the ten months is in exactly one file, except the later legs of an order
+      // that began before them; a record from outside them is a later leg of an order that began inside.
+      const orderStart = new Map<string, number>();
+      for (const r of truth.spot) {
+        const ts = Number(r.ts);
+        if (ts < (orderStart.get(r.bizOrderId!) ?? Infinity)) orderStart.set(r.bizOrderId!, ts);
+      }
+      for (const r of truth.spot) {
+        const ts = Number(r.ts);
+        const inSpan = ts >= spanStart && ts < spanEnd;
+        const startedBefore = orderStart.get(r.bizOrderId!)! < spanStart;
+        if (inSpan && !startedBefore) expect(named.has(r.id!), `${report}: record ${r.id} missing`).toBe(true);
+        if (named.has(r.id!) && !inSpan) expect(ts).toBeGreaterThanOrEqual(spanEnd);
+      }
+      expect(named.size).toBeGreaterThan(5_000);
+    }
+  }, 120_000);
 });

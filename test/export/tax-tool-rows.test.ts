@@ -47,10 +47,10 @@ beforeAll(async () => {
       bizOrderId: 'o1',
       ts: at(1),
     },
-    // Fees on both legs cannot share one fee column: kept as two single rows.
+    // Fees on both legs: still one trade.
     { recordId: 'c1', coin: 'ETH', spotTaxType: 'Sell', amount: '-2', fee: '-0.002', bizOrderId: 'o2', ts: at(2) },
     { recordId: 'c2', coin: 'USDT', spotTaxType: 'Sell', amount: '6000', fee: '-6', bizOrderId: 'o2', ts: at(2) },
-    // A trade leg without an order id is never paired.
+    // A trade leg without an order id is never paired: a single row, counted as unpaired.
     { recordId: 'd1', coin: 'SOL', spotTaxType: 'Exchange income', amount: '3.5', ts: at(3) },
     // A fee-only record: nothing moved but the fee.
     { recordId: 'e1', coin: 'USDT', spotTaxType: 'Transaction fee deduct', amount: '0', fee: '-0.25', ts: at(4) },
@@ -77,24 +77,11 @@ describe('Koinly and CoinTracking rows', () => {
         'Buy [trade] record b1+b2 order o1',
         '',
       ],
+      // Fees on both legs: the received leg's fee in the fee column, the given leg's added to what was sent.
       [
         '2026-04-10 12:02:00 UTC',
-        '2',
+        '2.002',
         'ETH',
-        '',
-        '',
-        '0.002',
-        'ETH',
-        '',
-        '',
-        '',
-        'Sell [trade] record c1 order o2',
-        '',
-      ],
-      [
-        '2026-04-10 12:02:00 UTC',
-        '',
-        '',
         '6000',
         'USDT',
         '6',
@@ -102,7 +89,7 @@ describe('Koinly and CoinTracking rows', () => {
         '',
         '',
         '',
-        'Sell [trade] record c2 order o2',
+        'Sell (sent includes its fee 0.002) [trade] record c1+c2 order o2',
         '',
       ],
       ['2026-04-10 12:03:00 UTC', '', '', '3.5', 'SOL', '', '', '', '', '', 'Exchange income [trade] record d1', ''],
@@ -167,8 +154,7 @@ describe('Koinly and CoinTracking rows', () => {
         '2026-04-10 12:01:00',
         'b1+b2',
       ],
-      ['Withdrawal', '', '', '2', 'ETH', '0.002', 'ETH', 'main', 'trade', '2026-04-10 12:02:00', 'c1'],
-      ['Deposit', '6000', 'USDT', '', '', '6', 'USDT', 'main', 'trade', '2026-04-10 12:02:00', 'c2'],
+      ['Trade', '6000', 'USDT', '2.002', 'ETH', '6', 'USDT', 'main', 'trade', '2026-04-10 12:02:00', 'c1+c2'],
       ['Deposit', '3.5', 'SOL', '', '', '', '', 'main', 'trade', '2026-04-10 12:03:00', 'd1'],
       ['Other Fee', '', '', '0.25', 'USDT', '', '', 'main', 'fee', '2026-04-10 12:04:00', 'e1'],
       ['Withdrawal', '', '', '0.5', 'BTC', '0.0005', 'BTC', 'main', 'withdrawal', '2026-04-10 12:05:00', 'f1'],
@@ -176,10 +162,12 @@ describe('Koinly and CoinTracking rows', () => {
     ]);
   });
 
-  it('filters by coin before pairing, so a filtered trade keeps only its own leg', async () => {
+  it('pairs before filtering by coin, so a trade moving the coin keeps both its sides', async () => {
     const btc = await rows('koinly', 'BTC');
-    expect(btc.map((r) => r[10])).toEqual(['Buy [trade] record b2 order o1', 'Withdrawal [withdrawal] record f1']);
-    expect(btc[0]!.slice(1, 7)).toEqual(['', '', '0.00100000', 'BTC', '0.00000100', 'BTC']);
+    expect(btc.map((r) => r[10])).toEqual(['Buy [trade] record b1+b2 order o1', 'Withdrawal [withdrawal] record f1']);
+    expect(btc[0]!.slice(1, 7)).toEqual(['100.50', 'USDT', '0.00100000', 'BTC', '0.00000100', 'BTC']);
+    const usdt = await rows('cointracking', 'USDT');
+    expect(usdt.map((r) => r[11])).toEqual(['b1+b2', 'c1+c2', 'e1']);
   });
 
   it('keeps a trade whose legs straddle the end of a period as one trade, in the period of its earlier leg', async () => {

@@ -56,7 +56,7 @@ export function registerExportCommand(program: Command): void {
             includePending: options.pending,
           });
           const csvPath = options.out ? path.resolve(options.out) : exportCsvPath(config.exportDir, request);
-          const { manifestPath, manifest } = await exportToFile({
+          const { manifestPath, unpairedPath, manifest } = await exportToFile({
             databaseUrl: config.databaseUrl,
             request,
             account,
@@ -76,6 +76,12 @@ export function registerExportCommand(program: Command): void {
             for (const [value, count] of Object.entries(manifest.unmapped.values)) {
               process.stderr.write(`  ${value}  ${count}\n`);
             }
+          }
+          // Last, so it is what an operator sees: these legs reach the tax tool as single movements.
+          if (manifest.unpairedLegs > 0) {
+            process.stderr.write(
+              `warning: ${manifest.unpairedLegs} trade legs could not be paired with their other side; exported as single rows and listed in ${unpairedPath}\n`,
+            );
           }
         } finally {
           await prisma.$disconnect();

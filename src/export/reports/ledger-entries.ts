@@ -1,10 +1,7 @@
-import type { ReportParams } from '../report-definition.ts';
+import { type ReportParams, UNPAIRED_LEG } from '../report-definition.ts';
 import { bookingArrays } from '../spot-tax-types.ts';
 import { byteOrder } from '../sql-fragments.ts';
 import type { SqlParams } from '../sql-params.ts';
-
-/** How far outside the period legs are read for pairing: the legs of one trade are moments apart. */
-const PAIRING_MARGIN = "interval '1 hour'";
 
 /**
  * The spot ledger turned into tax-tool entries, shared by the Koinly and CoinTracking reports so
@@ -14,24 +11,37 @@ const PAIRING_MARGIN = "interval '1 hour'";
  *   received_amount/_coin  what arrived
  *   fee_amount/_coin       the fee, positive
  *   koinly_label, ct_type, category, spot_types, record_ids, biz_order_id
- *   flag                   'spotTaxType=...' for a type the mapping does not know, else null
+ *   flag                   'spotTaxType=...' for a type the mapping does not know, 'unpaired-leg'
+ *                          for a trade-type record that could not be paired, else null
  *
- * The two legs of one trade (category `trade`, same bizOrderId, exactly one leg out and one in,
- * at most one of them with a fee) become one entry, dated by its earlier leg, in that leg's
- * period even when the other leg falls in the next one; every other record is an entry of its own.
+ * Trades (docs/reports.md, "Trades"): the records of category `trade` sharing a bizOrderId are one
+ * order, found over the account's whole stored history, wherever its legs lie. An order pairs when
+ * it has legs given away (amount < 0) of one coin and legs received of another coin, and either as
+ * many of each (one entry per fill: the k-th given leg with the k-th received leg, in (ts, id)
+ * order) or exactly one on one side (one entry for the order, the other side summed). An entry is
+ * dated by its earliest leg and lies in that leg's period only, so consecutive periods hold every
+ * record exactly once. Fees: the received side's fee fills the fee column, else the given side's;
+ * when both sides carry one, the given side's fee is added to the sent amount (a disposal of
+ * amount + fee for what was received, the same gain). Every other record is an entry of its own; a
+ * trade-type record that does not pair is one too, flagged `unpaired-leg`.
+ * With a coin, the entries are those moving that coin on any side: a trade keeps both its sides.
  * Signs come from the ledger's convention: amount + in / - out, fee 0 or negative. Negations are
  * done on numeric, so values keep their exact digits and scale.
  */
 export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
   const booking = bookingArrays();
+  const account = p.add(params.accountId, 'uuid');
   const start = p.add(params.period.start.toISOString(), 'timestamptz');
   const end = p.add(params.period.end.toISOString(), 'timestamptz');
-  // Legs are paired over a margin around the period, so a trade whose legs straddle its start or
-  // end is still one trade; the entries are then cut to the period by their own time.
-  const where = `s.account_id = ${p.add(params.accountId, 'uuid')} AND s.ts >= ${start} - ${PAIRING_MARGIN} AND s.ts < ${end} + ${PAIRING_MARGIN}`;
-  const coin = params.coin ? ` AND s.coin = ${p.add(params.coin)}` : '';
+  const coin = params.coin ? `WHERE ${p.add(params.coin)} IN (sent_coin, received_coin, fee_coin)` : '';
   const types = p.add(booking.types, 'text[]');
+  const tradeTypes = p.add(
+    booking.types.filter((_, i) => booking.categories[i] === 'trade'),
+    'text[]',
+  );
   const lookup = (values: string[]) => `(${p.add(values, 'text[]')})[k.i]`;
+  const outs = 'count(*) FILTER (WHERE amount < 0)';
+  const ins = 'count(*) FILTER (WHERE amount > 0)';
   return `WITH ledger AS (
       SELECT s.record_id, s.ts, s.coin, s.spot_tax_type, s.amount, s.fee, s.biz_order_id,
              ${lookup(booking.categories)} AS category,
@@ -39,29 +49,55 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
              ${lookup(booking.coinTrackingIn)} AS ct_in, ${lookup(booking.coinTrackingOut)} AS ct_out
       FROM spot_record s
       CROSS JOIN LATERAL (SELECT array_position(${types}, s.spot_tax_type) AS i) AS k
-      WHERE ${where}${coin}
+      WHERE s.account_id = ${account} AND s.ts >= ${start} AND s.ts < ${end}
     ),
-    trade_groups AS (
-      SELECT biz_order_id FROM ledger
-      WHERE category = 'trade' AND biz_order_id <> ''
+    order_legs AS (
+      SELECT s.record_id, s.ts, s.coin, s.spot_tax_type, s.amount, s.fee, s.biz_order_id
+      FROM spot_record s
+      WHERE s.account_id = ${account} AND s.spot_tax_type = ANY(${tradeTypes}) AND s.biz_order_id <> ''
+        AND s.biz_order_id IN (SELECT biz_order_id FROM ledger WHERE category = 'trade' AND biz_order_id <> '')
+    ),
+    orders AS (
+      SELECT biz_order_id, ${outs} = ${ins} AS by_fill
+      FROM order_legs
       GROUP BY biz_order_id
-      HAVING count(*) = 2 AND count(*) FILTER (WHERE amount < 0) = 1 AND count(*) FILTER (WHERE amount > 0) = 1
-         AND count(*) FILTER (WHERE fee <> 0) <= 1
+      HAVING count(*) FILTER (WHERE amount = 0) = 0 AND ${outs} >= 1 AND ${ins} >= 1
+         AND (${outs} = ${ins} OR ${outs} = 1 OR ${ins} = 1)
+         AND count(DISTINCT coin) FILTER (WHERE amount < 0) = 1 AND count(DISTINCT coin) FILTER (WHERE amount > 0) = 1
+         AND min(coin) FILTER (WHERE amount < 0) <> min(coin) FILTER (WHERE amount > 0)
+    ),
+    numbered AS (
+      SELECT l.*, CASE WHEN o.by_fill THEN row_number() OVER (
+               PARTITION BY l.biz_order_id, l.amount > 0 ORDER BY l.ts, ${byteOrder('l.record_id')}) ELSE 1 END AS fill
+      FROM order_legs l JOIN orders o ON o.biz_order_id = l.biz_order_id
+    ),
+    fills AS (
+      SELECT biz_order_id, min(ts) AS ts, min(${byteOrder('record_id')}) AS sort_id,
+             sum(-amount) FILTER (WHERE amount < 0) AS given, min(coin) FILTER (WHERE amount < 0) AS given_coin,
+             sum(-fee) FILTER (WHERE amount < 0 AND fee <> 0) AS given_fee,
+             sum(amount) FILTER (WHERE amount > 0) AS received, min(coin) FILTER (WHERE amount > 0) AS received_coin,
+             sum(-fee) FILTER (WHERE amount > 0 AND fee <> 0) AS received_fee,
+             min(spot_tax_type) FILTER (WHERE amount < 0) AS given_type,
+             min(spot_tax_type) FILTER (WHERE amount > 0) AS received_type,
+             string_agg(record_id, '+' ORDER BY amount > 0, ts, ${byteOrder('record_id')}) AS record_ids
+      FROM numbered
+      GROUP BY biz_order_id, fill
     ),
     all_entries AS (
-      SELECT least(o.ts, i.ts) AS ts,
-             least(${byteOrder('o.record_id')}, ${byteOrder('i.record_id')}) AS sort_id,
-             -o.amount AS sent_amount, o.coin AS sent_coin,
-             i.amount AS received_amount, i.coin AS received_coin,
-             CASE WHEN o.fee <> 0 THEN -o.fee WHEN i.fee <> 0 THEN -i.fee END AS fee_amount,
-             CASE WHEN o.fee <> 0 THEN o.coin WHEN i.fee <> 0 THEN i.coin END AS fee_coin,
+      SELECT ts, sort_id,
+             CASE WHEN given_fee IS NOT NULL AND received_fee IS NOT NULL THEN given + given_fee ELSE given END
+               AS sent_amount,
+             given_coin AS sent_coin, received AS received_amount, received_coin,
+             coalesce(received_fee, given_fee) AS fee_amount,
+             CASE WHEN received_fee IS NOT NULL THEN received_coin WHEN given_fee IS NOT NULL THEN given_coin END
+               AS fee_coin,
              '' AS koinly_label, 'Trade' AS ct_type, 'trade' AS category,
-             CASE WHEN o.spot_tax_type = i.spot_tax_type THEN o.spot_tax_type
-                  ELSE o.spot_tax_type || ' / ' || i.spot_tax_type END AS spot_types,
-             o.record_id || '+' || i.record_id AS record_ids, o.biz_order_id, NULL::text AS flag
-      FROM trade_groups g
-      JOIN ledger o ON o.biz_order_id = g.biz_order_id AND o.category = 'trade' AND o.amount < 0
-      JOIN ledger i ON i.biz_order_id = g.biz_order_id AND i.category = 'trade' AND i.amount > 0
+             CASE WHEN given_type = received_type THEN given_type ELSE given_type || ' / ' || received_type END
+               || CASE WHEN given_fee IS NOT NULL AND received_fee IS NOT NULL
+                       THEN ' (sent includes its fee ' || given_fee::text || ')' ELSE '' END AS spot_types,
+             record_ids, biz_order_id, NULL::text AS flag
+      FROM fills
+      WHERE ts >= ${start} AND ts < ${end}
       UNION ALL
       SELECT l.ts, ${byteOrder('l.record_id')},
              CASE WHEN l.amount < 0 THEN -l.amount WHEN l.amount = 0 AND l.fee <> 0 THEN -l.fee END,
@@ -75,11 +111,12 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
              CASE WHEN l.amount > 0 THEN coalesce(l.ct_in, 'Deposit') WHEN l.amount < 0 THEN coalesce(l.ct_out, 'Withdrawal')
                   WHEN l.fee <> 0 THEN 'Other Fee' ELSE 'Deposit' END,
              coalesce(l.category, 'unmapped'), l.spot_tax_type, l.record_id, l.biz_order_id,
-             CASE WHEN l.category IS NULL THEN 'spotTaxType=' || l.spot_tax_type END
+             CASE WHEN l.category IS NULL THEN 'spotTaxType=' || l.spot_tax_type
+                  WHEN l.category = 'trade' THEN '${UNPAIRED_LEG}' END
       FROM ledger l
-      WHERE NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM trade_groups))
+      WHERE NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
     ),
-    entries AS (SELECT * FROM all_entries WHERE ts >= ${start} AND ts < ${end})`;
+    entries AS (SELECT * FROM all_entries ${coin})`;
 }
 
 /** A human description of an entry: its record types, category, record ids and order id. */

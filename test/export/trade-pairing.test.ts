@@ -1,0 +1,246 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';
+import { exportToFile } from '../../src/export/export-to-file.ts';
+import { reportByName } from '../../src/export/reports/index.ts';
+import { streamReport } from '../../src/export/stream-report.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+import { insertAccount, insertSpot, parseCsv } from './seed.ts';
+
+/**
+ * Trades are paired by bizOrderId over the whole stored history (docs/reports.md, "Trades"); the
+ * expected rows below are computed by hand from the records.
+ */
+const db = useTestDatabase('exportpairing');
+let accountId: string;
+let dir: string;
+
+type Tool = 'koinly' | 'cointracking';
+
+async function rows(report: Tool, from: string, to: string, coin?: string) {
+  const request = parseExportRequest({ report, accountId, from, to, coin });
+  const sink = new PassThrough();
+  const chunks: Buffer[] = [];
+  sink.on('data', (c: Buffer) => chunks.push(c));
+  const result = await streamReport({
+    databaseUrl: db.url,
+    report: reportByName(report),
+    params: reportParams(request, 'main'),
+    sink,
+  });
+  return { rows: parseCsv(Buffer.concat(chunks).toString('utf8')).slice(1), result };
+}
+
+/** Koinly's columns that carry amounts, then the description: [sent, coin, received, coin, fee, coin, label, description]. */
+const koinlyCells = (row: string[]) => [...row.slice(0, 7), row[9], row[10]];
+
+beforeAll(async () => {
+  accountId = await insertAccount(db.url, 'pairing');
+  dir = await mkdtemp(path.join(tmpdir(), 'll-pairing-'));
+  await insertSpot(db.url, accountId, [
+    // Order m: a buy of SOL filled three times, the first fill in March, two in April (days apart).
+    { recordId: 'm1a', coin: 'USDT', spotTaxType: 'Buy', amount: '-160', bizOrderId: 'm', ts: '2026-03-31T22:00:00Z' },
+    {
+      recordId: 'm1b',
+      coin: 'SOL',
+      spotTaxType: 'Buy',
+      amount: '1.000',
+      fee: '-0.001',
+      bizOrderId: 'm',
+      ts: '2026-03-31T22:00:00Z',
+    },
+    { recordId: 'm2a', coin: 'USDT', spotTaxType: 'Buy', amount: '-320', bizOrderId: 'm', ts: '2026-04-02T08:00:00Z' },
+    {
+      recordId: 'm2b',
+      coin: 'SOL',
+      spotTaxType: 'Buy',
+      amount: '2.000',
+      fee: '-0.002',
+      bizOrderId: 'm',
+      ts: '2026-04-02T08:00:00Z',
+    },
+    { recordId: 'm3a', coin: 'USDT', spotTaxType: 'Buy', amount: '-80', bizOrderId: 'm', ts: '2026-04-03T09:00:00Z' },
+    {
+      recordId: 'm3b',
+      coin: 'SOL',
+      spotTaxType: 'Buy',
+      amount: '0.500',
+      fee: '-0.0005',
+      bizOrderId: 'm',
+      ts: '2026-04-03T09:00:00Z',
+    },
+    // Order v: one leg given away, two received: one row for the order, received side and fees summed.
+    {
+      recordId: 'v1',
+      coin: 'ETH',
+      spotTaxType: 'Exchange spending',
+      amount: '-1.5',
+      bizOrderId: 'v',
+      ts: '2026-04-10T10:00:00Z',
+    },
+    {
+      recordId: 'v2',
+      coin: 'USDT',
+      spotTaxType: 'Exchange income',
+      amount: '3000.00',
+      fee: '-3.00',
+      bizOrderId: 'v',
+      ts: '2026-04-10T10:00:05Z',
+    },
+    {
+      recordId: 'v3',
+      coin: 'USDT',
+      spotTaxType: 'Exchange income',
+      amount: '1500.00',
+      fee: '-1.50',
+      bizOrderId: 'v',
+      ts: '2026-04-10T10:00:09Z',
+    },
+    // Order g: the fee paid in BGB, a separate record of the order: a cost row of its own.
+    { recordId: 'g1', coin: 'BTC', spotTaxType: 'Sell', amount: '-0.01', bizOrderId: 'g', ts: '2026-04-12T12:00:00Z' },
+    { recordId: 'g2', coin: 'USDT', spotTaxType: 'Sell', amount: '800', bizOrderId: 'g', ts: '2026-04-12T12:00:00Z' },
+    {
+      recordId: 'g3',
+      coin: 'BGB',
+      spotTaxType: 'Transaction fee deduct',
+      amount: '-0.16',
+      bizOrderId: 'g',
+      ts: '2026-04-12T12:00:00Z',
+    },
+    // Order w: received legs in two coins cannot be one trade: both legs unpaired, counted and listed.
+    { recordId: 'w1', coin: 'XRP', spotTaxType: 'Buy', amount: '10', bizOrderId: 'w', ts: '2026-04-20T12:00:00Z' },
+    { recordId: 'w2', coin: 'DOGE', spotTaxType: 'Buy', amount: '50', bizOrderId: 'w', ts: '2026-04-20T12:00:01Z' },
+  ]);
+});
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('trades paired by bizOrderId', () => {
+  it('writes one row per fill of a multi-fill order, each in the month of its own legs', async () => {
+    const march = await rows('koinly', '2026-03-01', '2026-03-31');
+    expect(march.rows.map(koinlyCells)).toEqual([
+      [
+        '2026-03-31 22:00:00 UTC',
+        '160',
+        'USDT',
+        '1.000',
+        'SOL',
+        '0.001',
+        'SOL',
+        '',
+        'Buy [trade] record m1a+m1b order m',
+      ],
+    ]);
+    const april = await rows('koinly', '2026-04-01', '2026-04-30');
+    expect(april.rows.slice(0, 2).map(koinlyCells)).toEqual([
+      [
+        '2026-04-02 08:00:00 UTC',
+        '320',
+        'USDT',
+        '2.000',
+        'SOL',
+        '0.002',
+        'SOL',
+        '',
+        'Buy [trade] record m2a+m2b order m',
+      ],
+      [
+        '2026-04-03 09:00:00 UTC',
+        '80',
+        'USDT',
+        '0.500',
+        'SOL',
+        '0.0005',
+        'SOL',
+        '',
+        'Buy [trade] record m3a+m3b order m',
+      ],
+    ]);
+  });
+
+  it('writes one row for an order whose sides do not pair fill by fill, summed, dated by its earliest leg', async () => {
+    const { rows: april } = await rows('koinly', '2026-04-01', '2026-04-30');
+    expect(april.filter((r) => r[10]!.includes('order v')).map(koinlyCells)).toEqual([
+      [
+        '2026-04-10 10:00:00 UTC',
+        '1.5',
+        'ETH',
+        '4500.00',
+        'USDT',
+        '4.50',
+        'USDT',
+        '',
+        'Exchange spending / Exchange income [trade] record v1+v2+v3 order v',
+      ],
+    ]);
+    const { rows: ct } = await rows('cointracking', '2026-04-01', '2026-04-30');
+    expect(ct.filter((r) => r[11] === 'v1+v2+v3').map((r) => r.slice(0, 7))).toEqual([
+      ['Trade', '4500.00', 'USDT', '1.5', 'ETH', '4.50', 'USDT'],
+    ]);
+  });
+
+  it('keeps a BGB fee record of an order as a cost row beside the trade', async () => {
+    const { rows: april } = await rows('koinly', '2026-04-01', '2026-04-30');
+    expect(april.filter((r) => r[10]!.includes('order g')).map(koinlyCells)).toEqual([
+      ['2026-04-12 12:00:00 UTC', '0.01', 'BTC', '800', 'USDT', '', '', '', 'Sell [trade] record g1+g2 order g'],
+      [
+        '2026-04-12 12:00:00 UTC',
+        '0.16',
+        'BGB',
+        '',
+        '',
+        '',
+        '',
+        'cost',
+        'Transaction fee deduct [fee] record g3 order g',
+      ],
+    ]);
+  });
+
+  it('with --coin, keeps every row moving the coin, trades with both sides', async () => {
+    const { rows: sol } = await rows('koinly', '2026-03-01', '2026-04-30', 'SOL');
+    expect(sol.map((r) => r[10])).toEqual([
+      'Buy [trade] record m1a+m1b order m',
+      'Buy [trade] record m2a+m2b order m',
+      'Buy [trade] record m3a+m3b order m',
+    ]);
+    const { rows: bgb } = await rows('cointracking', '2026-04-01', '2026-04-30', 'BGB');
+    expect(bgb.map((r) => [r[0], r[3], r[4], r[11]])).toEqual([['Other Fee', '0.16', 'BGB', 'g3']]);
+  });
+
+  it('counts legs that cannot be paired, writes them as single rows and lists them in a side file', async () => {
+    const { rows: april, result } = await rows('koinly', '2026-04-01', '2026-04-30');
+    expect(april.filter((r) => r[10]!.includes('order w')).map((r) => r[10])).toEqual([
+      'Buy [trade] record w1 order w',
+      'Buy [trade] record w2 order w',
+    ]);
+    expect(result.unpairedLegs).toBe(2);
+    expect(result.unmapped.rows).toBe(0);
+    const request = parseExportRequest({ report: 'cointracking', accountId, from: '2026-04-01', to: '2026-04-30' });
+    const file = await exportToFile({
+      databaseUrl: db.url,
+      request,
+      account: { id: accountId, name: 'pairing' },
+      csvPath: path.join(dir, 'april.csv'),
+    });
+    expect(file.manifest.unpairedLegs).toBe(2);
+    expect(file.manifest.unpairedFile).toBe('april.unpaired.csv');
+    const side = parseCsv(await readFile(file.unpairedPath!, 'utf8'));
+    expect(side[0]![0]).toBe('Type');
+    expect(side.slice(1).map((r) => r[11])).toEqual(['w1', 'w2']);
+    const march = await exportToFile({
+      databaseUrl: db.url,
+      request: parseExportRequest({ report: 'cointracking', accountId, from: '2026-03-01', to: '2026-03-31' }),
+      account: { id: accountId, name: 'pairing' },
+      csvPath: path.join(dir, 'march.csv'),
+    });
+    expect([march.manifest.unpairedLegs, march.manifest.unpairedFile, march.unpairedPath]).toEqual([0, null, null]);
+  });
+});
