@@ -1,0 +1,236 @@
+/**
+ * bench:fleet — how close a first sync of many accounts comes to what the
+ * exchange's budgets allow.
+ *
+ * The simulator runs in its own process with its real rate limits and
+ * BENCH_ACCOUNTS accounts (default 50), each with its own demo-scale history.
+ * Every account is registered in a fresh database and backfilled (all three
+ * streams, the demo's range) by BENCH_WORKERS worker processes (default 1)
+ * started as an operator would: `ledgerline worker`, default settings.
+ *
+ * The bound is the shortest time the budgets allow for the requests actually
+ * made (the simulator's request log): the busiest (UID, endpoint) budget's
+ * requests over its per-second limit, and every request over the per-IP cap
+ * (6000 per minute = 100/s). wallOverBound is the wall time over that bound.
+ *
+ * Prints a table, then one JSON object with the figures as the last line.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+import { QUEUE } from '../jobs/definitions.ts';
+import { startBackfill } from '../jobs/ingest/backfill.ts';
+import { createRuntime } from '../src/app/create-runtime.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { dropDatabase } from '../src/db/ensure-database.ts';
+import { migrateDatabase } from '../src/db/migrations.ts';
+import { ENDPOINT_NAMES, ENDPOINTS, PER_IP_PER_MINUTE } from '../src/exchange/endpoints.ts';
+import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
+import { spawnSimulator } from '../src/simulator/child-simulator.ts';
+import type { RequestLogEntry } from '../src/simulator/request-log.ts';
+
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const DAY = 86_400_000;
+const CLI = path.resolve(import.meta.dirname, '../bin/ledgerline.js');
+const STREAMS = ['positions', 'spot', 'transfers'] as const;
+
+interface Credentials {
+  uid: string;
+  apiKey: string;
+  secretKey: string;
+  passphrase: string;
+}
+
+async function admin<T>(base: string, method: string, route: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${base}/__sim/${route}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`simulator ${method} ${route}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** `ledgerline worker` in a process of its own, as an operator starts it (default concurrency). */
+function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [CLI, 'worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
+  child.once('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') console.error(`worker exited (${code ?? signal}): ${errors.trim()}`);
+  });
+  return child;
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+setRootLogger(createRootLogger({ level: 'silent' }));
+const url = new URL(SERVER);
+url.pathname = `/ll_bench_fleet_${randomBytes(4).toString('hex')}`;
+const databaseUrl = url.toString();
+const prefix = `llbench-${randomBytes(4).toString('hex')}`;
+await migrateDatabase(databaseUrl);
+const sim = await spawnSimulator(['--port', '0', '--seed', '42', '--scale', 'demo', '--anchor', 'today', '--admin']);
+const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+const runtime = createRuntime(config, { prefix });
+const workers: ChildProcess[] = [];
+try {
+  // The demo account is the first; the others get histories of their own (seeds derived from it).
+  const credentials: Credentials[] = [sim.demo];
+  for (let i = 1; i < ACCOUNTS; i++) {
+    credentials.push(
+      await admin<Credentials>(sim.url, 'POST', 'accounts', { broker: true, uta: true, withData: true }),
+    );
+  }
+  const names: string[] = [];
+  const uidOfKey = new Map<string, string>();
+  for (const [i, c] of credentials.entries()) {
+    const name = `fleet-${String(i).padStart(3, '0')}`;
+    await runtime.accounts.add({ name, baseUrl: sim.url, ...c, isBrokerParent: true, isUnifiedAccount: true });
+    names.push(name);
+    uidOfKey.set(c.apiKey, c.uid);
+  }
+
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+  };
+  for (let i = 0; i < WORKERS; i++) workers.push(spawnWorker(env));
+  const ingest = runtime.queues.get(QUEUE.ingest);
+  while ((await ingest.getWorkersCount()) < WORKERS) await new Promise((r) => setTimeout(r, 100));
+
+  await admin(sim.url, 'DELETE', 'requests');
+  await admin(sim.url, 'POST', 'counters/reset');
+  const day = Math.floor(Date.now() / DAY) * DAY;
+  const started = Date.now();
+  const windowIds: string[] = [];
+  for (const name of names) {
+    const now = Date.now();
+    const backfill = await startBackfill(runtime, {
+      account: name,
+      stream: 'all',
+      from: day - 400 * DAY,
+      to: now,
+      now,
+    });
+    windowIds.push(...backfill.windows.map((w) => w.id));
+  }
+  const enqueuedSeconds = (Date.now() - started) / 1000;
+  for (;;) {
+    const { rows } = await runtime.pool.query<{ done: number; failed: number; total: number }>(
+      `SELECT count(*) FILTER (WHERE status = 'done')::int AS done,
+              count(*) FILTER (WHERE status = 'failed')::int AS failed,
+              count(*)::int AS total
+         FROM sync_window WHERE id = ANY($1::uuid[])`,
+      [windowIds],
+    );
+    const { done, failed, total } = rows[0]!;
+    if (failed > 0) throw new Error(`${failed} windows failed`);
+    if (done === total) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const finished = Date.now();
+  const wallSeconds = (finished - started) / 1000;
+
+  // Per (account, stream): when its first window was done, from the moment the first backfill was enqueued.
+  const firsts = await runtime.pool.query<{ stream: string; first: Date; last: Date }>(
+    `SELECT stream::text, min(finished_at) AS first, max(finished_at) AS last
+       FROM sync_window WHERE id = ANY($1::uuid[]) GROUP BY account_id, stream`,
+    [windowIds],
+  );
+  const firstWindow = Object.fromEntries(
+    STREAMS.map((stream) => {
+      const s = firsts.rows.filter((r) => r.stream === stream).map((r) => (r.first.getTime() - started) / 1000);
+      return [stream, { p50: round(quantile(s, 0.5)), max: round(Math.max(...s)) }];
+    }),
+  ) as Record<(typeof STREAMS)[number], { p50: number; max: number }>;
+
+  const counters = await admin<Record<string, { requests: number; rateLimited: number }>>(sim.url, 'GET', 'counters');
+  const log = (await admin<RequestLogEntry[]>(sim.url, 'GET', 'requests')).filter((e) => e.time >= started);
+  const counted = Object.values(counters).reduce((sum, c) => sum + c.requests, 0);
+  const http429 = Object.values(counters).reduce((sum, c) => sum + c.rateLimited, 0);
+  if (log.length < counted) console.error(`request log holds ${log.length} of ${counted} requests: bound understated`);
+
+  const endpointOfPath = new Map(ENDPOINT_NAMES.map((name) => [ENDPOINTS[name].path as string, name]));
+  const perBudget = new Map<string, number>();
+  for (const entry of log) {
+    const endpoint = endpointOfPath.get(entry.path);
+    if (!endpoint) continue;
+    const owner = ENDPOINTS[endpoint].keyedBy === 'uid' ? uidOfKey.get(entry.key ?? '') : 'ip';
+    const key = `${endpoint}|${owner}`;
+    perBudget.set(key, (perBudget.get(key) ?? 0) + 1);
+  }
+  let budgetBound = 0;
+  let busiest = '';
+  for (const [key, requests] of perBudget) {
+    const endpoint = key.split('|')[0] as (typeof ENDPOINT_NAMES)[number];
+    const seconds = requests / ENDPOINTS[endpoint].perSecond;
+    if (seconds > budgetBound) [budgetBound, busiest] = [seconds, `${key} (${requests} requests)`];
+  }
+  const ipBound = counted / (PER_IP_PER_MINUTE / 60);
+  const boundSeconds = Math.max(budgetBound, ipBound);
+  const spotRequests = log.filter((e) => e.path === ENDPOINTS.spotRecord.path).length;
+  const spotUsed = spotRequests / wallSeconds;
+  const slots = config.workerConcurrency;
+
+  console.log('');
+  console.log(`bench:fleet (first sync of all streams; simulator with real limits, own process)`);
+  console.log(
+    '| accounts | workers x slots | wall s | bound s (budget / per-IP) | wall / bound | HTTP 429 | requests | spot req/s used of summed budget |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(
+    `| ${ACCOUNTS} | ${WORKERS}x${slots} | ${wallSeconds.toFixed(1)} | ${boundSeconds.toFixed(1)} (${budgetBound.toFixed(1)} / ${ipBound.toFixed(1)}) | ${(wallSeconds / boundSeconds).toFixed(2)} | ${http429} | ${counted} | ${spotUsed.toFixed(2)} of ${ACCOUNTS * ENDPOINTS.spotRecord.perSecond} |`,
+  );
+  console.log('');
+  console.log('| stream | first window done, s: median over accounts | slowest account |');
+  console.log('|---|---|---|');
+  for (const stream of STREAMS) console.log(`| ${stream} | ${firstWindow[stream].p50} | ${firstWindow[stream].max} |`);
+  console.log(`busiest budget: ${busiest}; enqueueing took ${enqueuedSeconds.toFixed(1)} s of the wall time`);
+  console.log('');
+  console.log(
+    JSON.stringify({
+      bench: 'fleet',
+      accounts: ACCOUNTS,
+      workers: WORKERS,
+      slotsPerWorker: slots,
+      wallSeconds: round(wallSeconds),
+      boundSeconds: round(boundSeconds),
+      budgetBoundSeconds: round(budgetBound),
+      ipBoundSeconds: round(ipBound),
+      wallOverBound: round(wallSeconds / boundSeconds, 2),
+      http429,
+      requests: counted,
+      spotRequestsPerSecond: round(spotUsed, 2),
+      firstWindowSeconds: firstWindow,
+    }),
+  );
+} finally {
+  await Promise.all(workers.map(stopProcess));
+  const keys = await runtime.redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await runtime.redis.del(...keys);
+  await runtime.close();
+  await sim.stop();
+  await dropDatabase(databaseUrl);
+}
