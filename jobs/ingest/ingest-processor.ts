@@ -37,7 +37,14 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
   return async (job: Job<IngestWindowJob>, token?: string): Promise<IngestJobResult> => {
     const { windowId, accountId, stream, scope } = job.data;
     const entity = { jobId: job.id, accountId, stream, scope: scope || undefined, windowId };
-    const window = await startWindow(deps.pool, windowId);
+    let window;
+    try {
+      window = await startWindow(deps.pool, windowId);
+    } catch (error) {
+      // The coverage ledger is unreachable (a database outage): nothing can be recorded, so say it here.
+      deps.log.error({ ...entity, err: error }, 'ingest window not started: its row could not be read');
+      throw error;
+    }
     if (!window) {
       deps.log.warn(entity, 'ingest window discarded: the window no longer exists');
       return { discarded: 'window not found' };
@@ -77,8 +84,19 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       if (error instanceof DelayedError) throw error;
       const canRetry = retryable(error);
       const final = !canRetry || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      await failWindow(deps.pool, windowId, describe(error), final);
+      // Logged before it is recorded: in a database outage recording fails too, and the failure
+      // must still be seen.
       deps.log[final ? 'error' : 'warn']({ ...entity, err: error, final }, 'ingest window failed');
+      try {
+        await failWindow(deps.pool, windowId, describe(error), final);
+      } catch (recordError) {
+        deps.log.error(
+          { ...entity, err: recordError },
+          'ingest window failure not recorded: the window row is unchanged',
+        );
+        // Retried whatever the first error was: a later attempt, with the database back, records the outcome.
+        throw recordError;
+      }
       if (!canRetry) throw new UnrecoverableError(describe(error));
       throw error;
     }

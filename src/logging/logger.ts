@@ -24,6 +24,27 @@ const REDACTED_PATHS = [
   'req.headers["access-passphrase"]',
 ];
 
+/**
+ * What of an error reaches a log line: its class, message, code and stack, and the same of its
+ * cause and (AggregateError) its errors. Never its other properties: pino's default copies them
+ * all, and a pg-pool error carries the pool's `client` (connection parameters, the backend's
+ * cancel key), an ioredis error its command, an HTTP error its request.
+ */
+export function serializeError(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const error = value as { name?: unknown; message?: unknown; code?: unknown; stack?: unknown };
+  const safe: Record<string, unknown> = {};
+  if (typeof error.name === 'string') safe.type = error.name;
+  if (typeof error.message === 'string') safe.message = error.message;
+  if (typeof error.code === 'string' || typeof error.code === 'number') safe.code = error.code;
+  if (typeof error.stack === 'string') safe.stack = error.stack;
+  if (depth < 3 && value instanceof Error) {
+    if (value.cause !== undefined) safe.cause = serializeError(value.cause, depth + 1);
+    if (value instanceof AggregateError) safe.errors = value.errors.map((inner) => serializeError(inner, depth + 1));
+  }
+  return safe;
+}
+
 export interface RootLoggerOptions {
   level: string;
   /** Pretty output for people; defaults to whether stdout is a terminal. */
@@ -34,7 +55,11 @@ export interface RootLoggerOptions {
 /** JSON lines for machines; human-readable when a person is watching. */
 export function createRootLogger(options: RootLoggerOptions): Logger {
   const pretty = options.pretty ?? Boolean(process.stdout.isTTY);
-  const base = { level: options.level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const base = {
+    level: options.level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError, error: serializeError },
+  };
   if (options.destination) return pino(base, options.destination);
   if (pretty) {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'UTC:isoDateTime' } } });
