@@ -18,6 +18,8 @@ export function registerStatusCommand(program: Command): void {
     .action((options: { account?: string }) =>
       runTool(async (config) => {
         const runtime = createRuntime(config);
+        // One instant for every account and stream: gaps run up to it and warnings count from it.
+        const now = Date.now();
         try {
           const accounts = options.account
             ? [await runtime.accounts.get(options.account)]
@@ -29,15 +31,15 @@ export function registerStatusCommand(program: Command): void {
             `next nightly sync: ${nightly?.next ? formatInstant(nightly.next) : 'not scheduled (start `ledgerline worker`)'}`,
           );
           if (accounts.length === 0) console.log('no accounts registered');
-          const now = Date.now();
           for (const account of accounts) {
             console.log(`\naccount ${account.name} (uid ${account.uid})`);
-            const statuses = await streamStatuses(runtime.pool, account.id);
+            const statuses = await streamStatuses(runtime.pool, account.id, now);
             for (const warning of horizonWarnings(statuses, now)) console.log(`  WARNING: ${warning}`);
             for (const s of statuses) {
               console.log(`  ${s.stream}${s.scope ? ` ${s.scope}` : ''}`);
               console.log(`    covered       ${ranges(s.covered)}`);
               console.log(`    gaps          ${ranges(s.gaps)}`);
+              if (s.failed.length > 0) console.log(`    failed        ${ranges(s.failed)}`);
               console.log(
                 `    last success  ${when(s.lastSuccess)}${s.windowsOpen ? `; ${s.windowsOpen} window(s) open` : ''}`,
               );

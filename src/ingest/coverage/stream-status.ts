@@ -7,14 +7,27 @@ export interface StreamStatus {
   stream: Stream;
   scope: string;
   covered: Range[];
+  /**
+   * What is not covered between the start of the earliest window ever planned and now: before
+   * the first covered range, between ranges, and after the last one.
+   */
   gaps: Range[];
+  /** Parts of the gaps whose windows failed (and were not covered since), merged. */
+  failed: Range[];
   lastSuccess: Date | null;
   lastFailure: { at: Date; error: string } | null;
   windowsOpen: number;
 }
 
-/** One account's coverage, per stream and scope: what the status command shows. */
-export async function streamStatuses(pool: pg.Pool, accountId: string): Promise<StreamStatus[]> {
+/**
+ * One account's coverage, per stream and scope: what the status command shows. `now` ends the
+ * span gaps are judged over (taken once by the caller).
+ */
+export async function streamStatuses(
+  pool: pg.Pool,
+  accountId: string,
+  now: number = Date.now(),
+): Promise<StreamStatus[]> {
   const keys = await pool.query<{ stream: string; scope: string }>(
     `SELECT DISTINCT stream::text AS stream, scope FROM sync_window WHERE account_id = $1 ORDER BY stream, scope`,
     [accountId],
@@ -25,7 +38,11 @@ export async function streamStatuses(pool: pg.Pool, accountId: string): Promise<
     if (!isStream(stream)) continue;
     const key = { accountId, stream, scope };
     const covered = await coveredRanges(pool, key);
-    const gaps = covered.length > 1 ? await findGaps(pool, key, covered[0]!.start, covered.at(-1)!.end) : [];
+    const planned = await plannedSpan(pool, key);
+    // Judged from the first planned instant to now, so history never read at either end (a
+    // backfill whose first windows failed, a sync that stopped running) shows as a gap too.
+    const gaps = planned ? await findGaps(pool, key, planned.start, Math.max(now, planned.end)) : [];
+    const failed = await failedRanges(pool, key);
     const facts = await pool.query<{
       last_success: Date | null;
       failed_at: Date | null;
@@ -45,12 +62,46 @@ export async function streamStatuses(pool: pg.Pool, accountId: string): Promise<
       scope,
       covered,
       gaps,
+      failed,
       lastSuccess: f.last_success,
       lastFailure: f.failed_at && f.failed_error ? { at: f.failed_at, error: f.failed_error } : null,
       windowsOpen: f.open,
     });
   }
   return statuses;
+}
+
+type StreamKey = { accountId: string; stream: Stream; scope: string };
+
+/** From the start of the earliest window ever planned to the end of the latest. */
+async function plannedSpan(pool: pg.Pool, key: StreamKey): Promise<Range | null> {
+  const result = await pool.query<{ start: string | null; end: string | null }>(
+    `SELECT (extract(epoch from min(window_start)) * 1000)::bigint::text AS start,
+            (extract(epoch from max(window_end)) * 1000)::bigint::text AS "end"
+       FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3`,
+    [key.accountId, key.stream, key.scope],
+  );
+  const row = result.rows[0];
+  return row?.start && row.end ? { start: Number(row.start), end: Number(row.end) } : null;
+}
+
+/** Failed windows, merged, less whatever done windows cover (a failure since read again is no failure). */
+async function failedRanges(pool: pg.Pool, key: StreamKey): Promise<Range[]> {
+  const result = await pool.query<{ start: string; end: string }>(
+    `WITH failed AS (
+       SELECT COALESCE(range_agg(tstzrange(window_start, window_end, '[)')) FILTER (WHERE status = 'failed'),
+                       '{}'::tstzmultirange) AS f,
+              COALESCE(range_agg(tstzrange(window_start, window_end, '[)')) FILTER (WHERE status = 'done'),
+                       '{}'::tstzmultirange) AS d
+         FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3
+     )
+     SELECT (extract(epoch from lower(g)) * 1000)::bigint::text AS start,
+            (extract(epoch from upper(g)) * 1000)::bigint::text AS "end"
+       FROM (SELECT unnest(f - d) AS g FROM failed) x
+      ORDER BY lower(g)`,
+    [key.accountId, key.stream, key.scope],
+  );
+  return result.rows.map((r) => ({ start: Number(r.start), end: Number(r.end) }));
 }
 
 /**
