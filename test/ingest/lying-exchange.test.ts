@@ -17,7 +17,8 @@ const PATHS = {
   transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
 } as const;
 
-const file = usePipeline('lyingexchange', { simulatorClock: true });
+// The demo scale: its spot bursts fill more than one page, so a window can cycle its cursors.
+const file = usePipeline('lyingexchange', { simulatorClock: true, simulator: { scale: 'demo' } });
 
 afterEach(() => {
   file.pipeline.sim.faults.clear();
@@ -114,6 +115,26 @@ describe('cursors that do not move forward', () => {
       `spotRecord: MALFORMED_RESPONSE cursor: the page asked with cursor ${b} answered cursor ${a}, ` +
         'which this window already read: cursors must move strictly forward',
     );
+  });
+
+  it('fail a backfill window naming both cursors, without marking it done', async () => {
+    const { sim, runtime, accountId } = file.pipeline;
+    // The demo scale's bursts share one ts and hold more than a page (500): that window pages twice.
+    const counts = new Map<string, number>();
+    for (const r of sim.truth('spot')) counts.set(r.ts, (counts.get(r.ts) ?? 0) + 1);
+    const [burst, size] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+    expect(size).toBeGreaterThan(500);
+    const at = Number(burst);
+    const started = await backfillWithFault('spot', at - DAY, at + DAY, { page: 'cycleCursor' });
+    const [window] = await windowsOf(started);
+    expect(window!.status).toBe('failed');
+    expect(window!.last_error).toMatch(
+      /^MalformedResponseError: spotRecord: MALFORMED_RESPONSE cursor: the page asked with cursor (\d+) answered cursor (\d+), which this window already read: cursors must move strictly forward$/,
+    );
+    const [, b, a] = /cursor (\d+) answered cursor (\d+)/.exec(window!.last_error!)!;
+    // A was the first page's cursor, B the second's: B is older (smaller) than A.
+    expect(BigInt(b!)).toBeLessThan(BigInt(a!));
+    expect(await coveredRanges(runtime.pool, { accountId, stream: 'spot', scope: '' })).toEqual([]);
   });
 
   it('are bounded by a page cap of one record per second of the window span, at least 100 pages', () => {
