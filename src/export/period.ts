@@ -50,12 +50,21 @@ export function parsePeriod(input: { from?: string; to?: string; tz?: string }):
   if (to < from) {
     throw new ValidationError('to', `must not be before from (${from.toISODate()})`, input.to);
   }
+  const end = to.plus({ days: 1 }).startOf('day').toUTC();
+  // Years past 9999 are written +010000 in ISO 8601, which Postgres refuses deep inside the export.
+  if (end.year > 9999) {
+    throw new ValidationError(
+      'to',
+      'must end the period within the year 9999 (UTC): 9999-12-30 at the latest',
+      input.to,
+    );
+  }
   return Object.freeze({
     from: from.toISODate()!,
     to: to.toISODate()!,
     tz,
     start: from.toUTC().toJSDate(),
-    end: to.plus({ days: 1 }).startOf('day').toUTC().toJSDate(),
+    end: end.toJSDate(),
   });
 }
 

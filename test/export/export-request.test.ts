@@ -53,6 +53,13 @@ describe('periods', () => {
     expect(failure(() => parsePeriod({ from: '0000-01-01', to: '0000-01-31' })).message).toMatch(
       /^from: must be 1970 or later/,
     );
+    // A period ending in the year 10000 would reach Postgres as +010000-01-01 and fail there.
+    const last = failure(() => parsePeriod({ from: '9999-12-01', to: '9999-12-31' }));
+    expect([last.field, last.message]).toEqual([
+      'to',
+      'to: must end the period within the year 9999 (UTC): 9999-12-30 at the latest (got "9999-12-31")',
+    ]);
+    expect(parsePeriod({ from: '9999-12-01', to: '9999-12-30' }).end.toISOString()).toBe('9999-12-31T00:00:00.000Z');
     const order = failure(() => parsePeriod({ from: '2026-02-01', to: '2026-01-31' }));
     expect([order.field, order.rule]).toEqual(['to', 'must not be before from (2026-02-01)']);
   });
