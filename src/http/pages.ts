@@ -1,6 +1,9 @@
 import type { ListedExport } from '../export/export-files.ts';
+import type { ExportRequestInput } from '../export/export-request.ts';
 import type { ReportDefinition } from '../export/report-definition.ts';
 import { BOARD_PATH, READ_ONLY_BOARD_PATH } from './bull-board.ts';
+import type { AccountCoverage, PeriodGap } from './coverage.ts';
+import { coverageSection, gapList, TIMELINE_STYLE } from './coverage-timeline.ts';
 import { type Html, html } from './html.ts';
 import type { Role } from './web-auth.ts';
 
@@ -18,7 +21,9 @@ const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border-bottom:1px solid #d8dee4;padding:.35rem .5rem;text-align:left;font-size:.92rem}
 th{background:#f3f5f7}form.inline{display:inline}fieldset{border:1px solid #d8dee4;padding:1rem;margin-bottom:1.5rem}
 label{display:inline-block;margin:0 1rem .5rem 0}code{font-size:.85rem}.error{color:#b42318;font-weight:600}
-.nowrap{white-space:nowrap}.state-completed{color:#067647}.state-failed{color:#b42318}header{display:flex;justify-content:space-between;align-items:center}`;
+.nowrap{white-space:nowrap}.state-completed{color:#067647}.state-failed{color:#b42318}header{display:flex;justify-content:space-between;align-items:center}
+.partial{color:#9a6700;font-weight:600}
+${TIMELINE_STYLE}`;
 
 export function layout(title: string, body: Html, options: { refreshSeconds?: number } = {}): Html {
   return html`<!doctype html>
@@ -69,12 +74,21 @@ export interface AccountView {
   id: string;
   name: string;
   exports: ListedExport[];
+  coverage: AccountCoverage;
+}
+
+/** The request form as sent back: its values kept, and the error or the coverage warning. */
+export interface FormState {
+  values: ExportRequestInput;
+  error?: string;
+  gaps?: PeriodGap[];
 }
 
 export interface JobView {
   id: string;
   state: string;
   report: string;
+  reportTitle: string;
   accountName: string;
   from: string;
   to: string;
@@ -86,7 +100,11 @@ export interface JobView {
   result?:
     { csvFile: string; manifestFile: string; rowCount: number; sha256: string; unmappedRows: number } | undefined;
   accountId: string;
+  /** The parts of the period the data did not cover when the export was written (or now, before). */
+  gaps: PeriodGap[];
 }
+
+const partialMark = (job: JobView) => (job.gaps.length > 0 ? html` <span class="partial">(partial)</span>` : '');
 
 export function downloadLinks(accountId: string, csvFile: string, manifestFile: string): Html {
   const base = `/downloads/${encodeURIComponent(accountId)}/`;
@@ -98,30 +116,55 @@ function requestForm(
   accounts: AccountView[],
   reports: readonly ReportDefinition[],
   csrf: string,
-  error?: string,
+  form?: FormState,
 ): Html {
+  const v = form?.values ?? {};
+  const selected = (a: string | undefined, b: string) => (a === b ? html` selected` : '');
   return html`<fieldset>
     <legend>Request a report</legend>
-    ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+    ${form?.error ? html`<p class="error" role="alert">${form.error}</p>` : ''}
+    ${
+      form?.gaps
+        ? html`<div class="warning" role="alert">
+            <p><strong>The data does not cover this whole period:</strong></p>
+            ${gapList(form.gaps)}
+            <p>
+              The report would lack these records. Run a backfill or wait for the nightly sync, or request it anyway: it
+              will be marked partial.
+            </p>
+          </div>`
+        : ''
+    }
     <form method="post" action="/exports">
       ${csrfField(csrf)}
       <label
         >Account
         <select name="accountId" required>
-          ${accounts.map((a) => html`<option value="${a.id}">${a.name}</option>`)}
+          ${accounts.map((a) => html`<option value="${a.id}" ${selected(v.accountId, a.id)}>${a.name}</option>`)}
         </select></label
       >
       <label
         >Report
         <select name="report" required>
-          ${reports.map((r) => html`<option value="${r.name}">${r.title}</option>`)}
+          ${reports.map((r) => html`<option value="${r.name}" ${selected(v.report, r.name)}>${r.title}</option>`)}
         </select></label
       >
-      <label>From <input type="date" name="from" required /></label>
-      <label>To (included) <input type="date" name="to" required /></label>
-      <label>Time zone <input type="text" name="tz" value="UTC" size="16" required /></label>
-      <label>Coin <input type="text" name="coin" size="8" placeholder="all" /></label>
-      <label><input type="checkbox" name="includePending" value="1" /> include pending transfers</label>
+      <label>From <input type="date" name="from" value="${v.from ?? ''}" required /></label>
+      <label>To (included) <input type="date" name="to" value="${v.to ?? ''}" required /></label>
+      <label>Time zone <input type="text" name="tz" value="${v.tz ?? 'UTC'}" size="16" required /></label>
+      <label>Coin <input type="text" name="coin" value="${v.coin ?? ''}" size="8" placeholder="all" /></label>
+      <label
+        ><input type="checkbox" name="includePending" value="1" ${v.includePending ? html` checked` : ''} /> include
+        pending transfers</label
+      >
+      ${
+        form?.gaps
+          ? html`<label class="partial"
+              ><input type="checkbox" name="acceptPartial" value="1" required /> request it anyway, marked
+              partial</label
+            >`
+          : ''
+      }
       <button type="submit">Request export</button>
     </form>
   </fieldset>`;
@@ -145,9 +188,11 @@ function jobsTable(jobs: JobView[]): Html {
           html`<tr>
             <td class="nowrap">${j.createdAt}</td>
             <td>${j.accountName}</td>
-            <td>${j.report}</td>
+            <td>${j.reportTitle}</td>
             <td class="nowrap">${j.from} to ${j.to} (${j.tz})</td>
-            <td><a class="state-${j.state}" href="/jobs/${encodeURIComponent(j.id)}">${j.state}</a></td>
+            <td>
+              <a class="state-${j.state}" href="/jobs/${encodeURIComponent(j.id)}">${j.state}</a>${partialMark(j)}
+            </td>
           </tr>`,
       )}
     </tbody>
@@ -197,14 +242,21 @@ export function homePage(
     accounts: AccountView[];
     reports: readonly ReportDefinition[];
     jobs: JobView[];
-    error?: string;
+    form?: FormState | undefined;
+    now: number;
   },
   context: PageContext,
 ): Html {
   return layout(
     'Exports',
     html`${header('Exports', context)}
-      ${input.accounts.length === 0 ? html`<p>No account is registered yet.</p>` : requestForm(input.accounts, input.reports, context.csrf, input.error)}
+      ${input.accounts.length === 0 ? html`<p>No account is registered yet.</p>` : requestForm(input.accounts, input.reports, context.csrf, input.form)}
+      <h2>Coverage</h2>
+      ${input.accounts.map(
+        (a) =>
+          html`<h3>${a.name}</h3>
+            ${coverageSection(a.coverage, input.now)}`,
+      )}
       <h2>Requested exports</h2>
       ${jobsTable(input.jobs)}
       <h2>Finished exports</h2>
@@ -219,8 +271,8 @@ export function homePage(
 export function jobPage(job: JobView, context: PageContext): Html {
   const running = job.state !== 'completed' && job.state !== 'failed';
   return layout(
-    `Export ${job.report}`,
-    html`${header(`Export: ${job.report}`, context)}
+    `Export ${job.reportTitle}`,
+    html`${header(`Export: ${job.reportTitle}`, context)}
       <table>
         <tbody>
           <tr>
@@ -250,6 +302,12 @@ export function jobPage(job: JobView, context: PageContext): Html {
           <tr>
             <th>State</th>
             <td id="state" class="state-${job.state}">${job.state}</td>
+          </tr>
+          <tr>
+            <th>Coverage</th>
+            <td id="coverage">
+              ${job.gaps.length === 0 ? 'complete: the data covers the whole period' : html`<span class="partial">partial</span>${gapList(job.gaps)}`}
+            </td>
           </tr>
           ${
             job.result

@@ -16,8 +16,8 @@ import { requireWebTokens } from './web-auth.ts';
 export async function startWeb(config: Config, options: { worker: boolean }): Promise<void> {
   const tokens = requireWebTokens(config);
   const log = logger('web');
-  // The page needs no pool of its own beyond Prisma's; the runtime's stays idle.
-  const runtime = createRuntime(config, { poolSize: 1 });
+  // The coverage timeline's queries use the runtime's pool; two connections are plenty for a page.
+  const runtime = createRuntime(config, { poolSize: 2 });
   const { prisma } = runtime;
   const exportQueue = runtime.queues.get(QUEUE.export);
   let worker: Worker | undefined;
@@ -33,6 +33,7 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
     tokens,
     exportDir: config.exportDir,
     databaseUrl: config.databaseUrl,
+    pool: runtime.pool,
     prisma,
     exportQueue,
     redis: runtime.redis,

@@ -7,17 +7,28 @@ import fastifyFormbody from '@fastify/formbody';
 import type { Queue } from 'bullmq';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import type pg from 'pg';
 
 import { enqueueExport, type ExportJob, type ExportQueue } from '../../jobs/export/export-queue.ts';
 import type { PrismaClient } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { downloadPath, listExports } from '../export/export-files.ts';
 import { type ExportRequestInput, parseExportRequest, reportParams } from '../export/export-request.ts';
+import { parsePeriod } from '../export/period.ts';
 import { reportByName, REPORTS } from '../export/reports/index.ts';
 import { streamReport } from '../export/stream-report.ts';
 import { mountBullBoards } from './bull-board.ts';
+import { accountCoverage, type PeriodGap, periodGaps } from './coverage.ts';
 import type { Html } from './html.ts';
-import { type AccountView, homePage, jobPage, type JobView, loginPage, type PageContext } from './pages.ts';
+import {
+  type AccountView,
+  type FormState,
+  homePage,
+  jobPage,
+  type JobView,
+  loginPage,
+  type PageContext,
+} from './pages.ts';
 import { answerFailuresPlainly, redisReadiness, requireRedis } from './resilience.ts';
 import { markSecureIfHttps, registerSecurityPlugins } from './security-plugins.ts';
 import { SignInLimiter } from './sign-in-limiter.ts';
@@ -27,6 +38,8 @@ export interface WebAppDeps {
   tokens: WebTokens;
   exportDir: string;
   databaseUrl: string;
+  /** For the coverage queries (the ledger's multirange arithmetic is raw SQL). */
+  pool: pg.Pool;
   prisma: PrismaClient;
   exportQueue: ExportQueue;
   /** The Redis connection the export queue uses, and the sessions: each request waits for it (requireRedis). */
@@ -67,6 +80,8 @@ function formInput(body: unknown): ExportRequestInput {
   };
 }
 
+const acceptsPartial = (body: unknown) => ((body ?? {}) as Record<string, unknown>).acceptPartial === '1';
+
 /** The accountants' page: sign in, request reports, watch them finish, download CSV and manifest. */
 export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   // A number of hops is what proxy-addr does for a number; fastify's types only take its function.
@@ -93,6 +108,17 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   });
   requireRedis(app, redisReady);
 
+  // The parts of a period the report's streams do not cover (as of now: a later sync may fill them).
+  // A finished export is judged by the coverage when it was written.
+  const gapsOf = async (job: ExportJob): Promise<PeriodGap[]> =>
+    periodGaps(
+      deps.pool,
+      job.data.accountId,
+      job.data.report,
+      parsePeriod(job.data),
+      job.finishedOn ? new Date(job.finishedOn) : undefined,
+    );
+
   const accountsById = async () => {
     const accounts = await deps.prisma.account.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } });
     return new Map(accounts.map((a) => [a.id, a.name]));
@@ -102,6 +128,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
     id: job.id!,
     state: await job.getState(),
     report: job.data.report,
+    reportTitle: REPORTS.find((r) => r.name === job.data.report)?.title ?? job.data.report,
     accountId: job.data.accountId,
     accountName: names.get(job.data.accountId) ?? job.data.accountId,
     from: job.data.from,
@@ -112,6 +139,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
     createdAt: new Date(job.timestamp).toISOString().slice(0, 19).replace('T', ' '),
     failedReason: job.failedReason || undefined,
     result: job.returnvalue ?? undefined,
+    gaps: await gapsOf(job),
   });
 
   const context = (request: FastifyRequest, reply: FastifyReply): PageContext => ({
@@ -119,10 +147,17 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
     role: request.role ?? 'accountant',
   });
 
-  const home = async (request: FastifyRequest, reply: FastifyReply, error?: string) => {
+  const home = async (request: FastifyRequest, reply: FastifyReply, form?: FormState) => {
     const names = await accountsById();
     const accounts: AccountView[] = [];
-    for (const [id, name] of names) accounts.push({ id, name, exports: await listExports(deps.exportDir, id) });
+    for (const [id, name] of names) {
+      accounts.push({
+        id,
+        name,
+        exports: await listExports(deps.exportDir, id),
+        coverage: await accountCoverage(deps.pool, deps.prisma, id),
+      });
+    }
     const jobs = (await deps.exportQueue.getJobs(
       ['active', 'waiting', 'delayed', 'prioritized', 'completed', 'failed'],
       0,
@@ -132,8 +167,11 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
     views.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
     return sendPage(
       reply,
-      homePage({ accounts, reports: REPORTS, jobs: views.slice(0, RECENT_JOBS), error }, context(request, reply)),
-      error ? 400 : 200,
+      homePage(
+        { accounts, reports: REPORTS, jobs: views.slice(0, RECENT_JOBS), form, now: Date.now() },
+        context(request, reply),
+      ),
+      form?.error ? 400 : form?.gaps ? 409 : 200,
     );
   };
 
@@ -176,13 +214,21 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       if (!input.accountId || !names.has(input.accountId)) {
         throw new ValidationError('account', 'choose one of the registered accounts');
       }
-      const job = await enqueueExport(deps.exportQueue, parseExportRequest(input), { replaceFinished: true });
+      const parsed = parseExportRequest(input);
+      // Warned before it is requested: the accountant confirms a period the data does not cover.
+      const gaps = await periodGaps(deps.pool, parsed.accountId, parsed.report, parsed.period);
+      if (gaps.length > 0 && !acceptsPartial(request.body)) {
+        return home(request, reply, { values: input, gaps });
+      }
+      const job = await enqueueExport(deps.exportQueue, parsed, { replaceFinished: true });
       return reply
         .code(303)
         .header('location', `/jobs/${encodeURIComponent(job.id!)}`)
         .send();
     } catch (error) {
-      if (error instanceof ValidationError) return home(request, reply, error.message);
+      if (error instanceof ValidationError) {
+        return home(request, reply, { values: formInput(request.body), error: error.message });
+      }
       throw error;
     }
   });

@@ -8,6 +8,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { insertAccount, insertSpot, parseCsv } from '../export/seed.ts';
+import { insertReconciliation, insertWindows } from './coverage-seed.ts';
 import { TOKEN, useWebApp } from './web-fixture.ts';
 
 /**
@@ -105,6 +106,36 @@ beforeAll(async () => {
     // 23:00 UTC on 31 January is February in Berlin: not in it.
     { recordId: '9004', coin: 'BTC', spotTaxType: 'Deposit', amount: '1', ts: '2026-01-31T23:00:00Z' },
   ]);
+  // Spot read up to 20 January, the rest of January failed: a January report is partial.
+  await insertWindows(web.db.url, accountId, [
+    { stream: 'spot', start: '2025-10-01T00:00:00Z', end: '2026-01-20T00:00:00Z', status: 'done' },
+    {
+      stream: 'spot',
+      start: '2026-01-20T00:00:00Z',
+      end: '2026-02-01T00:00:00Z',
+      status: 'failed',
+      lastError: 'HTTP 503',
+    },
+    {
+      stream: 'positions',
+      scope: 'USDT-FUTURES',
+      start: '2025-09-01T00:00:00Z',
+      end: '2026-01-25T00:00:00Z',
+      status: 'done',
+    },
+    {
+      stream: 'positions',
+      scope: 'USDT-FUTURES',
+      start: '2026-01-25T00:00:00Z',
+      end: '2026-02-01T00:00:00Z',
+      status: 'running',
+    },
+  ]);
+  await insertReconciliation(web.db.url, accountId, {
+    passed: true,
+    summary: 'every check passed',
+    finishedAt: '2026-01-20T02:10:00Z',
+  });
 });
 
 afterAll(async () => {
@@ -125,17 +156,31 @@ describe('the accountants page in a real browser', () => {
     expect(await page.textContent('h1')).toBe('Exports');
     // The browser sent no Sec-Fetch-Site to this origin: the CSRF token alone let the form through.
     expect(signInPosts).toEqual([undefined]);
+    // The coverage timeline: spot covered to 20 January, then failed.
+    expect(await page.locator('svg.timeline').count()).toBe(2);
+    expect(await page.locator('svg.timeline title').allTextContents()).toContain('covered: 2025-10-01 to 2026-01-20');
+    expect(await page.textContent('.coverage')).toContain('Last reconciliation 2026-01-20 02:10 UTC');
+    await screenshot(page, 'home');
 
     await page.selectOption('select[name="accountId"]', { label: 'berlin-gmbh' });
     await page.selectOption('select[name="report"]', 'spot-ledger');
     await page.fill('input[name="from"]', '2026-01-01');
     await page.fill('input[name="to"]', '2026-01-31');
     await page.fill('input[name="tz"]', 'Europe/Berlin');
+    // Warned before the request: January is not fully read. The form keeps what was typed.
+    await page.click('text=Request export');
+    await page.waitForSelector('.warning');
+    expect(await page.textContent('.warning')).toContain('Spot records: not read from 2026-01-20 00:00 UTC');
+    expect(await page.inputValue('input[name="tz"]')).toBe('Europe/Berlin');
+    expect(await page.inputValue('input[name="from"]')).toBe('2026-01-01');
+    await screenshot(page, 'partial-warning');
+    await page.check('input[name="acceptPartial"]');
     await Promise.all([page.waitForURL(/\/jobs\//), page.click('text=Request export')]);
 
     // The job page refreshes itself until the export is done.
     await page.waitForSelector('#downloads a', { timeout: 20_000 });
     expect(await page.textContent('#state')).toBe('completed');
+    expect(await page.textContent('#coverage')).toContain('partial');
     await screenshot(page, 'export-done');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#downloads a:text-is("CSV")')]);
     expect(download.suggestedFilename()).toBe('spot-ledger_2026-01-01_2026-01-31_Europe~Berlin.csv');

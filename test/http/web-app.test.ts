@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
 import { insertAccount, insertSpot } from '../export/seed.ts';
+import { insertReconciliation, insertWindows } from './coverage-seed.ts';
 import { ADMIN_TOKEN, signIn, TOKEN, useWebApp } from './web-fixture.ts';
 
 const web = useWebApp('webapp');
@@ -13,6 +14,9 @@ let accountId: string;
 let cookie: string;
 let csrf: string;
 let setCookie: string;
+
+/** A page's HTML with every run of white space made one space (the templates are formatted). */
+const flat = (response: { body: string }) => response.body.replace(/\s+/g, ' ');
 
 async function waitForState(jobId: string, state: string) {
   for (let i = 0; i < 200; i++) {
@@ -36,6 +40,23 @@ beforeAll(async () => {
       ts: '2026-01-06T10:00:00Z',
     },
   ]);
+  // Spot records are read from December to February; March failed; nothing else was ever read.
+  await insertWindows(web.db.url, accountId, [
+    { stream: 'spot', start: '2025-12-01T00:00:00Z', end: '2026-01-15T00:00:00Z', status: 'done' },
+    { stream: 'spot', start: '2026-01-15T00:00:00Z', end: '2026-03-01T00:00:00Z', status: 'done' },
+    {
+      stream: 'spot',
+      start: '2026-03-01T00:00:00Z',
+      end: '2026-03-31T00:00:00Z',
+      status: 'failed',
+      lastError: 'HTTP 500',
+    },
+  ]);
+  await insertReconciliation(web.db.url, accountId, {
+    passed: false,
+    summary: 'coverage gaps: ok\nspot balance continuity: FAILED (BTC jumps on 2026-01-06)',
+    finishedAt: '2026-03-02T02:10:00Z',
+  });
   ({ cookie, csrf, setCookie } = await signIn(web.app, TOKEN));
 });
 
@@ -237,5 +258,62 @@ describe('exports', () => {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     expect([bad.statusCode, bad.body]).toEqual([400, 'from: is not a calendar date (got "2026-13-01")\n']);
+  });
+
+  it('draws the coverage timeline: covered, failed and never-read stretches, as of, last reconciliation', async () => {
+    const home = flat(await web.app.inject({ method: 'GET', url: '/', headers: { cookie } }));
+    expect(home).toContain('<svg class="timeline"');
+    expect(home).toMatch(/fill="#17a34a"\s*><title>covered: 2025-12-01 to 2026-03-01<\/title>/);
+    expect(home).toMatch(/fill="#d92d20"\s*><title>failed: 2026-03-01 to 2026-03-31<\/title>/);
+    expect(home).toContain('as of 2026-03-01 00:00 UTC');
+    expect(home).toContain('last failure');
+    expect(home).toMatch(/Last reconciliation 2026-03-02 02:10 UTC:\s*<strong class="state-failed">failed<\/strong>/);
+    expect(home).toContain('spot balance continuity: FAILED (BTC jumps on 2026-01-06)');
+  });
+
+  it('warns before requesting a period the data does not cover, keeps the form, and marks the export partial', async () => {
+    const values = {
+      accountId,
+      report: 'koinly',
+      from: '2026-02-20',
+      to: '2026-03-10',
+      tz: 'Europe/Berlin',
+      coin: 'BTC',
+    };
+    const warned = await web.app.inject({
+      method: 'POST',
+      url: '/exports',
+      payload: new URLSearchParams({ ...values, _csrf: csrf }).toString(),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(warned.statusCode).toBe(409);
+    const warnedBody = flat(warned);
+    expect(warnedBody).toContain('The data does not cover this whole period');
+    expect(warnedBody).toContain('Spot records: not read from 2026-03-01 00:00 UTC to 2026-03-10 23:00 UTC');
+    // The form comes back as it was sent.
+    expect(warnedBody).toMatch(/<option value="koinly" selected>/);
+    expect(warnedBody).toContain('name="from" value="2026-02-20"');
+    expect(warnedBody).toContain('name="tz" value="Europe/Berlin"');
+    expect(warnedBody).toContain('name="coin" value="BTC"');
+    expect(
+      await web.queue.getJob(`export.${accountId}.koinly_2026-02-20_2026-03-10_Europe~Berlin_BTC`),
+    ).toBeUndefined();
+
+    const confirmed = await web.app.inject({
+      method: 'POST',
+      url: '/exports',
+      payload: new URLSearchParams({ ...values, acceptPartial: '1', _csrf: csrf }).toString(),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(confirmed.statusCode).toBe(303);
+    const jobId = decodeURIComponent(confirmed.headers.location!.replace('/jobs/', ''));
+    await waitForState(jobId, 'completed');
+    const pageBody = flat(
+      await web.app.inject({ method: 'GET', url: confirmed.headers.location!, headers: { cookie } }),
+    );
+    expect(pageBody).toMatch(/id="coverage">\s*<span class="partial">partial<\/span>/);
+    expect(pageBody).toContain('Export: Koinly universal CSV');
+    const home = flat(await web.app.inject({ method: 'GET', url: '/', headers: { cookie } }));
+    expect(home).toMatch(/Koinly universal CSV<\/td>[\s\S]*?<span class="partial">\(partial\)<\/span>/);
   });
 });

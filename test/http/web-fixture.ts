@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
@@ -43,6 +44,7 @@ export function useWebApp(
   let queue: ExportQueue | undefined;
   let worker: Worker | undefined;
   let exportDir = '';
+  let pool: pg.Pool | undefined;
   beforeAll(async () => {
     connection = createRedisConnection(TEST_REDIS_URL);
     exportDir = await mkdtemp(path.join(tmpdir(), `ll-${label}-`));
@@ -57,6 +59,7 @@ export function useWebApp(
       tokens: { accountant: TOKEN, admin: ADMIN_TOKEN },
       exportDir,
       databaseUrl: db.url,
+      pool: (pool = new pg.Pool({ connectionString: db.url, max: 2 })),
       prisma: db.prisma,
       exportQueue: queue,
       redis: connection,
@@ -70,6 +73,7 @@ export function useWebApp(
     await worker?.close();
     await queue?.obliterate({ force: true });
     await queues?.close();
+    await pool?.end();
     connection?.disconnect();
     if (exportDir) await rm(exportDir, { recursive: true, force: true });
   });
