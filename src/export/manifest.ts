@@ -29,6 +29,8 @@ export interface ExportManifest {
   unpairedLegs: number;
   /** The side file listing them (same columns), or null when there are none. */
   unpairedFile: string | null;
+  /** Records left out of the file on purpose, per spotTaxType (Koinly, CoinTracking: docs/reports.md). */
+  omitted: UnmappedSummary;
   generatedAt: string;
 }
 
@@ -63,6 +65,7 @@ export function buildManifest(input: {
     unmapped: result.unmapped,
     unpairedLegs: result.unpairedLegs,
     unpairedFile: input.unpairedFile,
+    omitted: result.omitted,
     generatedAt: input.generatedAt.toISOString(),
   };
 }

@@ -26,9 +26,13 @@ export interface ReportQuery {
 /** The flag of a trade-type record that could not be paired: counted apart and listed in a side file. */
 export const UNPAIRED_LEG = 'unpaired-leg';
 
+/** Flag prefix of a row that is counted in the manifest (per value after the prefix) but not written. */
+export const OMITTED_PREFIX = 'omitted:';
+
 /**
  * One CSV report. Its query returns the output columns in order, then ONE extra column: null for a
- * normal row, `UNPAIRED_LEG` for a trade leg without its other side, or a short label (e.g.
+ * normal row, `UNPAIRED_LEG` for a trade leg without its other side, `omitted:<what>` for a row
+ * left out of the file, or a short label (e.g.
  * `spotTaxType=Foo`) for a row carrying a value the mapping or the schema does not know. That
  * column is counted into the manifest and never written to the CSV.
  * Every value is text already (amounts cast with ::text, times formatted in SQL), and the ORDER BY

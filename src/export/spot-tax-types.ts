@@ -57,6 +57,8 @@ export interface SpotTaxTypeMapping {
   readonly category: AccountingCategory;
   readonly koinly: { readonly in: KoinlyLabel; readonly out: KoinlyLabel };
   readonly coinTracking: { readonly in: CoinTrackingType; readonly out: CoinTrackingType };
+  /** Left out of the tax-tool files (counted in their manifest): see FUTURES_TRANSFER. */
+  readonly omitFromTaxTools?: true;
 }
 
 function book(
@@ -80,6 +82,12 @@ const AIRDROP = book('income', ['airdrop', ''], ['Airdrop', 'Withdrawal']);
 const REBATE = book('rebate', ['reward', ''], ['Reward / Bonus', 'Withdrawal']);
 const REFUND = book('refund', ['', ''], ['Income (non taxable)', 'Withdrawal']);
 const EXPENSE = book('expense', ['', 'cost'], ['Deposit', 'Other Expense']);
+
+// Moves between the spot account and the user's futures account. The tax-tool files carry the
+// futures results as realized profit/loss rows in the margin coin, which treats the futures account
+// as part of the same wallet; the moves themselves change no ownership and, booked as well, would
+// count the same funds twice (and Koinly would take the way out as a disposal). Left out, counted.
+const FUTURES_TRANSFER: SpotTaxTypeMapping = { ...PLAIN('internal-transfer'), omitFromTaxTools: true };
 
 // `satisfies` makes the compiler check that every value the spec lists has a booking.
 const BOOKINGS = {
@@ -151,9 +159,9 @@ const BOOKINGS = {
   'Activity fund(Coin-Ⓜ)': REWARD,
   'Increase exchange rate': PLAIN('adjustment'),
   'Reduce exchange rate': PLAIN('adjustment'),
-  'Transfer in': PLAIN('internal-transfer'),
+  'Transfer in': FUTURES_TRANSFER,
   'Activity issuance': REWARD,
-  'Transfer out': PLAIN('internal-transfer'),
+  'Transfer out': FUTURES_TRANSFER,
   'Super account': PLAIN('internal-transfer'),
   'Exchange spending': PLAIN('trade'),
   'Exchange income': PLAIN('trade'),
@@ -185,6 +193,7 @@ export function bookingArrays(): {
   koinlyOut: string[];
   coinTrackingIn: string[];
   coinTrackingOut: string[];
+  omitted: boolean[];
 } {
   const entries = Object.entries(SPOT_TAX_TYPES);
   return {
@@ -194,5 +203,6 @@ export function bookingArrays(): {
     koinlyOut: entries.map(([, m]) => m.koinly.out),
     coinTrackingIn: entries.map(([, m]) => m.coinTracking.in),
     coinTrackingOut: entries.map(([, m]) => m.coinTracking.out),
+    omitted: entries.map(([, m]) => m.omitFromTaxTools === true),
   };
 }

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { encodeCsvHeader, encodeCsvRow } from './csv-encoder.ts';
 import { neutralizeCell } from './neutralize.ts';
 import { PrefetchingQueryStream } from './prefetching-query-stream.ts';
-import { type ReportDefinition, type ReportParams, UNPAIRED_LEG } from './report-definition.ts';
+import { OMITTED_PREFIX, type ReportDefinition, type ReportParams, UNPAIRED_LEG } from './report-definition.ts';
 
 export interface UnmappedSummary {
   /** Rows carrying a value the mapping or the schema does not know. */
@@ -23,6 +23,8 @@ export interface StreamResult {
   unmapped: UnmappedSummary;
   /** Rows of trade legs that could not be paired (written to the CSV, and to `unpairedSink`). */
   unpairedLegs: number;
+  /** Rows the report leaves out of the file on purpose, per reason (never in rowCount). */
+  omitted: UnmappedSummary;
 }
 
 export interface StreamReportOptions {
@@ -53,6 +55,7 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
   const { report, params } = options;
   const columns = report.columns;
   const unmapped: UnmappedSummary = { rows: 0, values: {} };
+  const omitted: UnmappedSummary = { rows: 0, values: {} };
   let distinct = 0;
   let rowCount = 0;
   let unpairedLegs = 0;
@@ -84,6 +87,14 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
     const toCsv = new Transform({
       writableObjectMode: true,
       transform(row: (string | null)[], _encoding, callback) {
+        const omit = row[columns.length];
+        if (omit?.startsWith(OMITTED_PREFIX)) {
+          const reason = omit.slice(OMITTED_PREFIX.length);
+          omitted.rows++;
+          omitted.values[reason] = (omitted.values[reason] ?? 0) + 1;
+          callback();
+          return;
+        }
         const cells = new Array<string>(columns.length);
         for (let i = 0; i < columns.length; i++) cells[i] = neutralizeCell(row[i], columns[i]!.kind);
         const flag = row[columns.length];
@@ -113,7 +124,7 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
     await client.end();
     if (options.unpairedSink) await endStream(options.unpairedSink);
   }
-  return { rowCount, bytes, sha256: hash.digest('hex'), unmapped, unpairedLegs };
+  return { rowCount, bytes, sha256: hash.digest('hex'), unmapped, unpairedLegs, omitted };
 }
 
 function endStream(stream: Writable): Promise<void> {

@@ -1,7 +1,8 @@
-import { type ReportParams, UNPAIRED_LEG } from '../report-definition.ts';
+import { OMITTED_PREFIX, type ReportParams, UNPAIRED_LEG } from '../report-definition.ts';
 import { bookingArrays } from '../spot-tax-types.ts';
 import { byteOrder } from '../sql-fragments.ts';
 import type { SqlParams } from '../sql-params.ts';
+import { futuresEntries } from './futures-entries.ts';
 
 /**
  * The spot ledger turned into tax-tool entries, shared by the Koinly and CoinTracking reports so
@@ -12,7 +13,9 @@ import type { SqlParams } from '../sql-params.ts';
  *   fee_amount/_coin       the fee, positive
  *   koinly_label, ct_type, category, spot_types, record_ids, biz_order_id
  *   flag                   'spotTaxType=...' for a type the mapping does not know, 'unpaired-leg'
- *                          for a trade-type record that could not be paired, else null
+ *                          for a trade-type record that could not be paired, 'omitted:<type>' for
+ *                          a record the tax tools must not see (spot-tax-types.ts), else null
+ * and the futures results (futures-entries.ts).
  *
  * Trades (docs/reports.md, "Trades"): the records of category `trade` sharing a bizOrderId are one
  * order, found over the account's whole stored history, wherever its legs lie. An order pairs when
@@ -46,7 +49,8 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
       SELECT s.record_id, s.ts, s.coin, s.spot_tax_type, s.amount, s.fee, s.biz_order_id,
              ${lookup(booking.categories)} AS category,
              ${lookup(booking.koinlyIn)} AS koinly_in, ${lookup(booking.koinlyOut)} AS koinly_out,
-             ${lookup(booking.coinTrackingIn)} AS ct_in, ${lookup(booking.coinTrackingOut)} AS ct_out
+             ${lookup(booking.coinTrackingIn)} AS ct_in, ${lookup(booking.coinTrackingOut)} AS ct_out,
+             (${p.add(booking.omitted, 'boolean[]')})[k.i] AS omitted
       FROM spot_record s
       CROSS JOIN LATERAL (SELECT array_position(${types}, s.spot_tax_type) AS i) AS k
       WHERE s.account_id = ${account} AND s.ts >= ${start} AND s.ts < ${end}
@@ -112,9 +116,12 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
                   WHEN l.fee <> 0 THEN 'Other Fee' ELSE 'Deposit' END,
              coalesce(l.category, 'unmapped'), l.spot_tax_type, l.record_id, l.biz_order_id,
              CASE WHEN l.category IS NULL THEN 'spotTaxType=' || l.spot_tax_type
-                  WHEN l.category = 'trade' THEN '${UNPAIRED_LEG}' END
+                  WHEN l.category = 'trade' THEN '${UNPAIRED_LEG}'
+                  WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type END
       FROM ledger l
       WHERE NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
+      UNION ALL
+      ${futuresEntries(p, account, start, end)}
     ),
     entries AS (SELECT * FROM all_entries ${coin})`;
 }
