@@ -53,34 +53,79 @@ export interface PagePayload {
   rows: number;
 }
 
+export interface PageRows {
+  /** Each distinct row's values, in `columns` order. */
+  values: unknown[][];
+  /** The same rows in COPY's text format, one line each. */
+  copyText: string;
+}
+
 /**
- * The page's rows as one JSON text. A key repeated within one page is stored
+ * The page's rows, once per key. A key repeated within one page is stored
  * once when both copies are identical (Postgres refuses to update one row twice
- * in one statement); two different records under one key are a
- * DuplicateRecordError, since keeping either would silently drop the other.
+ * in one statement, and COPY would hit the primary key); two different records
+ * under one key are a DuplicateRecordError, since keeping either would
+ * silently drop the other. Two copies are identical when their COPY lines are:
+ * every column, `raw` as its JSON text.
  */
-export function toPayload<R>(spec: TableSpec<R>, records: readonly R[], accountId: string): PagePayload {
+export function pageRows<R>(spec: TableSpec<R>, records: readonly R[], accountId: string): PageRows {
   const names = spec.columns.map((c) => c.name);
   // account_id is the same for every row of a page: the key the exchange repeated is the rest.
   const keyIndexes = spec.key.map((k) => names.indexOf(k)).filter((i) => names[i] !== 'account_id');
-  const byKey = new Map<string, { object: Record<string, unknown>; text: string }>();
+  const byKey = new Map<string, { values: unknown[]; line: string }>();
   for (const record of records) {
-    const row = spec.toRow(record, accountId);
-    const object: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) object[names[i]!] = row[i];
-    const key = keyIndexes.map((i) => `${names[i]}=${String(row[i])}`).join(', ');
-    const text = JSON.stringify(object);
+    const values = spec.toRow(record, accountId);
+    const key = keyIndexes.map((i) => `${names[i]}=${String(values[i])}`).join(', ');
+    const line = copyLine(spec, values);
     const earlier = byKey.get(key);
-    if (earlier !== undefined && earlier.text !== text) {
+    if (earlier !== undefined && earlier.line !== line) {
       throw new DuplicateRecordError(
         spec.table,
         keyIndexes.map((i) => names[i]!),
         key,
       );
     }
-    byKey.set(key, { object, text });
+    byKey.set(key, { values, line });
   }
-  return { json: `[${[...byKey.values()].map((row) => row.text).join(',')}]`, rows: byKey.size };
+  let copyText = '';
+  const values: unknown[][] = [];
+  for (const row of byKey.values()) {
+    values.push(row.values);
+    copyText += row.line;
+  }
+  return { values, copyText };
+}
+
+/** The page's rows as one JSON text for `upsertSql`. */
+export function toPayload<R>(spec: TableSpec<R>, rows: PageRows): PagePayload {
+  const names = spec.columns.map((c) => c.name);
+  const texts = rows.values.map((values) => {
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) object[names[i]!] = values[i];
+    return JSON.stringify(object);
+  });
+  return { json: `[${texts.join(',')}]`, rows: rows.values.length };
+}
+
+// COPY's text format: a backslash, tab, newline or carriage return inside a value is escaped.
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+function copyLine<R>(spec: TableSpec<R>, values: unknown[]): string {
+  let line = '';
+  for (let i = 0; i < values.length; i++) {
+    const column = spec.columns[i]!;
+    const value = values[i];
+    let text: string;
+    if (column.copyLiteral) text = column.copyLiteral(value);
+    else if (value === null || value === undefined) {
+      line += i === 0 ? '\\N' : '\t\\N';
+      continue;
+    } else text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (COPY_SPECIAL.test(text)) text = text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!);
+    line += i === 0 ? text : `\t${text}`;
+  }
+  return `${line}\n`;
 }
 
 export async function upsertPage<R>(
@@ -90,7 +135,7 @@ export async function upsertPage<R>(
   accountId: string,
 ): Promise<UpsertStats> {
   if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-  const payload = toPayload(spec, records, accountId);
+  const payload = toPayload(spec, pageRows(spec, records, accountId));
   const result = await db.query<{ inserted: boolean }>(upsertSql(spec), [payload.json]);
   const inserted = result.rows.filter((row) => row.inserted).length;
   const updated = result.rows.length - inserted;

@@ -236,6 +236,45 @@ describe('storePage', () => {
     expect(await getWindow(pool, w!.id)).toMatchObject({ cursor: null, pages: 0 });
   });
 
+  it('stores a page holding some rows stored already: new ones inserted, the cursor advanced once', async () => {
+    const [first, second] = await ensureWindows(pool, [
+      { accountId, stream: 'spot', scope: 'mixed', start: 0, end: DAY },
+      { accountId, stream: 'spot', scope: 'mixed', start: DAY, end: 2 * DAY },
+    ]);
+    const page = { accountId, spec: spotRecordTable, fromCursor: null, nextCursor: '700', last: false };
+    await storePage(pool, { ...page, windowId: first!.id, records: [spot('701', '1')] });
+    // An overlapping window reads 701 again (changed), and 702 new.
+    const stats = await storePage(pool, {
+      ...page,
+      windowId: second!.id,
+      records: [spot('702', '2'), spot('701', '1.5')],
+    });
+    expect(stats).toEqual({ inserted: 1, updated: 1, unchanged: 0 });
+    const rows = await pool.query(`SELECT record_id, amount::text FROM spot_record WHERE record_id IN ('701', '702')`);
+    expect(rows.rows.sort((a, b) => a.record_id.localeCompare(b.record_id))).toEqual([
+      { record_id: '701', amount: '1.5' },
+      { record_id: '702', amount: '2' },
+    ]);
+    expect(await getWindow(pool, second!.id)).toMatchObject({ cursor: '700', pages: 1, rows: 2 });
+  });
+
+  it('stores tabs, newlines and backslashes in values exactly as received', async () => {
+    const [w] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: 'escapes', start: 0, end: DAY }]);
+    const odd = 'a\tb\\N\nc\r\\d "q" ,{}';
+    const record = spot('800', '1', { coin: odd, bizOrderId: '\\N' });
+    await storePage(pool, {
+      windowId: w!.id,
+      accountId,
+      spec: spotRecordTable,
+      records: [record],
+      fromCursor: null,
+      nextCursor: '800',
+      last: false,
+    });
+    const row = await pool.query(`SELECT coin, biz_order_id, raw FROM spot_record WHERE record_id = '800'`);
+    expect(row.rows[0]).toEqual({ coin: odd, biz_order_id: '\\N', raw: record.raw });
+  });
+
   it('leaves the pooled connection committing synchronously after a page stored without waiting', async () => {
     // One connection, so the statement after the page runs on the very connection that stored it.
     const single = new pg.Pool({ connectionString: db.url, max: 1 });

@@ -1,6 +1,10 @@
-import type pg from 'pg';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
-import { toPayload, upsertSql, type UpsertStats } from '../bulk-upsert.ts';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+
+import { type PageRows, pageRows, toPayload, upsertSql, type UpsertStats } from '../bulk-upsert.ts';
 import type { TableSpec } from '../tables/table-spec.ts';
 import { WindowConflictError } from './window-conflict-error.ts';
 
@@ -18,6 +22,20 @@ export interface PageToStore<R> {
 }
 
 const sqlCache = new WeakMap<TableSpec<unknown>, string>();
+const copySqlCache = new WeakMap<TableSpec<unknown>, string>();
+
+// $1 the window, $2 the next cursor, $3 the page's row count, $4 whether it is
+// the last page, $5 the cursor it was read from. Shared by both ways of storing.
+const ADVANCE_SQL = `UPDATE sync_window
+     SET cursor = $2,
+         pages = pages + 1,
+         rows = rows + $3,
+         status = CASE WHEN $4::boolean THEN 'done'::sync_window_status ELSE 'running'::sync_window_status END,
+         finished_at = CASE WHEN $4::boolean THEN now() ELSE NULL END,
+         last_error = CASE WHEN $4::boolean THEN NULL ELSE last_error END,
+         updated_at = now()
+   WHERE id = $1 AND cursor IS NOT DISTINCT FROM $5 AND status <> 'done'
+  RETURNING id`;
 
 /**
  * One statement: the window's cursor advances only from the cursor this page
@@ -28,20 +46,10 @@ const sqlCache = new WeakMap<TableSpec<unknown>, string>();
 function storePageSql<R>(spec: TableSpec<R>): string {
   const cached = sqlCache.get(spec);
   if (cached) return cached;
-  // $1 is the page (one json array), $2 the window, $3 the next cursor, $4 the
-  // page's row count, $5 whether it is the last page, $6 the cursor it was read from.
-  const upsert = upsertSql(spec, 1, 'EXISTS (SELECT 1 FROM advanced)');
+  // $6 is the page (one json array).
+  const upsert = upsertSql(spec, 6, 'EXISTS (SELECT 1 FROM advanced)');
   const sql = `WITH advanced AS (
-  UPDATE sync_window
-     SET cursor = $3,
-         pages = pages + 1,
-         rows = rows + $4,
-         status = CASE WHEN $5::boolean THEN 'done'::sync_window_status ELSE 'running'::sync_window_status END,
-         finished_at = CASE WHEN $5::boolean THEN now() ELSE NULL END,
-         last_error = CASE WHEN $5::boolean THEN NULL ELSE last_error END,
-         updated_at = now()
-   WHERE id = $2 AND cursor IS NOT DISTINCT FROM $6 AND status <> 'done'
-  RETURNING id
+  ${ADVANCE_SQL}
 ), written AS (
 ${upsert}
 )
@@ -52,11 +60,29 @@ SELECT (SELECT count(*) FROM advanced)::int AS advanced,
   return sql;
 }
 
+function copySql<R>(spec: TableSpec<R>): string {
+  const cached = copySqlCache.get(spec);
+  if (cached) return cached;
+  const sql = `COPY ${spec.table} (${spec.columns.map((c) => c.name).join(', ')}) FROM STDIN`;
+  copySqlCache.set(spec, sql);
+  return sql;
+}
+
 /**
  * Stores a page's rows AND advances its window's cursor atomically, so a
  * crash at any instant leaves either both or neither: a restarted job resumes
  * from the stored cursor and re-reads at most the page in flight (whose rows
  * the upsert absorbs without duplicates).
+ *
+ * Two ways, each one transaction. First the fast one, for rows not stored yet
+ * (a first backfill, the new end of a nightly sync): the cursor advances,
+ * then COPY writes the rows straight into the table, at the speed of COPY
+ * itself. Should any row's key be stored already (a re-read lookback, a
+ * refetch, another worker's overlapping window), COPY fails on the primary key,
+ * the whole transaction rolls back (cursor included) and the page is stored
+ * the careful way: one statement advancing the cursor and upserting the rows
+ * (rewritten only when `raw` changed, never set back by an older copy). Either
+ * way rows and cursor commit together or not at all.
  *
  * Pages before the last commit without waiting for the WAL flush
  * (synchronous_commit off): should Postgres itself crash, it loses at most
@@ -69,22 +95,15 @@ SELECT (SELECT count(*) FROM advanced)::int AS advanced,
  * whoever borrows it (a management action, a report) asynchronous too.
  */
 export async function storePage<R>(pool: pg.Pool, page: PageToStore<R>): Promise<UpsertStats> {
-  const payload = toPayload(page.spec, page.records, page.accountId);
-  const params = [payload.json, page.windowId, page.nextCursor, page.records.length, page.last, page.fromCursor];
+  const rows = pageRows(page.spec, page.records, page.accountId);
   const client = await pool.connect();
   let broken = false;
-  try {
-    await client.query('BEGIN');
+  const inTransaction = async <T>(body: () => Promise<T>): Promise<T> => {
+    await client.query(page.last ? BEGIN_WAITING_FOR_FLUSH : BEGIN_NOT_WAITING);
     try {
-      await client.query(page.last ? 'SET LOCAL synchronous_commit = on' : 'SET LOCAL synchronous_commit = off');
-      const result = await client.query<{ advanced: number; inserted: number; written: number }>(
-        storePageSql(page.spec),
-        params,
-      );
-      const row = result.rows[0]!;
-      if (row.advanced !== 1) throw new WindowConflictError(page.windowId);
+      const value = await body();
       await client.query('COMMIT');
-      return { inserted: row.inserted, updated: row.written - row.inserted, unchanged: payload.rows - row.written };
+      return value;
     } catch (error) {
       // A connection that cannot even roll back is not given back to the pool.
       await client.query('ROLLBACK').catch(() => {
@@ -92,7 +111,57 @@ export async function storePage<R>(pool: pg.Pool, page: PageToStore<R>): Promise
       });
       throw error;
     }
+  };
+  try {
+    if (rows.values.length > 0) {
+      try {
+        await inTransaction(async () => {
+          await advance(client, page);
+          await pipeline(Readable.from([rows.copyText]), client.query(copyFrom(copySql(page.spec))));
+        });
+        return { inserted: rows.values.length, updated: 0, unchanged: 0 };
+      } catch (error) {
+        if (!storedAlready(error) || broken) throw error;
+      }
+    }
+    return await inTransaction(() => upsertWithCursor(client, page, rows));
   } finally {
     client.release(broken);
   }
+}
+
+const BEGIN_WAITING_FOR_FLUSH = 'BEGIN; SET LOCAL synchronous_commit = on';
+const BEGIN_NOT_WAITING = 'BEGIN; SET LOCAL synchronous_commit = off';
+
+async function advance<R>(client: pg.PoolClient, page: PageToStore<R>): Promise<void> {
+  const result = await client.query({
+    name: 'store-page-advance',
+    text: ADVANCE_SQL,
+    values: [page.windowId, page.nextCursor, page.records.length, page.last, page.fromCursor],
+  });
+  if (result.rowCount !== 1) throw new WindowConflictError(page.windowId);
+}
+
+async function upsertWithCursor<R>(client: pg.PoolClient, page: PageToStore<R>, rows: PageRows): Promise<UpsertStats> {
+  const payload = toPayload(page.spec, rows);
+  const result = await client.query<{ advanced: number; inserted: number; written: number }>(storePageSql(page.spec), [
+    page.windowId,
+    page.nextCursor,
+    page.records.length,
+    page.last,
+    page.fromCursor,
+    payload.json,
+  ]);
+  const row = result.rows[0]!;
+  if (row.advanced !== 1) throw new WindowConflictError(page.windowId);
+  return { inserted: row.inserted, updated: row.written - row.inserted, unchanged: payload.rows - row.written };
+}
+
+/**
+ * COPY met a key that is stored (unique_violation), or another worker writing
+ * the same keys at the same moment (deadlock_detected): the upsert takes over.
+ */
+function storedAlready(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === '40P01';
 }

@@ -12,6 +12,11 @@ export interface ColumnSpec {
    * JSON cannot carry it directly (e.g. a text[] cell sent as one text).
    */
   select?: string;
+  /**
+   * The row's value as COPY's text format reads it into the column, when that
+   * differs from the JSON value (`select`'s twin on the COPY path).
+   */
+  copyLiteral?: (value: unknown) => string;
 }
 
 export interface TableSpec<R> {
@@ -34,6 +39,13 @@ export const UNMAPPED_COLUMN: ColumnSpec = {
   name: 'unmapped',
   paramType: 'text',
   select: "COALESCE(string_to_array(NULLIF(u.unmapped, ''), ','), '{}'::text[])",
+  copyLiteral: (value) =>
+    value === '' || value === null || value === undefined
+      ? '{}'
+      : `{${String(value)
+          .split(',')
+          .map((name) => `"${name.replace(/["\\]/g, '\\$&')}"`)
+          .join(',')}}`,
 };
 
 export const RAW_COLUMN: ColumnSpec = { name: 'raw', paramType: 'jsonb' };
