@@ -1,10 +1,12 @@
 import type { ListedExport } from '../export/export-files.ts';
 import type { ExportRequestInput } from '../export/export-request.ts';
 import type { ReportDefinition } from '../export/report-definition.ts';
+import { BALANCE_STYLE, balancesSection } from './balance-chart.ts';
 import { BOARD_PATH, READ_ONLY_BOARD_PATH } from './bull-board.ts';
 import type { AccountCoverage, PeriodGap } from './coverage.ts';
 import { coverageSection, gapList, TIMELINE_STYLE } from './coverage-timeline.ts';
 import { type Html, html } from './html.ts';
+import type { CoinBalances } from './monthly-balances.ts';
 import type { Role } from './web-auth.ts';
 
 /** What every signed-in page needs: the form token, and the role (which queue board to link). */
@@ -23,7 +25,8 @@ th{background:#f3f5f7}form.inline{display:inline}fieldset{border:1px solid #d8de
 label{display:inline-block;margin:0 1rem .5rem 0}code{font-size:.85rem}.error{color:#b42318;font-weight:600}
 .nowrap{white-space:nowrap}.state-completed{color:#067647}.state-failed{color:#b42318}header{display:flex;justify-content:space-between;align-items:center}
 .partial{color:#9a6700;font-weight:600}
-${TIMELINE_STYLE}`;
+${TIMELINE_STYLE}
+${BALANCE_STYLE}`;
 
 export function layout(title: string, body: Html, options: { refreshSeconds?: number } = {}): Html {
   return html`<!doctype html>
@@ -75,6 +78,7 @@ export interface AccountView {
   name: string;
   exports: ListedExport[];
   coverage: AccountCoverage;
+  balances: CoinBalances[];
 }
 
 /** The request form as sent back: its values kept, and the error or the coverage warning. */
@@ -255,7 +259,9 @@ export function homePage(
       ${input.accounts.map(
         (a) =>
           html`<h3>${a.name}</h3>
-            ${coverageSection(a.coverage, input.now)}`,
+            ${coverageSection(a.coverage, input.now)}
+            <h4>Balances</h4>
+            ${balancesSection(a.balances)}`,
       )}
       <h2>Requested exports</h2>
       ${jobsTable(input.jobs)}

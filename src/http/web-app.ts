@@ -20,6 +20,7 @@ import { streamReport } from '../export/stream-report.ts';
 import { mountBullBoards } from './bull-board.ts';
 import { accountCoverage, type PeriodGap, periodGaps } from './coverage.ts';
 import type { Html } from './html.ts';
+import { monthlyBalances } from './monthly-balances.ts';
 import {
   type AccountView,
   type FormState,
@@ -156,6 +157,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
         name,
         exports: await listExports(deps.exportDir, id),
         coverage: await accountCoverage(deps.pool, deps.prisma, id),
+        balances: await monthlyBalances(deps.pool, id),
       });
     }
     const jobs = (await deps.exportQueue.getJobs(

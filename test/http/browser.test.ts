@@ -93,18 +93,50 @@ beforeAll(async () => {
   accountId = await insertAccount(web.db.url, 'berlin-gmbh');
   await insertSpot(web.db.url, accountId, [
     // 23:30 UTC on 31 December is already January in Berlin: in the January report.
-    { recordId: '9001', coin: 'BTC', spotTaxType: 'Deposit', amount: '0.12345678', ts: '2025-12-31T23:30:00Z' },
+    // Before the period: only in the balance chart.
+    {
+      recordId: '8001',
+      coin: 'BTC',
+      spotTaxType: 'Deposit',
+      amount: '0.05',
+      balance: '0.05',
+      ts: '2025-10-02T08:00:00Z',
+    },
+    {
+      recordId: '8002',
+      coin: 'USDT',
+      spotTaxType: 'Deposit',
+      amount: '10000',
+      balance: '10000',
+      ts: '2025-11-03T08:00:00Z',
+    },
+    {
+      recordId: '9001',
+      coin: 'BTC',
+      spotTaxType: 'Deposit',
+      amount: '0.12345678',
+      balance: '0.17345678',
+      ts: '2025-12-31T23:30:00Z',
+    },
     {
       recordId: '9002',
       coin: 'USDT',
       spotTaxType: 'Sell',
       amount: '-1500.50',
       fee: '-1.5',
+      balance: '8498',
       ts: '2026-01-15T09:00:00Z',
     },
     { recordId: '9003', coin: '=cmd', spotTaxType: 'Interest', amount: '0.01', ts: '2026-01-20T09:00:00Z' },
     // 23:00 UTC on 31 January is February in Berlin: not in it.
-    { recordId: '9004', coin: 'BTC', spotTaxType: 'Deposit', amount: '1', ts: '2026-01-31T23:00:00Z' },
+    {
+      recordId: '9004',
+      coin: 'BTC',
+      spotTaxType: 'Deposit',
+      amount: '1',
+      balance: '1.17345678',
+      ts: '2026-01-31T23:00:00Z',
+    },
   ]);
   // Spot read up to 20 January, the rest of January failed: a January report is partial.
   await insertWindows(web.db.url, accountId, [
@@ -160,6 +192,7 @@ describe('the accountants page in a real browser', () => {
     expect(await page.locator('svg.timeline').count()).toBe(2);
     expect(await page.locator('svg.timeline title').allTextContents()).toContain('covered: 2025-10-01 to 2026-01-20');
     expect(await page.textContent('.coverage')).toContain('Last reconciliation 2026-01-20 02:10 UTC');
+    expect(await page.locator('svg.balance-chart title').allTextContents()).toContain('2026-01: 1.17345678 BTC');
     await screenshot(page, 'home');
 
     await page.selectOption('select[name="accountId"]', { label: 'berlin-gmbh' });

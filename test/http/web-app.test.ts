@@ -316,4 +316,44 @@ describe('exports', () => {
     const home = flat(await web.app.inject({ method: 'GET', url: '/', headers: { cookie } }));
     expect(home).toMatch(/Koinly universal CSV<\/td>[\s\S]*?<span class="partial">\(partial\)<\/span>/);
   });
+
+  it('charts the closing balance per coin per month, exactly as stored, carried through months without a record', async () => {
+    const other = await insertAccount(web.db.url, 'balances-gmbh');
+    await insertSpot(web.db.url, other, [
+      {
+        recordId: 'b1',
+        coin: 'BTC',
+        spotTaxType: 'Deposit',
+        amount: '1.5',
+        balance: '1.5',
+        ts: '2025-11-10T10:00:00Z',
+      },
+      { recordId: 'b2', coin: 'BTC', spotTaxType: 'Deposit', amount: '1', balance: '2.5', ts: '2026-01-05T10:00:00Z' },
+      {
+        recordId: 'b3',
+        coin: 'BTC',
+        spotTaxType: 'Deposit',
+        amount: '0.000000000000000001',
+        balance: '2.500000000000000001',
+        ts: '2026-01-31T23:59:59.999Z',
+      },
+      {
+        recordId: 'b4',
+        coin: 'USDT',
+        spotTaxType: 'Deposit',
+        amount: '100',
+        balance: '100',
+        ts: '2026-01-20T09:00:00Z',
+      },
+    ]);
+    const home = flat(await web.app.inject({ method: 'GET', url: '/', headers: { cookie } }));
+    const section = home.slice(home.indexOf('<h3>balances-gmbh</h3>'));
+    expect(section).toContain('<title>2025-11: 1.5 BTC</title>');
+    // December has no record: it closes at November's balance.
+    expect(section).toContain('<title>2025-12: 1.5 BTC</title>');
+    expect(section).toContain('<title>2026-01: 2.500000000000000001 BTC</title>');
+    expect(section).toContain('2.500000000000000001 at the end of 2026-01');
+    expect(section).toContain('<title>2026-01: 100 USDT</title>');
+    expect(section).toContain('<title>2025-02: 0 BTC</title>');
+  });
 });
