@@ -40,3 +40,13 @@ export async function upsertSchedules(runtime: Runtime): Promise<ScheduleDefinit
   logger('schedules').info({ schedules: definitions.map((d) => `${d.id} ${d.pattern}`) }, 'job schedulers registered');
   return definitions;
 }
+
+/** The ids of the schedulers Redis does not hold (a flush or a restart without persistence lost them). */
+export async function missingSchedules(runtime: Runtime): Promise<string[]> {
+  const missing: string[] = [];
+  for (const definition of scheduleDefinitions(runtime)) {
+    const scheduler = await runtime.queues.untyped(definition.queue).getJobScheduler(definition.id);
+    if (!scheduler) missing.push(definition.id);
+  }
+  return missing;
+}

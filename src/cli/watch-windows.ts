@@ -1,8 +1,10 @@
 import type { StartedBackfill } from '../../jobs/ingest/backfill.ts';
 import { ingestWorkerCount } from '../../jobs/ingest/backfill.ts';
+import { enqueueWindows } from '../../jobs/ingest/enqueue-windows.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
 import { PermanentError } from '../errors/index.ts';
 import { failedWindows, type StreamProgress, windowProgress } from '../ingest/coverage/window-progress.ts';
+import { idleOpenWindows } from '../ingest/coverage/window-store.ts';
 import { formatInstant } from '../ingest/time-arguments.ts';
 import { WindowProgressView } from './progress/window-progress-view.ts';
 
@@ -32,17 +34,32 @@ export async function watchWindows(
   }
   const ids = started.windows.map((w) => w.id);
   const view = new WindowProgressView();
+  const healEveryMs = runtime.config.workerHealIntervalMs;
+  let lastHeal = Date.now();
+  let requeued = 0;
   let progress: StreamProgress[];
   try {
     for (;;) {
       progress = await windowProgress(runtime.pool, ids);
       view.update(progress);
       if (progress.every((p) => p.done + p.failed === p.total)) break;
+      // Windows whose job Redis lost (a flush, a restart without persistence) would be waited on
+      // forever: their jobs are put back, from the rows in Postgres.
+      if (Date.now() - lastHeal >= healEveryMs) {
+        lastHeal = Date.now();
+        requeued += await enqueueWindows(
+          runtime.queues,
+          runtime.pool,
+          await idleOpenWindows(runtime.pool, healEveryMs, ids),
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   } finally {
     view.stop();
   }
+  if (requeued > 0)
+    console.log(`note: ${requeued} window(s) had lost their job (did Redis lose its data?) and were enqueued again`);
   for (const p of progress) console.log(`${p.stream}: ${p.done}/${p.total} windows done, ${p.rows} rows read`);
   const failed = await failedWindows(runtime.pool, ids);
   for (const w of failed) {

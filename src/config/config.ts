@@ -21,6 +21,8 @@ export interface Config {
   readonly workerLockDurationMs: number;
   /** How many times a job may lose its worker (killed, crashed) and be taken over before it fails. */
   readonly workerMaxStalledCount: number;
+  /** How often a worker restores schedules and jobs that Redis lost (a flush, a restart without persistence). */
+  readonly workerHealIntervalMs: number;
   /**
    * Multiplies the spec's per-second budgets: for an account granted a higher
    * limit tier, or a simulator scaled the same way for tests and benchmarks.
@@ -83,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: raw.WORKER_CONCURRENCY,
     workerLockDurationMs: raw.WORKER_LOCK_DURATION_MS,
     workerMaxStalledCount: raw.WORKER_MAX_STALLED_COUNT,
+    workerHealIntervalMs: raw.WORKER_HEAL_INTERVAL_MS,
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
     sync: Object.freeze({

@@ -142,6 +142,14 @@ export const envSchema = z.object({
     .min(0, 'must be at least 0')
     .max(100, 'must be at most 100')
     .default(5),
+  // A worker re-registers lost schedules and re-enqueues windows left without a job this often:
+  // at most a minute, so a Redis that lost its data is noticed within one.
+  WORKER_HEAL_INTERVAL_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(100, 'must be at least 100')
+    .max(60_000, 'must be at most 60000')
+    .default(30_000),
   SYNC_LOOKBACK_HOURS: hours(24),
   SYNC_TRANSFER_LOOKBACK_HOURS: hours(48),
   SYNC_FIRST_DAYS: z.coerce

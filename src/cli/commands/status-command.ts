@@ -10,6 +10,17 @@ const when = (date: Date | null) => (date ? formatInstant(date.getTime()) : 'nev
 const ranges = (list: { start: number; end: number }[]) =>
   list.length === 0 ? 'none' : list.map((r) => `${formatInstant(r.start)} .. ${formatInstant(r.end)}`).join(', ');
 
+/**
+ * A running worker registers the schedule again within WORKER_HEAL_INTERVAL_MS when Redis lost
+ * it, so "not scheduled" is said only when no worker is there to do so.
+ */
+function nightlyLine(next: number | undefined, workers: number): string {
+  if (next) return formatInstant(next);
+  if (workers > 0)
+    return 'being registered again by the running worker (Redis lost it), within WORKER_HEAL_INTERVAL_MS';
+  return 'not scheduled (start `ledgerline worker`)';
+}
+
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
@@ -24,12 +35,9 @@ export function registerStatusCommand(program: Command): void {
           const accounts = options.account
             ? [await runtime.accounts.get(options.account)]
             : await runtime.accounts.list();
-          const nightly = (await runtime.queues.get(QUEUE.sync).getJobSchedulers()).find(
-            (s) => s.key === 'nightly-sync',
-          );
-          console.log(
-            `next nightly sync: ${nightly?.next ? formatInstant(nightly.next) : 'not scheduled (start `ledgerline worker`)'}`,
-          );
+          const syncQueue = runtime.queues.get(QUEUE.sync);
+          const nightly = await syncQueue.getJobScheduler('nightly-sync');
+          console.log(`next nightly sync: ${nightlyLine(nightly?.next, await syncQueue.getWorkersCount())}`);
           if (accounts.length === 0) console.log('no accounts registered');
           for (const account of accounts) {
             console.log(`\naccount ${account.name} (uid ${account.uid})`);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+import { startHealing } from '../../../jobs/heal.ts';
 import { resumeUnfinishedActions } from '../../../jobs/management/resume-actions.ts';
 import { upsertSchedules } from '../../../jobs/schedules.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
@@ -28,6 +29,9 @@ export function registerWorkerCommand(program: Command): void {
         const runtime = createRuntime(config);
         await upsertSchedules(runtime);
         const running = startWorkers(runtime, { concurrency });
+        // Redis may lose its data (a flush, a restart without persistence): schedules and the jobs
+        // of open windows are put back from the configuration and Postgres while the worker runs.
+        const healer = startHealing(runtime, config.workerHealIntervalMs);
         const resumed = await resumeUnfinishedActions(runtime);
         if (resumed.length > 0) log.warn({ actions: resumed }, 'unfinished management actions resumed');
         log.info({ concurrency, prefix: runtime.prefix }, 'worker started');
@@ -39,6 +43,7 @@ export function registerWorkerCommand(program: Command): void {
           process.once('SIGINT', () => stop('SIGINT'));
           process.once('SIGTERM', () => stop('SIGTERM'));
         });
+        await healer.close();
         await running.close();
         await runtime.close();
         log.info('worker stopped');

@@ -158,6 +158,27 @@ export async function unfinishedWindows(
   return result.rows.map(toRow);
 }
 
+/**
+ * Windows that should have a job by now: pending or running, and untouched
+ * for at least `idleMs` (a window just planned is about to be enqueued by its
+ * planner; a running one with a live job is skipped by the caller, which asks
+ * the queue). Of every account, or only those of `ids`. Oldest first.
+ */
+export async function idleOpenWindows(
+  db: pg.Pool | pg.ClientBase,
+  idleMs: number,
+  ids?: readonly string[],
+): Promise<SyncWindowRow[]> {
+  const result = await db.query<RawRow>(
+    `${SELECT_WINDOW} WHERE w.status IN ('pending', 'running')
+        AND w.updated_at < now() - $1::bigint * interval '1 millisecond'
+        AND ($2::uuid[] IS NULL OR w.id = ANY($2::uuid[]))
+      ORDER BY w.window_start, w.stream, w.scope`,
+    [idleMs, ids ?? null],
+  );
+  return result.rows.map(toRow);
+}
+
 /** Windows about to get a new job: a failed one is pending again (its cursor and last error kept). */
 export async function requeueWindows(db: pg.Pool | pg.ClientBase, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
