@@ -51,6 +51,7 @@ export async function exportToFile(options: {
     const manifest = buildManifest({
       request,
       title: report.title,
+      dateZone: report.dateZone,
       columns: report.columns.map((c) => c.header),
       account: options.account,
       file: path.basename(csvPath),

@@ -17,6 +17,8 @@ export interface ExportManifest {
     coin: string | null;
     includePending: boolean | null;
   };
+  /** The zone of the file's Date column when its values carry no offset (Koinly, CoinTracking: UTC). */
+  dateZone: string | null;
   /** The half-open UTC interval the local dates stand for. */
   period: { start: string; end: string };
   file: string;
@@ -37,6 +39,7 @@ export interface ExportManifest {
 export function buildManifest(input: {
   request: ExportRequest;
   title: string;
+  dateZone?: string | undefined;
   columns: string[];
   account: { id: string; name: string };
   file: string;
@@ -56,6 +59,7 @@ export function buildManifest(input: {
       coin: request.coin ?? null,
       includePending: request.includePending ?? null,
     },
+    dateZone: input.dateZone ?? null,
     period: { start: request.period.start.toISOString(), end: request.period.end.toISOString() },
     file: input.file,
     columns: input.columns,

@@ -43,6 +43,8 @@ export interface ReportDefinition {
   readonly title: string;
   readonly description: string;
   readonly columns: readonly ReportColumn[];
+  /** The zone of a date column written without an offset (the tax-tool files: UTC), for the manifest. */
+  readonly dateZone?: string;
   /** Which optional parameters the report understands. */
   readonly accepts: { readonly coin: boolean; readonly includePending: boolean };
   query(params: ReportParams): ReportQuery;

@@ -34,9 +34,24 @@ export type AccountingCategory = (typeof ACCOUNTING_CATEGORIES)[number];
 /** The category of a spotTaxType that is not in the table. */
 export const UNMAPPED_CATEGORY: AccountingCategory = 'unmapped';
 
-/** Koinly tags accepted in the universal CSV ('' = none). */
+/**
+ * Koinly tags, spelled as Koinly's tag list spells them ('' = none: a plain deposit is an
+ * acquisition, a plain withdrawal a disposal). `Add to Pool` / `Remove from Pool` mark coins set
+ * aside and returned (locks, earn, the user's other accounts): no disposal, the cost basis kept.
+ * The futures results use `realized gain`, the CSV spelling Koinly's futures article gives.
+ */
 export type KoinlyLabel =
-  '' | 'airdrop' | 'reward' | 'income' | 'other income' | 'loan interest' | 'cost' | 'interest payment';
+  | ''
+  | 'Airdrop'
+  | 'Reward'
+  | 'Income'
+  | 'Lending interest'
+  | 'Fee refund'
+  | 'Cashback'
+  | 'Remove from Pool'
+  | 'Cost'
+  | 'Loan fee'
+  | 'Add to Pool';
 
 /** CoinTracking transaction types used here. */
 export type CoinTrackingType =
@@ -73,15 +88,17 @@ function book(
   };
 }
 
-// Shared bookings. Movements that do not change ownership (locks, transfers between the user's own
-// accounts, earn subscriptions) stay plain deposits/withdrawals so the tax tools can match them.
+// Shared bookings. Movements that do not change ownership (locks, earn, the user's own other
+// accounts) are Koinly pool moves (POOL); CoinTracking's Deposit/Withdrawal are not taxable already.
 const PLAIN = (category: AccountingCategory) => book(category);
-const FEE = (category: AccountingCategory) => book(category, ['', 'cost'], ['Deposit', 'Other Fee']);
-const REWARD = book('income', ['reward', ''], ['Reward / Bonus', 'Withdrawal']);
-const AIRDROP = book('income', ['airdrop', ''], ['Airdrop', 'Withdrawal']);
-const REBATE = book('rebate', ['reward', ''], ['Reward / Bonus', 'Withdrawal']);
-const REFUND = book('refund', ['', ''], ['Income (non taxable)', 'Withdrawal']);
-const EXPENSE = book('expense', ['', 'cost'], ['Deposit', 'Other Expense']);
+const FEE = (category: AccountingCategory) => book(category, ['', 'Cost'], ['Deposit', 'Other Fee']);
+const REWARD = book('income', ['Reward', ''], ['Reward / Bonus', 'Withdrawal']);
+const AIRDROP = book('income', ['Airdrop', ''], ['Airdrop', 'Withdrawal']);
+const REBATE = book('rebate', ['Cashback', ''], ['Reward / Bonus', 'Withdrawal']);
+const REFUND = book('refund', ['Fee refund', ''], ['Income (non taxable)', 'Withdrawal']);
+const EXPENSE = book('expense', ['', 'Cost'], ['Deposit', 'Other Expense']);
+// Coins set aside and returned, still the user's: Koinly's pool tags (no disposal, basis kept).
+const POOL = (category: AccountingCategory) => book(category, ['Remove from Pool', 'Add to Pool']);
 
 // Moves between the spot account and the user's futures account. The tax-tool files carry the
 // futures results as realized profit/loss rows in the margin coin, which treats the futures account
@@ -103,11 +120,11 @@ const BOOKINGS = {
   'System charges fees': FEE('fee'),
   'Strategic refund-User account': REFUND,
   'Subscription fee refund-user account': REFUND,
-  "Strategic Income-Traders' accounts": book('copy-trading', ['income', ''], ['Income', 'Withdrawal']),
+  "Strategic Income-Traders' accounts": book('copy-trading', ['Income', ''], ['Income', 'Withdrawal']),
   'Crypto Voucher Distribution': REWARD,
   'Copy Trade expense': FEE('copy-trading'),
   'Judicial recall': PLAIN('adjustment'),
-  'Copy Trade profit': book('copy-trading', ['income', 'cost'], ['Income', 'Other Fee']),
+  'Copy Trade profit': book('copy-trading', ['Income', 'Cost'], ['Income', 'Other Fee']),
   'Refund Copy Trade commission': REFUND,
   'Buy Crypto': PLAIN('trade'),
   'Deduction of judicial recall': PLAIN('adjustment'),
@@ -117,43 +134,43 @@ const BOOKINGS = {
   'Airdrop Reward-B': AIRDROP,
   'Decrease due to ETF settlement': PLAIN('adjustment'),
   'Increase due to ETF settlement': PLAIN('adjustment'),
-  'System lock-up': PLAIN('lock'),
-  'User lock-up': PLAIN('lock'),
-  'Trading fee rebate': REBATE,
-  'Manage background lock positions': PLAIN('lock'),
+  'System lock-up': POOL('lock'),
+  'User lock-up': POOL('lock'),
+  'Trading fee rebate': book('rebate', ['Fee refund', ''], ['Reward / Bonus', 'Withdrawal']),
+  'Manage background lock positions': POOL('lock'),
   'Automatic deposit': PLAIN('deposit'),
   'Automatic withdrawal': PLAIN('withdrawal'),
-  'Deposit from strategy account': PLAIN('internal-transfer'),
-  'Withdraw to strategy account': PLAIN('internal-transfer'),
+  'Deposit from strategy account': POOL('internal-transfer'),
+  'Withdraw to strategy account': POOL('internal-transfer'),
   'Lotto rewards': REWARD,
   'User contract trial fund': REWARD,
   'User contract simulation fund': PLAIN('adjustment'),
-  Delegate: PLAIN('earn'),
-  Undelegate: PLAIN('earn'),
+  Delegate: POOL('earn'),
+  Undelegate: POOL('earn'),
   'Rebate rewards': REBATE,
-  Consumption: book('expense', ['', 'cost'], ['Deposit', 'Spend']),
-  Gains: book('income', ['other income', ''], ['Other Income', 'Withdrawal']),
-  'Unlock locked order': PLAIN('lock'),
+  Consumption: book('expense', ['', 'Cost'], ['Deposit', 'Spend']),
+  Gains: book('income', ['Income', ''], ['Other Income', 'Withdrawal']),
+  'Unlock locked order': POOL('lock'),
   Deduction: PLAIN('loan'),
   Return: PLAIN('loan'),
-  Release: PLAIN('lock'),
+  Release: POOL('lock'),
   Repayment: PLAIN('loan'),
   'Forced liquidation return': PLAIN('loan'),
-  'The locked order is returned to the system': PLAIN('lock'),
+  'The locked order is returned to the system': POOL('lock'),
   Failed: PLAIN('adjustment'),
-  'Withdrawal frozen': PLAIN('lock'),
+  'Withdrawal frozen': POOL('lock'),
   'Mirror fund': PLAIN('adjustment'),
   'Supplement fund': PLAIN('adjustment'),
   'Reduce fund': PLAIN('adjustment'),
   'Settlement out': PLAIN('adjustment'),
-  'Withdrawal unfreeze': PLAIN('lock'),
+  'Withdrawal unfreeze': POOL('lock'),
   'Ordinary Withdrawal': PLAIN('withdrawal'),
   'Fast withdrawal fee': FEE('fee'),
   'Airdrop Reward-A': AIRDROP,
-  Subscribe: PLAIN('earn'),
-  Interest: book('income', ['loan interest', 'interest payment'], ['Interest Income', 'Borrowing Fee']),
+  Subscribe: POOL('earn'),
+  Interest: book('income', ['Lending interest', 'Loan fee'], ['Interest Income', 'Borrowing Fee']),
   Penalty: EXPENSE,
-  Redemption: PLAIN('earn'),
+  Redemption: POOL('earn'),
   'Activity fund(USDT-Ⓜ)': REWARD,
   'Activity fund': REWARD,
   'Activity fund(Coin-Ⓜ)': REWARD,
@@ -162,13 +179,13 @@ const BOOKINGS = {
   'Transfer in': FUTURES_TRANSFER,
   'Activity issuance': REWARD,
   'Transfer out': FUTURES_TRANSFER,
-  'Super account': PLAIN('internal-transfer'),
+  'Super account': POOL('internal-transfer'),
   'Exchange spending': PLAIN('trade'),
   'Exchange income': PLAIN('trade'),
   Sent: PLAIN('withdrawal'),
   Received: PLAIN('deposit'),
-  'MegaSwap Transfer in': PLAIN('internal-transfer'),
-  'MegaSwap Transfer out': PLAIN('internal-transfer'),
+  'MegaSwap Transfer in': POOL('internal-transfer'),
+  'MegaSwap Transfer out': POOL('internal-transfer'),
   'Channel referral rewards': REWARD,
   'System account': PLAIN('adjustment'),
   'Sell Crypto': PLAIN('trade'),

@@ -122,6 +122,7 @@ describe('manifests and re-exports', () => {
       title: 'Spot ledger',
       account: { id: accountId, name: 'manifest' },
       parameters: { from: '2026-02-01', to: '2026-02-28', tz: 'Europe/Berlin', coin: null, includePending: null },
+      dateZone: null,
       period: { start: '2026-01-31T23:00:00.000Z', end: '2026-02-28T23:00:00.000Z' },
       file: 'spot-ledger.csv',
       unmapped: { rows: 0, values: {} },

@@ -258,6 +258,7 @@ describe('reports on the demo data', () => {
     const add = (coin: string, value: Decimal) => net.set(coin, (net.get(coin) ?? new Decimal(0)).plus(value));
     const positions = new Map(truth.positions.map((r) => [`position:${r.positionId}`, r]));
     let pnlRows = 0;
+    const feeRows = new Set<string>();
     for (const [i, row] of koinly.rows.entries()) {
       const [date, sent, sentCoin, received, receivedCoin, fee, feeCoin, , , label, description] = row;
       const ct = coinTracking.rows[i]!;
@@ -281,8 +282,17 @@ describe('reports on the demo data', () => {
         if (!funding) pnlRows++;
         continue;
       }
-      const ids = ct[11]!.split('+');
       expect(description).toContain(`record ${ct[11]}`);
+      if (ct[11]!.endsWith(':fee')) {
+        // The fee of a record bringing coins in: a cost row of its own, never on the deposit.
+        const r = records.get(ct[11]!.slice(0, -':fee'.length))!;
+        expect(r.amount!.startsWith('-')).toBe(false);
+        expect([sent, sentCoin, received, fee, label]).toEqual([abs(r.fee!), r.coin, '', '', 'Cost']);
+        expect([ct[0], ct[3], ct[4], ct[5]]).toEqual(['Other Fee', abs(r.fee!), r.coin, '']);
+        feeRows.add(r.id!);
+        continue;
+      }
+      const ids = ct[11]!.split('+');
       for (const id of ids) {
         expect(seen.has(id), `record ${id} twice`).toBe(false);
         seen.add(id);
@@ -303,8 +313,10 @@ describe('reports on the demo data', () => {
           expect([received, receivedCoin, sent, label]).toEqual([r.amount, r.coin, '', booking.koinly.in]);
           expect([ct[0], ct[1], ct[2]]).toEqual([booking.coinTracking.in, r.amount, r.coin]);
         }
-        if (!new Decimal(r.amount!).isZero() && !new Decimal(r.fee!).isZero()) {
+        if (r.amount!.startsWith('-') && !new Decimal(r.fee!).isZero()) {
           expect([fee, feeCoin, ct[5], ct[6]]).toEqual([abs(r.fee!), r.coin, abs(r.fee!), r.coin]);
+        } else if (!new Decimal(r.amount!).isZero()) {
+          expect([fee, ct[5]]).toEqual(['', '']);
         }
         expect(ct[7]).toBe(ACCOUNT_NAME);
         expect(ct[8]).toBe(booking.category);
@@ -316,6 +328,13 @@ describe('reports on the demo data', () => {
     expect(moves.length).toBeGreaterThan(100);
     expect(moves.some((r) => seen.has(r.id!))).toBe(false);
     expect(seen.size).toBe(truth.spot.length - moves.length);
+    // Koinly rejects a deposit with a fee: every fee on coins coming in (outside paired trades) is its own row.
+    const incomingFees = truth.spot.filter(
+      (r) => !r.amount!.startsWith('-') && !new Decimal(r.amount!).isZero() && !new Decimal(r.fee!).isZero(),
+    );
+    expect(feeRows.size).toBeGreaterThan(0);
+    expect([...feeRows].every((id) => incomingFees.some((r) => r.id === id))).toBe(true);
+    expect(koinly.rows.filter((r) => r[3] !== '' && r[1] === '' && r[5] !== '')).toEqual([]);
     for (const manifest of [koinly.manifest, coinTracking.manifest]) {
       expect(manifest.omitted).toEqual({
         rows: moves.length,
@@ -363,7 +382,8 @@ describe('reports on the demo data', () => {
         expect(manifest.unpairedLegs, `${report} ${from}`).toBe(0);
         for (const row of rows) {
           const ids = (idColumn === -1 ? /record (\S+)/.exec(row[10]!)![1]! : row[idColumn]!).split('+');
-          if (ids[0]!.startsWith('position:')) continue;
+          // Futures results, and the fee row of a record whose own row is counted: not spot records.
+          if (ids[0]!.startsWith('position:') || ids[0]!.endsWith(':fee')) continue;
           for (const id of ids) {
             expect(named.get(id), `${report}: record ${id} in ${from} and in ${named.get(id)}`).toBeUndefined();
             named.set(id, from);

@@ -48,15 +48,32 @@ describe('spotTaxType booking table', () => {
   });
 
   it('gives Koinly labels and CoinTracking types that fit the direction of the record', () => {
-    const incoming = new Set(['', 'airdrop', 'reward', 'income', 'other income', 'loan interest']);
-    const outgoing = new Set(['', 'cost', 'interest payment']);
+    // Koinly's tag list: deposit tags for coins in, withdrawal tags for coins out.
+    const incoming = new Set([
+      '',
+      'Airdrop',
+      'Reward',
+      'Income',
+      'Lending interest',
+      'Fee refund',
+      'Cashback',
+      'Remove from Pool',
+    ]);
+    const outgoing = new Set(['', 'Cost', 'Loan fee', 'Add to Pool']);
     for (const [type, booking] of Object.entries(SPOT_TAX_TYPES)) {
       expect(incoming.has(booking.koinly.in), `${type} in`).toBe(true);
       expect(outgoing.has(booking.koinly.out), `${type} out`).toBe(true);
       expect(booking.coinTracking.in).not.toMatch(/Fee|Expense|Withdrawal|Spend/);
       expect(booking.coinTracking.out).not.toMatch(/Income|Reward|Airdrop|^Deposit$/);
     }
-    expect(bookingOf('Airdrop Reward-A').koinly.in).toBe('airdrop');
+    expect(bookingOf('Airdrop Reward-A').koinly.in).toBe('Airdrop');
+    // Moves that keep ownership are pool moves in Koinly, never disposals.
+    for (const type of ['User lock-up', 'Subscribe', 'Delegate', 'Withdraw to strategy account']) {
+      expect(bookingOf(type).koinly.out, type).toBe('Add to Pool');
+    }
+    for (const type of ['Unlock locked order', 'Redemption', 'Undelegate', 'Deposit from strategy account']) {
+      expect(bookingOf(type).koinly.in, type).toBe('Remove from Pool');
+    }
     expect(bookingOf('Transaction fee deduct').coinTracking.out).toBe('Other Fee');
     expect(bookingOf('Buy').category).toBe('trade');
   });
@@ -67,8 +84,8 @@ describe('spotTaxType booking table', () => {
     const i = arrays.types.indexOf('Interest');
     expect([arrays.categories[i], arrays.koinlyIn[i], arrays.koinlyOut[i]]).toEqual([
       'income',
-      'loan interest',
-      'interest payment',
+      'Lending interest',
+      'Loan fee',
     ]);
   });
 

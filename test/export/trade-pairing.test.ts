@@ -198,7 +198,7 @@ describe('trades paired by bizOrderId', () => {
         '',
         '',
         '',
-        'cost',
+        'Cost',
         'Transaction fee deduct [fee] record g3 order g',
       ],
     ]);
@@ -231,6 +231,8 @@ describe('trades paired by bizOrderId', () => {
       csvPath: path.join(dir, 'april.csv'),
     });
     expect(file.manifest.unpairedLegs).toBe(2);
+    // CoinTracking's Date column has no offset: the manifest says which zone it is.
+    expect(file.manifest.dateZone).toBe('UTC');
     expect(file.manifest.unpairedFile).toBe('april.unpaired.csv');
     const side = parseCsv(await readFile(file.unpairedPath!, 'utf8'));
     expect(side[0]![0]).toBe('Type');

@@ -11,6 +11,7 @@ export const coinTrackingReport: ReportDefinition = {
   name: 'cointracking',
   title: 'CoinTracking CSV',
   description: "the spot ledger in CoinTracking's CSV import format (UTC dates)",
+  dateZone: 'UTC',
   accepts: { coin: true, includePending: false },
   columns: [
     text('Type'),

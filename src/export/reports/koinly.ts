@@ -8,6 +8,7 @@ export const koinlyReport: ReportDefinition = {
   name: 'koinly',
   title: 'Koinly universal CSV',
   description: "the spot ledger in Koinly's universal import format (UTC dates)",
+  dateZone: 'UTC',
   accepts: { coin: true, includePending: false },
   columns: [
     text('Date'),

@@ -26,7 +26,9 @@ import { futuresEntries } from './futures-entries.ts';
  * record exactly once. Fees: the received side's fee fills the fee column, else the given side's;
  * when both sides carry one, the given side's fee is added to the sent amount (a disposal of
  * amount + fee for what was received, the same gain). Every other record is an entry of its own; a
- * trade-type record that does not pair is one too, flagged `unpaired-leg`.
+ * trade-type record that does not pair is one too, flagged `unpaired-leg`. Such an entry bringing
+ * coins in never carries a fee (Koinly rejects a deposit with a fee): its fee is an entry of its
+ * own (`<record id>:fee`, Koinly `Cost`, CoinTracking `Other Fee`).
  * With a coin, the entries are those moving that coin on any side: a trade keeps both its sides.
  * Signs come from the ledger's convention: amount + in / - out, fee 0 or negative. Negations are
  * done on numeric, so values keep their exact digits and scale.
@@ -108,10 +110,10 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
              CASE WHEN l.amount < 0 OR (l.amount = 0 AND l.fee <> 0) THEN l.coin END,
              CASE WHEN l.amount > 0 OR (l.amount = 0 AND l.fee = 0) THEN l.amount END,
              CASE WHEN l.amount > 0 OR (l.amount = 0 AND l.fee = 0) THEN l.coin END,
-             CASE WHEN l.amount <> 0 AND l.fee <> 0 THEN -l.fee END,
-             CASE WHEN l.amount <> 0 AND l.fee <> 0 THEN l.coin END,
+             CASE WHEN l.amount < 0 AND l.fee <> 0 THEN -l.fee END,
+             CASE WHEN l.amount < 0 AND l.fee <> 0 THEN l.coin END,
              CASE WHEN l.amount > 0 THEN coalesce(l.koinly_in, '') WHEN l.amount < 0 THEN coalesce(l.koinly_out, '')
-                  WHEN l.fee <> 0 THEN 'cost' ELSE '' END,
+                  WHEN l.fee <> 0 THEN 'Cost' ELSE '' END,
              CASE WHEN l.amount > 0 THEN coalesce(l.ct_in, 'Deposit') WHEN l.amount < 0 THEN coalesce(l.ct_out, 'Withdrawal')
                   WHEN l.fee <> 0 THEN 'Other Fee' ELSE 'Deposit' END,
              coalesce(l.category, 'unmapped'), l.spot_tax_type, l.record_id, l.biz_order_id,
@@ -120,6 +122,14 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
                   WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type END
       FROM ledger l
       WHERE NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
+      UNION ALL
+      -- The fee of a record bringing coins in is a cost row of its own: Koinly rejects a deposit with a fee.
+      SELECT l.ts, ${byteOrder(`l.record_id || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'Cost', 'Other Fee',
+             coalesce(l.category, 'unmapped'), l.spot_tax_type || ' fee', l.record_id || ':fee', l.biz_order_id,
+             CASE WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type || ' fee' END
+      FROM ledger l
+      WHERE l.amount > 0 AND l.fee <> 0
+        AND NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
       UNION ALL
       ${futuresEntries(p, account, start, end)}
     ),
