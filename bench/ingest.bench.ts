@@ -1,10 +1,13 @@
 /**
  * bench:ingest — how fast ledgerline stores exchange records.
  *
- * 1. The page-upsert path (500-record pages, each upserted together with its
+ * 1. The page store (500-record pages, each stored together with its
  *    window's cursor in one transaction, exactly as the workers do) against
  *    COPY of the same rows into the same table (psql \copy, the physical
- *    reference), alternated over two rounds on one machine in one run.
+ *    reference), alternated over BENCH_ROUNDS rounds on one machine in one run; then
+ *    the same pages stored once more (every key stored already: the upsert
+ *    path of a re-read lookback), and the bytes each stored row takes in the
+ *    table, its TOAST and each index.
  * 2. End to end: backfill 1,000,000 spot records from the simulator (its own
  *    process, rate limits off) through the real queue and workers.
  *
@@ -38,6 +41,9 @@ const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const UPSERT_ROWS = Number(process.env.BENCH_UPSERT_ROWS ?? 200_000);
 const E2E_ROWS = Number(process.env.BENCH_E2E_ROWS ?? 1_000_000);
+// COPY and the page store alternate this many times, each keeping its best: on a shared machine
+// one slow round says more about the neighbours than about either method.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DAY = 86_400_000;
 
 function databaseUrl(label: string): string {
@@ -76,8 +82,8 @@ async function upsertVsCopy() {
     );
     return seconds;
   };
-  const upsert = async () => {
-    await pool.query('TRUNCATE spot_record');
+  const upsert = async (again = false) => {
+    if (!again) await pool.query('TRUNCATE spot_record');
     await pool.query('DELETE FROM sync_window');
     const [window] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: '', start: 0, end: DAY }]);
     const [, seconds] = await timed(async () => {
@@ -102,18 +108,46 @@ async function upsertVsCopy() {
   // Alternate, so drift in the machine's load hits both alike; keep each one's best.
   const copyTimes: number[] = [];
   const upsertTimes: number[] = [];
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     copyTimes.push(await copy());
     upsertTimes.push(await upsert());
   }
   const stored = Number((await pool.query('SELECT count(*) FROM spot_record')).rows[0].count);
   if (stored !== records.length) throw new Error(`upsert stored ${stored} of ${records.length} rows`);
+  const storage = await bytesPerRow(pool, stored);
+  const rereadSeconds = await upsert(true);
   await pool.end();
   rmSync(csvPath, { force: true });
   await dropDatabase(url);
   const copyRate = records.length / Math.min(...copyTimes);
   const upsertRate = records.length / Math.min(...upsertTimes);
-  return { rows: records.length, copyRate, upsertRate, ratio: upsertRate / copyRate, copyTimes, upsertTimes };
+  return {
+    rows: records.length,
+    copyRate,
+    upsertRate,
+    ratio: upsertRate / copyRate,
+    copyTimes,
+    upsertTimes,
+    rereadRate: records.length / rereadSeconds,
+    storage,
+  };
+}
+
+/** Bytes per stored row of spot_record's heap, its TOAST table and each index (main forks). */
+async function bytesPerRow(pool: pg.Pool, rows: number) {
+  const result = await pool.query<{ part: string; bytes: string }>(
+    `SELECT 'table' AS part, pg_relation_size('spot_record') AS bytes
+     UNION ALL
+     SELECT 'toast', COALESCE(sum(pg_relation_size(t.oid) + pg_indexes_size(t.oid)), 0)
+       FROM pg_class c JOIN pg_class t ON t.oid = c.reltoastrelid WHERE c.relname = 'spot_record'
+     UNION ALL
+     SELECT i.relname, pg_relation_size(i.oid)
+       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+      WHERE x.indrelid = 'spot_record'::regclass`,
+  );
+  const parts = Object.fromEntries(result.rows.map((r) => [r.part, Number(r.bytes) / rows]));
+  const total = Object.values(parts).reduce((sum, b) => sum + b, 0);
+  return { parts, total };
 }
 
 async function endToEnd() {
@@ -177,10 +211,17 @@ console.log('');
 console.log('bench:ingest (one run, same machine; COPY is the physical reference)');
 console.log('| measure                                   | value            |');
 console.log('|-------------------------------------------|------------------|');
-console.log(`| rows per method (spot_record, PK + 2 idx) | ${fmt(a.rows).padStart(16)} |`);
+const indexes = Object.keys(a.storage.parts).length - 2;
+console.log(`| rows per method (spot_record, ${indexes} indexes)  | ${fmt(a.rows).padStart(16)} |`);
 console.log(`| COPY (psql \\copy), rows/s                 | ${fmt(a.copyRate).padStart(16)} |`);
-console.log(`| page upsert + cursor (500/page), rows/s   | ${fmt(a.upsertRate).padStart(16)} |`);
-console.log(`| ratio upsert / COPY (target >= 0.5)        | ${a.ratio.toFixed(2).padStart(16)} |`);
+console.log(`| page store + cursor (500/page), rows/s    | ${fmt(a.upsertRate).padStart(16)} |`);
+console.log(`| ratio page store / COPY (target >= 0.7)   | ${a.ratio.toFixed(2).padStart(16)} |`);
+console.log(`| same pages again (all stored), rows/s     | ${fmt(a.rereadRate).padStart(16)} |`);
+for (const [part, bytes] of Object.entries(a.storage.parts)) {
+  const name = part.replace(/^spot_record_/, '').replace(/^account_id_ts_idx$/, '(account_id, ts) index');
+  console.log(`| bytes per row: ${name.padEnd(27)}| ${bytes.toFixed(1).padStart(16)} |`);
+}
+console.log(`| bytes per row: total                      | ${a.storage.total.toFixed(1).padStart(16)} |`);
 console.log(`| end-to-end backfill, spot rows stored      | ${fmt(b.stored).padStart(16)} |`);
 console.log(`| end-to-end backfill, seconds               | ${b.seconds.toFixed(1).padStart(16)} |`);
 console.log(`| end-to-end backfill, rows/s                | ${fmt(b.rate).padStart(16)} |`);
@@ -194,6 +235,9 @@ console.log(
     upsertToCopyRatio: Number(a.ratio.toFixed(3)),
     copySeconds: a.copyTimes.map((t) => Number(t.toFixed(2))),
     upsertSeconds: a.upsertTimes.map((t) => Number(t.toFixed(2))),
+    rereadRowsPerSec: Math.round(a.rereadRate),
+    bytesPerRow: Object.fromEntries(Object.entries(a.storage.parts).map(([k, v]) => [k, Number(v.toFixed(1))])),
+    bytesPerRowTotal: Number(a.storage.total.toFixed(1)),
     e2eSpotRows: b.stored,
     e2eSeconds: Number(b.seconds.toFixed(1)),
     e2eRowsPerSec: Math.round(b.rate),

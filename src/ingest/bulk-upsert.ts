@@ -69,20 +69,23 @@ export interface PageRows {
  * every column, `raw` as its JSON text.
  */
 export function pageRows<R>(spec: TableSpec<R>, records: readonly R[], accountId: string): PageRows {
-  const names = spec.columns.map((c) => c.name);
-  // account_id is the same for every row of a page: the key the exchange repeated is the rest.
-  const keyIndexes = spec.key.map((k) => names.indexOf(k)).filter((i) => names[i] !== 'account_id');
+  const { encoders, keyIndexes, keyNames } = copyPlan(spec);
   const byKey = new Map<string, { values: unknown[]; line: string }>();
   for (const record of records) {
     const values = spec.toRow(record, accountId);
-    const key = keyIndexes.map((i) => `${names[i]}=${String(values[i])}`).join(', ');
-    const line = copyLine(spec, values);
+    const key =
+      keyIndexes.length === 1
+        ? String(values[keyIndexes[0]!])
+        : keyIndexes.map((i) => `${keyNames[i]}=${String(values[i])}`).join(', ');
+    let line = encoders[0]!(values[0]);
+    for (let i = 1; i < encoders.length; i++) line += `\t${encoders[i]!(values[i])}`;
+    line += '\n';
     const earlier = byKey.get(key);
     if (earlier !== undefined && earlier.line !== line) {
       throw new DuplicateRecordError(
         spec.table,
-        keyIndexes.map((i) => names[i]!),
-        key,
+        keyIndexes.map((i) => keyNames[i]!),
+        keyIndexes.map((i) => `${keyNames[i]}=${String(values[i])}`).join(', '),
       );
     }
     byKey.set(key, { values, line });
@@ -94,6 +97,35 @@ export function pageRows<R>(spec: TableSpec<R>, records: readonly R[], accountId
     copyText += row.line;
   }
   return { values, copyText };
+}
+
+interface CopyPlan {
+  /** Per column: the value as one field of COPY's text format. */
+  encoders: ((value: unknown) => string)[];
+  /** The key's columns other than account_id (the same for every row of a page). */
+  keyIndexes: number[];
+  keyNames: string[];
+}
+
+const copyPlans = new WeakMap<TableSpec<unknown>, CopyPlan>();
+
+function copyPlan<R>(spec: TableSpec<R>): CopyPlan {
+  const cached = copyPlans.get(spec);
+  if (cached) return cached;
+  const keyNames = spec.columns.map((c) => c.name);
+  // account_id is the same for every row of a page: the key the exchange repeated is the rest.
+  const keyIndexes = spec.key.map((k) => keyNames.indexOf(k)).filter((i) => keyNames[i] !== 'account_id');
+  const encoders = spec.columns.map((column) => {
+    const literal = column.copyLiteral;
+    if (literal) return (value: unknown) => copyEscape(literal(value));
+    return (value: unknown) =>
+      value === null || value === undefined
+        ? '\\N'
+        : copyEscape(typeof value === 'string' ? value : JSON.stringify(value));
+  });
+  const plan = { encoders, keyIndexes, keyNames };
+  copyPlans.set(spec, plan);
+  return plan;
 }
 
 /** The page's rows as one JSON text for `upsertSql`. */
@@ -111,21 +143,8 @@ export function toPayload<R>(spec: TableSpec<R>, rows: PageRows): PagePayload {
 const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-function copyLine<R>(spec: TableSpec<R>, values: unknown[]): string {
-  let line = '';
-  for (let i = 0; i < values.length; i++) {
-    const column = spec.columns[i]!;
-    const value = values[i];
-    let text: string;
-    if (column.copyLiteral) text = column.copyLiteral(value);
-    else if (value === null || value === undefined) {
-      line += i === 0 ? '\\N' : '\t\\N';
-      continue;
-    } else text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (COPY_SPECIAL.test(text)) text = text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!);
-    line += i === 0 ? text : `\t${text}`;
-  }
-  return `${line}\n`;
+function copyEscape(text: string): string {
+  return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text;
 }
 
 export async function upsertPage<R>(

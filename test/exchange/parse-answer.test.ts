@@ -132,6 +132,37 @@ describe('parseAnswer', () => {
     expect(() => parseAnswer('spotRecord', 200, '{"code":"00000"}', spotRecordData)).toThrow(/spotRecord.*msg/);
   });
 
+  it('reads a spot page by its fast path exactly as the schema reads it, and leaves every doubt to the schema', () => {
+    const items: unknown[] = [
+      { id: '2', coin: 'BTC', spotTaxType: 'Buy', amount: '-0.1', fee: '0', balance: '1', bizOrderId: '7', ts: '12' },
+      { id: '1', coin: 'BTC', spotTaxType: 'New', amount: '+5', fee: '0.0', balance: '1.1', bizOrderId: null, ts: '1' },
+      { id: '0', coin: 'X', spotTaxType: 'Deposit', amount: '1', fee: '0', balance: '1', ts: '1', extra: { a: 1 } },
+    ];
+    const fast = parseAnswer('spotRecord', 200, ok(items), spotRecordData).data;
+    expect(fast).toEqual(spotRecordData.parse(items));
+    expect(fast[0]!.raw).toEqual(items[0]);
+    expect(fast[2]).toMatchObject({ bizOrderId: '', raw: { extra: { a: 1 } } });
+    // Each of these the fast path must not accept: the schema answers, naming the field.
+    const valid = items[0] as Record<string, unknown>;
+    const wrong: [Record<string, unknown>, string][] = [
+      [{ ...valid, id: '' }, 'data[0].id'],
+      [{ ...valid, coin: 5 }, 'data[0].coin'],
+      [{ ...valid, amount: '1e5' }, 'data[0].amount'],
+      [{ ...valid, fee: 0 }, 'data[0].fee'],
+      [{ ...valid, balance: undefined }, 'data[0].balance'],
+      [{ ...valid, bizOrderId: 7 }, 'data[0].bizOrderId'],
+      [{ ...valid, ts: '17000000000000000' }, 'data[0].ts'],
+    ];
+    for (const [item, path] of wrong) {
+      const error = captured(() => parseAnswer('spotRecord', 200, ok([item]), spotRecordData));
+      expect(error).toMatchObject({ path });
+    }
+    expect(captured(() => parseAnswer('spotRecord', 200, ok([null]), spotRecordData))).toMatchObject({
+      path: 'data[0]',
+    });
+    expect(captured(() => parseAnswer('spotRecord', 200, ok(null), spotRecordData))).toMatchObject({ path: 'data' });
+  });
+
   it('treats a body cut short as a retryable network error', () => {
     const body = ok([{ id: '1' }]).slice(0, 30);
     const error = captured(() => parseAnswer('spotRecord', 200, body, spotRecordData));

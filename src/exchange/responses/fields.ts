@@ -7,10 +7,12 @@ import { z } from 'zod';
  */
 
 /** A decimal amount, optionally signed: `-0.00012`, `1500`. */
-export const decimal = z.string().regex(/^[-+]?\d+(\.\d+)?$/, { error: 'must be a decimal number as a string' });
+export const DECIMAL = /^[-+]?\d+(\.\d+)?$/;
+export const decimal = z.string().regex(DECIMAL, { error: 'must be a decimal number as a string' });
 
 /** Unix milliseconds as a string. */
-export const timestamp = z.string().regex(/^\d{1,16}$/, { error: 'must be Unix milliseconds as a string' });
+export const UNIX_MS = /^\d{1,16}$/;
+export const timestamp = z.string().regex(UNIX_MS, { error: 'must be Unix milliseconds as a string' });
 
 export const id = z.string().min(1, { error: 'must be a non-empty string' });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { decimal, id, keepingRaw, listedValue, optionalId, rawItem, timestamp } from './fields.ts';
+import { DECIMAL, decimal, id, keepingRaw, listedValue, optionalId, rawItem, timestamp, UNIX_MS } from './fields.ts';
+import { withFastPath } from './parse-answer.ts';
 
 // A history page's list is never read as "no records" unless it is a list: `data` or `data.list`
 // sent as null (or missing) on a 00000 answer is a MalformedResponseError, since only a well-formed
@@ -53,7 +54,7 @@ export const historyPositionData = z
   })
   .transform((data) => ({ list: data.list, endId: data.endId }));
 
-export const spotRecordData = pageList(
+const spotRecordSchema = pageList(
   keepingRaw(
     z.object({
       id,
@@ -71,6 +72,37 @@ export const spotRecordData = pageList(
     }),
   ),
 );
+
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+const decimalText = (value: unknown): value is string => typeof value === 'string' && DECIMAL.test(value);
+
+// Spot pages are the bulk of a backfill: checked by hand first (the schema above, field by field,
+// same output), and by the schema only when something is off, so its error names the field.
+export const spotRecordData = withFastPath(spotRecordSchema, (data) => {
+  if (!Array.isArray(data)) return undefined;
+  const records: z.output<typeof spotRecordSchema> = [];
+  for (const item of data as unknown[]) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+    const r = item as Record<string, unknown>;
+    const { id: recordId, coin, spotTaxType, amount, fee, balance, bizOrderId, ts } = r;
+    if (!nonEmpty(recordId) || !nonEmpty(coin) || !nonEmpty(spotTaxType)) return undefined;
+    if (!decimalText(amount) || !decimalText(fee) || !decimalText(balance)) return undefined;
+    if (bizOrderId !== undefined && bizOrderId !== null && typeof bizOrderId !== 'string') return undefined;
+    if (typeof ts !== 'string' || !UNIX_MS.test(ts)) return undefined;
+    records.push({
+      id: recordId,
+      coin,
+      spotTaxType,
+      amount,
+      fee,
+      balance,
+      bizOrderId: bizOrderId ?? '',
+      ts,
+      raw: { ...r },
+    });
+  }
+  return records;
+});
 
 // The cursor is data.endId on the live exchange and data.cursor in the field table: both accepted.
 export const allSubDepositWithdrawalData = z
