@@ -113,7 +113,7 @@ describe('Redis losing its data', () => {
     try {
       await until(
         () => queue.getJobCounts('waiting', 'prioritized'),
-        (counts) => counts.waiting + counts.prioritized > 0,
+        (counts) => (counts.waiting ?? 0) + (counts.prioritized ?? 0) > 0,
       );
       // Redis forgets the jobs; then a worker (that does not heal by itself) starts.
       await flushPrefix();
