@@ -81,9 +81,10 @@ export function coverageSection(coverage: AccountCoverage, now: number): Html {
   return html`<div class="coverage">
     <div class="timeline-axis">
       <span>${day(span.start)}</span>
-      ${yearTicks(span.start, span.end).map(
-        (t) => html`<span class="tick" style="left:${(t.at * 100).toFixed(2)}%">${t.year}</span>`,
-      )}
+      ${yearTicks(span.start, span.end)
+        // A label next to an end would run into the end's date.
+        .filter((t) => t.at > 0.12 && t.at < 0.88)
+        .map((t) => html`<span class="tick" style="left:${(t.at * 100).toFixed(2)}%">${t.year}</span>`)}
       <span>${day(span.end)}</span>
     </div>
     ${coverage.streams.map((s) => streamRow(s, span))}

@@ -7,6 +7,7 @@ import type { AccountCoverage, PeriodGap } from './coverage.ts';
 import { coverageSection, gapList, TIMELINE_STYLE } from './coverage-timeline.ts';
 import { type Html, html } from './html.ts';
 import type { CoinBalances } from './monthly-balances.ts';
+import { PERIOD_PRESETS, TIME_ZONES } from './period-presets.ts';
 import type { Role } from './web-auth.ts';
 
 /** What every signed-in page needs: the form token, and the role (which queue board to link). */
@@ -22,9 +23,12 @@ const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1b1f24}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border-bottom:1px solid #d8dee4;padding:.35rem .5rem;text-align:left;font-size:.92rem}
 th{background:#f3f5f7}form.inline{display:inline}fieldset{border:1px solid #d8dee4;padding:1rem;margin-bottom:1.5rem}
-label{display:inline-block;margin:0 1rem .5rem 0}code{font-size:.85rem}.error{color:#b42318;font-weight:600}
+label{display:inline-block;margin:0 1rem .5rem 0}code{font-size:.85rem;word-break:break-all}.error{color:#b42318;font-weight:600}
 .nowrap{white-space:nowrap}.state-completed{color:#067647}.state-failed{color:#b42318}header{display:flex;justify-content:space-between;align-items:center}
-.partial{color:#9a6700;font-weight:600}
+.partial{color:#9a6700;font-weight:600}.scroll{overflow-x:auto}dt{font-weight:600;margin-top:.4rem}dd{margin-left:1rem}
+details{margin-top:.75rem}summary{cursor:pointer}
+@media (max-width:640px){body{margin:1rem auto}header{flex-direction:column;align-items:flex-start}h1{font-size:1.5rem}
+label{display:block;margin:.5rem 0}select{max-width:100%}fieldset{padding:.75rem}}
 ${TIMELINE_STYLE}
 ${BALANCE_STYLE}`;
 
@@ -116,6 +120,18 @@ export function downloadLinks(accountId: string, csvFile: string, manifestFile: 
     <a href="${base + encodeURIComponent(manifestFile)}" download>manifest</a>`;
 }
 
+// Text, not type="date": a date input shows the browser's locale (01/02/2026), never YYYY-MM-DD.
+const dateInput = (name: string, value: string | undefined) =>
+  html`<input
+    type="text"
+    name="${name}"
+    value="${value ?? ''}"
+    placeholder="YYYY-MM-DD"
+    pattern="\\d{4}-\\d{2}-\\d{2}"
+    inputmode="numeric"
+    size="10"
+  />`;
+
 function requestForm(
   accounts: AccountView[],
   reports: readonly ReportDefinition[],
@@ -153,9 +169,20 @@ function requestForm(
           ${reports.map((r) => html`<option value="${r.name}" ${selected(v.report, r.name)}>${r.title}</option>`)}
         </select></label
       >
-      <label>From <input type="date" name="from" value="${v.from ?? ''}" required /></label>
-      <label>To (included) <input type="date" name="to" value="${v.to ?? ''}" required /></label>
-      <label>Time zone <input type="text" name="tz" value="${v.tz ?? 'UTC'}" size="16" required /></label>
+      <label
+        >Period
+        <select name="period">
+          ${PERIOD_PRESETS.map((p) => html`<option value="${p.value}">${p.label}</option>`)}
+        </select></label
+      >
+      <label>From ${dateInput('from', v.from)}</label>
+      <label>To (included) ${dateInput('to', v.to)}</label>
+      <label
+        >Time zone
+        <select name="tz" required>
+          ${TIME_ZONES.map((z) => html`<option${selected(v.tz ?? 'UTC', z)}>${z}</option>`)}
+        </select></label
+      >
       <label>Coin <input type="text" name="coin" value="${v.coin ?? ''}" size="8" placeholder="all" /></label>
       <label
         ><input type="checkbox" name="includePending" value="1" ${v.includePending ? html` checked` : ''} /> include
@@ -171,74 +198,112 @@ function requestForm(
       }
       <button type="submit">Request export</button>
     </form>
+    ${reportGuide(reports)}
   </fieldset>`;
+}
+
+const MANIFEST_FIELDS: ReadonlyArray<[string, string]> = [
+  ['report, title', 'which report the CSV is'],
+  ['account', 'the account it was made from (id and name)'],
+  ['parameters', 'the period as asked (from, to, time zone), coin and pending-transfer options'],
+  ['period', 'the same period as the exact UTC interval the local dates stand for'],
+  ['columns, rowCount, bytes', 'what the CSV holds'],
+  ['sha256', "the CSV's checksum: recompute it to prove the file is unaltered"],
+  ['unmapped', 'rows carrying a value the exchange documents nowhere, kept as received and counted here'],
+  ['generatedAt', 'when the file was written (only here, so the same data always gives the same CSV)'],
+];
+
+/** What each report is and what the manifest beside each CSV says, folded away under the form. */
+function reportGuide(reports: readonly ReportDefinition[]): Html {
+  return html`<details>
+    <summary>About the reports and the manifest</summary>
+    <dl>
+      ${reports.map(
+        (r) =>
+          html`<dt>${r.title}</dt>
+            <dd>${r.description}</dd>`,
+      )}
+    </dl>
+    <p>Each CSV comes with a manifest (JSON):</p>
+    <dl>
+      ${MANIFEST_FIELDS.map(
+        ([field, meaning]) =>
+          html`<dt><code>${field}</code></dt>
+            <dd>${meaning}</dd>`,
+      )}
+    </dl>
+  </details>`;
 }
 
 function jobsTable(jobs: JobView[]): Html {
   if (jobs.length === 0) return html`<p>No export requested yet.</p>`;
-  return html`<table>
-    <thead>
-      <tr>
-        <th>Requested</th>
-        <th>Account</th>
-        <th>Report</th>
-        <th>Period</th>
-        <th>State</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${jobs.map(
-        (j) =>
-          html`<tr>
-            <td class="nowrap">${j.createdAt}</td>
-            <td>${j.accountName}</td>
-            <td>${j.reportTitle}</td>
-            <td class="nowrap">${j.from} to ${j.to} (${j.tz})</td>
-            <td>
-              <a class="state-${j.state}" href="/jobs/${encodeURIComponent(j.id)}">${j.state}</a>${partialMark(j)}
-            </td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<div class="scroll">
+    <table>
+      <thead>
+        <tr>
+          <th>Requested</th>
+          <th>Account</th>
+          <th>Report</th>
+          <th>Period</th>
+          <th>State</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${jobs.map(
+          (j) =>
+            html`<tr>
+              <td class="nowrap">${j.createdAt}</td>
+              <td>${j.accountName}</td>
+              <td>${j.reportTitle}</td>
+              <td class="nowrap">${j.from} to ${j.to} (${j.tz})</td>
+              <td>
+                <a class="state-${j.state}" href="/jobs/${encodeURIComponent(j.id)}">${j.state}</a>${partialMark(j)}
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 function exportsTable(account: AccountView): Html {
   if (account.exports.length === 0) return html`<p>No finished export.</p>`;
-  return html`<table>
-    <thead>
-      <tr>
-        <th>Report</th>
-        <th>Period</th>
-        <th>Options</th>
-        <th>Rows</th>
-        <th>Unmapped</th>
-        <th>Generated (UTC)</th>
-        <th>sha256</th>
-        <th>Download</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${account.exports.map(({ manifest: m, csvFile, manifestFile }) => {
-        const options = [
-          m.parameters.coin ? `coin ${m.parameters.coin}` : '',
-          m.parameters.includePending ? 'with pending' : '',
-        ]
-          .filter(Boolean)
-          .join(', ');
-        return html`<tr>
-          <td>${m.title}</td>
-          <td class="nowrap">${m.parameters.from} to ${m.parameters.to} (${m.parameters.tz})</td>
-          <td>${options}</td>
-          <td>${m.rowCount}</td>
-          <td>${m.unmapped.rows}</td>
-          <td class="nowrap">${m.generatedAt}</td>
-          <td><code title="${m.sha256}">${m.sha256.slice(0, 12)}</code></td>
-          <td>${downloadLinks(account.id, csvFile, manifestFile)}</td>
-        </tr>`;
-      })}
-    </tbody>
-  </table>`;
+  return html`<div class="scroll">
+    <table>
+      <thead>
+        <tr>
+          <th>Report</th>
+          <th>Period</th>
+          <th>Options</th>
+          <th>Rows</th>
+          <th>Unmapped</th>
+          <th>Generated (UTC)</th>
+          <th>sha256</th>
+          <th>Download</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${account.exports.map(({ manifest: m, csvFile, manifestFile }) => {
+          const options = [
+            m.parameters.coin ? `coin ${m.parameters.coin}` : '',
+            m.parameters.includePending ? 'with pending' : '',
+          ]
+            .filter(Boolean)
+            .join(', ');
+          return html`<tr>
+            <td>${m.title}</td>
+            <td class="nowrap">${m.parameters.from} to ${m.parameters.to} (${m.parameters.tz})</td>
+            <td>${options}</td>
+            <td>${m.rowCount}</td>
+            <td>${m.unmapped.rows}</td>
+            <td class="nowrap">${m.generatedAt}</td>
+            <td><code title="${m.sha256}">${m.sha256.slice(0, 12)}</code></td>
+            <td>${downloadLinks(account.id, csvFile, manifestFile)}</td>
+          </tr>`;
+        })}
+      </tbody>
+    </table>
+  </div>`;
 }
 
 export function homePage(

@@ -14,7 +14,7 @@ import type { PrismaClient } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { downloadPath, listExports } from '../export/export-files.ts';
 import { type ExportRequestInput, parseExportRequest, reportParams } from '../export/export-request.ts';
-import { parsePeriod } from '../export/period.ts';
+import { parsePeriod, parseTimeZone } from '../export/period.ts';
 import { reportByName, REPORTS } from '../export/reports/index.ts';
 import { streamReport } from '../export/stream-report.ts';
 import { mountBullBoards } from './bull-board.ts';
@@ -30,6 +30,7 @@ import {
   loginPage,
   type PageContext,
 } from './pages.ts';
+import { presetDates } from './period-presets.ts';
 import { answerFailuresPlainly, redisReadiness, requireRedis } from './resilience.ts';
 import { markSecureIfHttps, registerSecurityPlugins } from './security-plugins.ts';
 import { SignInLimiter } from './sign-in-limiter.ts';
@@ -81,7 +82,11 @@ function formInput(body: unknown): ExportRequestInput {
   };
 }
 
-const acceptsPartial = (body: unknown) => ((body ?? {}) as Record<string, unknown>).acceptPartial === '1';
+/** One text field of a form, or undefined (absent, or repeated: a list is never a value here). */
+const formField = (body: unknown, name: string): string | undefined => {
+  const value = ((body ?? {}) as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+};
 
 /** The accountants' page: sign in, request reports, watch them finish, download CSV and manifest. */
 export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
@@ -210,17 +215,22 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   app.get('/', async (request, reply) => home(request, reply));
 
   app.post('/exports', async (request, reply) => {
+    let values = formInput(request.body);
     try {
-      const input = formInput(request.body);
+      // A preset fills the dates (in the chosen zone); the form then shows them.
+      const period = formField(request.body, 'period');
+      const zone = () => parseTimeZone(formField(request.body, 'tz'));
+      const preset = period && period !== 'custom' ? presetDates(period, new Date(), zone()) : undefined;
+      if (preset) values = { ...values, ...preset };
       const names = await accountsById();
-      if (!input.accountId || !names.has(input.accountId)) {
+      if (!values.accountId || !names.has(values.accountId)) {
         throw new ValidationError('account', 'choose one of the registered accounts');
       }
-      const parsed = parseExportRequest(input);
+      const parsed = parseExportRequest(values);
       // Warned before it is requested: the accountant confirms a period the data does not cover.
       const gaps = await periodGaps(deps.pool, parsed.accountId, parsed.report, parsed.period);
-      if (gaps.length > 0 && !acceptsPartial(request.body)) {
-        return home(request, reply, { values: input, gaps });
+      if (gaps.length > 0 && formField(request.body, 'acceptPartial') !== '1') {
+        return home(request, reply, { values, gaps });
       }
       const job = await enqueueExport(deps.exportQueue, parsed, { replaceFinished: true });
       return reply
@@ -228,9 +238,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
         .header('location', `/jobs/${encodeURIComponent(job.id!)}`)
         .send();
     } catch (error) {
-      if (error instanceof ValidationError) {
-        return home(request, reply, { values: formInput(request.body), error: error.message });
-      }
+      if (error instanceof ValidationError) return home(request, reply, { values, error: error.message });
       throw error;
     }
   });

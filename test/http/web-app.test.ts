@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
+import { presetDates } from '../../src/http/period-presets.ts';
 import { insertAccount, insertSpot } from '../export/seed.ts';
 import { insertReconciliation, insertWindows } from './coverage-seed.ts';
 import { ADMIN_TOKEN, signIn, TOKEN, useWebApp } from './web-fixture.ts';
@@ -293,7 +295,7 @@ describe('exports', () => {
     // The form comes back as it was sent.
     expect(warnedBody).toMatch(/<option value="koinly" selected>/);
     expect(warnedBody).toContain('name="from" value="2026-02-20"');
-    expect(warnedBody).toContain('name="tz" value="Europe/Berlin"');
+    expect(warnedBody).toContain('<option selected>Europe/Berlin</option>');
     expect(warnedBody).toContain('name="coin" value="BTC"');
     expect(
       await web.queue.getJob(`export.${accountId}.koinly_2026-02-20_2026-03-10_Europe~Berlin_BTC`),
@@ -355,5 +357,44 @@ describe('exports', () => {
     expect(section).toContain('2.500000000000000001 at the end of 2026-01');
     expect(section).toContain('<title>2026-01: 100 USDT</title>');
     expect(section).toContain('<title>2025-02: 0 BTC</title>');
+  });
+
+  it('fills the dates from a period preset in the chosen zone, lists every IANA zone, and describes each report', async () => {
+    const form = new URLSearchParams({ accountId, report: 'spot-ledger', period: 'previous-year', tz: 'Asia/Tokyo' });
+    const response = await web.app.inject({
+      method: 'POST',
+      url: '/exports',
+      payload: `${form.toString()}&_csrf=${encodeURIComponent(csrf)}`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    // Only December of last year is covered: warned, with the preset's dates in the form.
+    const year = DateTime.now().setZone('Asia/Tokyo').year - 1;
+    const body = flat(response);
+    expect(response.statusCode).toBe(409);
+    expect(body).toContain(`name="from" value="${year}-01-01"`);
+    expect(body).toContain(`name="to" value="${year}-12-31"`);
+    expect(body).toContain('<option selected>Asia/Tokyo</option>');
+    expect(body.match(/<option( selected)?>[A-Za-z_]+\/[A-Za-z_/+-]+<\/option>/g)!.length).toBeGreaterThan(300);
+    expect(body).toContain('<dt>Koinly universal CSV</dt>');
+    expect(body).toContain('the spot ledger in Koinly&#39;s universal import format');
+    expect(body).toContain('<dt><code>sha256</code></dt>');
+    expect(body).toContain('placeholder="YYYY-MM-DD"');
+    expect(body).not.toContain('type="date"');
+  });
+});
+
+describe('period presets', () => {
+  const now = new Date('2026-03-15T10:00:00Z');
+  it('are whole local days: previous month, previous quarter, this year so far, previous year', () => {
+    expect(presetDates('previous-month', now, 'Europe/Berlin')).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+    expect(presetDates('previous-quarter', now, 'Europe/Berlin')).toEqual({ from: '2025-10-01', to: '2025-12-31' });
+    expect(presetDates('year-to-date', now, 'Europe/Berlin')).toEqual({ from: '2026-01-01', to: '2026-03-14' });
+    expect(presetDates('previous-year', now, 'Europe/Berlin')).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    expect(presetDates('custom', now, 'UTC')).toBeUndefined();
+    // 23:30 UTC on 31 December is already 1 January in Tokyo: last year is then over.
+    const newYear = new Date('2025-12-31T23:30:00Z');
+    expect(presetDates('previous-year', newYear, 'Asia/Tokyo')).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    expect(presetDates('year-to-date', newYear, 'Asia/Tokyo')).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    expect(() => presetDates('fortnight', now, 'UTC')).toThrow(/period: must be one of/);
   });
 });
