@@ -6,7 +6,13 @@ import { configError } from '../helpers/config-error.ts';
 describe('web and monthly-export configuration', () => {
   it('has safe defaults: no token, loopback, no monthly exports', () => {
     const config = loadConfig({});
-    expect(config.web).toEqual({ token: undefined, host: '127.0.0.1', port: 8080 });
+    expect(config.web).toEqual({
+      token: undefined,
+      adminToken: undefined,
+      host: '127.0.0.1',
+      port: 8080,
+      trustProxy: false,
+    });
     expect(config.monthlyExports).toEqual({ reports: [], tz: 'UTC', accounts: [] });
   });
 
@@ -19,7 +25,7 @@ describe('web and monthly-export configuration', () => {
       MONTHLY_EXPORT_TZ: 'Europe/Berlin',
       MONTHLY_EXPORT_ACCOUNTS: 'main,broker',
     });
-    expect(config.web).toEqual({ token, host: '127.0.0.1', port: 9090 });
+    expect(config.web).toEqual({ token, adminToken: undefined, host: '127.0.0.1', port: 9090, trustProxy: false });
     expect(config.monthlyExports).toEqual({
       reports: ['spot-ledger', 'koinly', 'futures-summary'],
       tz: 'Europe/Berlin',
