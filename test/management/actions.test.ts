@@ -176,7 +176,8 @@ describe('management actions against the simulator', () => {
       command: 'orders_cancel_all',
       params: { category: 'SPOT', symbol: 'SOLUSDT' },
     });
-    expect(action.status).toBe('succeeded');
+    // ca-2 could not be cancelled and is still open on the exchange: not stored succeeded.
+    expect(action.status).toBe('partial');
     const open = pipeline.sim.state().openOrders.filter((o) => o.category === 'SPOT');
     expect(open.filter((o) => o.symbol === 'SOLUSDT').map((o) => o.orderId)).toEqual(['ca-2']);
     expect(open.some((o) => o.orderId === 'ca-3')).toBe(true);

@@ -304,7 +304,9 @@ describe('management commands: against the simulator', () => {
     ]);
     // One order did not exist: the outcome is printed per order and the exit code (1: work failed) says not all were cancelled.
     expect(cancelled.stdout).toMatch(/order BTCUSDT orderId cli-404: failed 43001 The order does not exist/);
-    expect(cancelled.stderr).toMatch(/^ActionFailedError: action \S+ ended with orders not cancelled: 1 order\(s\)$/);
+    expect(cancelled.stderr).toMatch(
+      /^ActionFailedError: action \S+ ended partial: 1 order\(s\) not cancelled \(each order's outcome is listed\)$/,
+    );
     expect(cancelled.status).toBe(1);
     expect(pipeline.sim.state().openOrders.filter((o) => o.orderId.startsWith('cli-'))).toEqual([]);
 

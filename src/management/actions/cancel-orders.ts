@@ -48,7 +48,8 @@ export async function cancelAllOrders(ctx: ActionContext<CancelAll>): Promise<Ac
       why: `${CANCEL_IS_IDEMPOTENT}; orders the lost request cancelled are no longer open, so the repeat does not list them and no endpoint reports them`,
     },
   });
-  return { ...foldSteps([step], 1), result: await orderSummary(ctx) };
+  const summary = await orderSummary(ctx);
+  return { ...judgedByOrders(foldSteps([step], 1), summary), result: summary };
 }
 
 /**
@@ -89,8 +90,8 @@ export async function batchCancelOrders(ctx: ActionContext<BatchCancel>): Promis
     }
     results.push(step);
   }
-  const folded = foldIndependent(results);
-  return { ...folded, result: await orderSummary(ctx) };
+  const summary = await orderSummary(ctx);
+  return { ...judgedByOrders(foldIndependent(results), summary), result: summary };
 }
 
 async function settleChunk(
@@ -139,13 +140,34 @@ function foldIndependent(results: readonly StepResult[]): Omit<ActionOutcome, 'r
   return { status: done > 0 ? 'partial' : 'failed', resolution, error };
 }
 
+/**
+ * Requests that all got an answer are not an action that did what it was asked: an order the
+ * exchange refused to cancel (not found, not cancellable) is listed in the answer's failure list.
+ * The action is judged by its orders, as the exchange shows them: all cancelled (or no longer
+ * open) is success; some is partial; none is failed.
+ */
+function judgedByOrders(
+  folded: Omit<ActionOutcome, 'result'>,
+  summary: Awaited<ReturnType<typeof orderSummary>>,
+): Omit<ActionOutcome, 'result'> {
+  if (folded.status !== 'succeeded') return folded;
+  const notCancelled = summary.failed + summary.unknown + summary.pending;
+  if (notCancelled === 0) return folded;
+  const settled = summary.cancelled + summary.not_open;
+  return {
+    ...folded,
+    status: settled > 0 ? 'partial' : 'failed',
+    error: `${notCancelled} order(s) not cancelled (each order's outcome is listed)`,
+  };
+}
+
 async function orderSummary(ctx: ActionContext) {
   const groups = await ctx.prisma.orderCancelOutcome.groupBy({
     by: ['result'],
     where: { actionId: ctx.action.id },
     _count: { _all: true },
   });
-  const counts: Record<string, number> = { cancelled: 0, failed: 0, not_open: 0, unknown: 0, pending: 0 };
+  const counts: Record<OrderCancelResult, number> = { cancelled: 0, failed: 0, not_open: 0, unknown: 0, pending: 0 };
   for (const group of groups) counts[group.result] = group._count._all;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   return { orders: total, ...counts, requests: ctx.recorder.count };

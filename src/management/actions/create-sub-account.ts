@@ -58,6 +58,8 @@ export async function batchCreateSubAccounts(ctx: ActionContext<BatchCreate>): P
   const { action, mirror, client } = ctx;
   const items = ctx.input.params.items;
   const results: StepResult[] = [];
+  // Names sent in a request whose outcome is unknown: the exchange may hold them now.
+  const unknown: string[] = [];
   for (const request of ctx.plan) {
     const names = request.itemIndices!.map((index) => items[index]!.subAccountName);
     const full = ctx.recorder.of(request.step).length === 0 ? await roomFor(ctx, names.length) : undefined;
@@ -78,12 +80,18 @@ export async function batchCreateSubAccounts(ctx: ActionContext<BatchCreate>): P
         },
       }));
     results.push(step);
+    if (step.state === 'ambiguous') unknown.push(...names);
     if (step.state !== 'done') break;
   }
-  return { ...foldSteps(results, ctx.plan.length), result: await batchSummary(ctx) };
+  return { ...foldSteps(results, ctx.plan.length), result: await batchSummary(ctx, unknown) };
 }
 
-async function batchSummary(ctx: ActionContext<BatchCreate>) {
+/**
+ * What the exchange holds after the action, as far as its answers prove: `created` (mirrored),
+ * `unknown` (sent in a batch whose answer was lost: possibly created, with keys whose secrets
+ * were in that answer) and `notCreated` (refused, or never sent).
+ */
+async function batchSummary(ctx: ActionContext<BatchCreate>, unknown: readonly string[]) {
   const { accountId, id } = ctx.action;
   const names = ctx.input.params.items.map((item) => item.subAccountName);
   const subs = await ctx.prisma.subAccount.findMany({
@@ -98,6 +106,7 @@ async function batchSummary(ctx: ActionContext<BatchCreate>) {
       const key = keys.find((k) => k.subAccountUid === sub.subUid);
       return [{ name: sub.name, subUid: sub.subUid, apiKey: key?.apiKey ?? null }];
     }),
-    notCreated: names.filter((name) => !byName.has(name.toLowerCase())),
+    unknown: unknown.filter((name) => !byName.has(name.toLowerCase())),
+    notCreated: names.filter((name) => !byName.has(name.toLowerCase()) && !unknown.includes(name)),
   };
 }
