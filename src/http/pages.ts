@@ -116,7 +116,15 @@ const partialMark = (job: JobView) => (job.gaps.length > 0 ? html` <span class="
 
 export function downloadLinks(accountId: string, csvFile: string, manifestFile: string): Html {
   const base = `/downloads/${encodeURIComponent(accountId)}/`;
+  const xlsxFile = csvFile.replace(/\.csv$/, '.xlsx');
   return html`<a href="${base + encodeURIComponent(csvFile)}" download>CSV</a> ·
+    <a
+      href="${base + encodeURIComponent(xlsxFile)}"
+      download
+      title="the same rows for Excel: ids as text, amounts exact"
+      >XLSX</a
+    >
+    ·
     <a href="${base + encodeURIComponent(manifestFile)}" download>manifest</a>`;
 }
 

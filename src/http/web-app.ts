@@ -14,11 +14,13 @@ import type { PrismaClient } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { downloadPath, listExports } from '../export/export-files.ts';
 import { type ExportRequestInput, parseExportRequest, reportParams } from '../export/export-request.ts';
+import type { CellKind } from '../export/neutralize.ts';
 import { parsePeriod, parseTimeZone } from '../export/period.ts';
 import { reportByName, REPORTS } from '../export/reports/index.ts';
 import { streamReport } from '../export/stream-report.ts';
 import { mountBullBoards } from './bull-board.ts';
 import { accountCoverage, type PeriodGap, periodGaps } from './coverage.ts';
+import { csvToXlsx } from './csv-to-xlsx.ts';
 import type { Html } from './html.ts';
 import { monthlyBalances } from './monthly-balances.ts';
 import {
@@ -80,6 +82,12 @@ function formInput(body: unknown): ExportRequestInput {
     coin: form.coin,
     includePending: form.includePending === '1' || form.includePending === 'true',
   };
+}
+
+/** The cell kinds of a report's columns, from its file name (`<report>_<from>_<to>_...csv`). */
+function columnKinds(csvName: string): CellKind[] {
+  const report = REPORTS.find((r) => r.name === csvName.split('_')[0]);
+  return report ? report.columns.map((c) => c.kind) : [];
 }
 
 /** One text field of a form, or undefined (absent, or repeated: a list is never a value here). */
@@ -250,12 +258,26 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   });
 
   app.get<{ Params: { accountId: string; file: string } }>('/downloads/:accountId/:file', async (request, reply) => {
-    const file = downloadPath(deps.exportDir, request.params.accountId, request.params.file);
+    // An .xlsx is made on the fly from the CSV of the same name: the CSV stays the record.
+    const xlsx = request.params.file.endsWith('.xlsx');
+    const csvName = xlsx ? `${request.params.file.slice(0, -'.xlsx'.length)}.csv` : request.params.file;
+    const file = downloadPath(deps.exportDir, request.params.accountId, csvName);
     const real = file ? await realpath(file).catch(() => undefined) : undefined;
     const root = await realpath(deps.exportDir).catch(() => undefined);
     const inside = real && root && path.dirname(path.dirname(real)) === root;
     const found = inside ? await stat(real).catch(() => undefined) : undefined;
     if (!file || !found?.isFile()) return reply.code(404).type('text/plain').send('no such file\n');
+    if (xlsx) {
+      const body = new PassThrough();
+      csvToXlsx(real!, columnKinds(csvName), body).catch((error: unknown) => {
+        request.log.error({ err: error }, 'xlsx conversion failed');
+        body.destroy(error as Error);
+      });
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${request.params.file}"`)
+        .send(body);
+    }
     const isCsv = file.endsWith('.csv');
     return reply
       .type(isCsv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import ExcelJS from 'exceljs';
 import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -380,6 +381,55 @@ describe('exports', () => {
     expect(body).toContain('<dt><code>sha256</code></dt>');
     expect(body).toContain('placeholder="YYYY-MM-DD"');
     expect(body).not.toContain('type="date"');
+  });
+
+  it('serves an .xlsx beside each CSV: ids as text, amounts as numbers only when exact', async () => {
+    const other = await insertAccount(web.db.url, 'xlsx-gmbh');
+    await insertSpot(web.db.url, other, [
+      {
+        recordId: '1234567890123456789',
+        coin: 'BTC',
+        spotTaxType: 'Deposit',
+        amount: '2.500000000000000001',
+        fee: '-0.0001',
+        balance: '2.500000000000000001',
+        ts: '2026-01-05T10:00:00Z',
+      },
+    ]);
+    const form = { accountId: other, report: 'spot-ledger', from: '2026-01-01', to: '2026-01-31', tz: 'UTC' };
+    const created = await web.app.inject({
+      method: 'POST',
+      url: '/exports',
+      payload: new URLSearchParams({ ...form, acceptPartial: '1', _csrf: csrf }).toString(),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    await waitForState(decodeURIComponent(created.headers.location!.replace('/jobs/', '')), 'completed');
+    const status = await web.app.inject({ method: 'GET', url: created.headers.location!, headers: { cookie } });
+    const link = /href="(\/downloads\/[^"]+\.xlsx)"/.exec(status.body)![1]!;
+    const response = await web.app.inject({ method: 'GET', url: link, headers: { cookie } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(response.headers['content-disposition']).toBe(
+      'attachment; filename="spot-ledger_2026-01-01_2026-01-31_UTC.xlsx"',
+    );
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const row = (sheet.getRow(2).values as unknown[]).slice(1);
+    const at = (name: string) => row[header.indexOf(name)];
+    expect(at('record_id')).toBe('1234567890123456789');
+    expect(at('amount')).toBe('2.500000000000000001');
+    expect(at('fee')).toBe(-0.0001);
+    expect(at('time_utc')).toBe('2026-01-05T10:00:00.000Z');
+    expect(sheet.rowCount).toBe(2);
+    // Only files next to a CSV of the same name exist.
+    const missing = await web.app.inject({
+      method: 'GET',
+      url: link.replace('2026-01-31', '2026-01-30'),
+      headers: { cookie },
+    });
+    expect(missing.statusCode).toBe(404);
   });
 });
 
