@@ -9,13 +9,21 @@ const READY_WAIT_MS = 2_000;
  * host); the error is logged instead and the browser gets a plain 503.
  */
 export function answerFailuresPlainly(app: FastifyInstance): void {
-  app.setErrorHandler(async (error: Error & { statusCode?: number }, request, reply) => {
+  app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 503;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // @fastify/csrf-protection's refusal: most often a page left open too long, or from elsewhere.
+    const csrf = error.code?.startsWith('FST_CSRF_') === true;
     return reply
       .code(status)
       .type('text/plain; charset=utf-8')
-      .send(status >= 500 ? 'temporarily unavailable, try again later\n' : 'bad request\n');
+      .send(
+        status >= 500
+          ? 'temporarily unavailable, try again later\n'
+          : csrf
+            ? 'this form has expired or was not sent from this site: go back, reload the page and try again\n'
+            : 'bad request\n',
+      );
   });
 }
 

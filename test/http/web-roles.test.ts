@@ -152,6 +152,7 @@ describe('sessions that end', () => {
     const form = { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded', origin: 'null' };
     const missing = await web.app.inject({ method: 'POST', url: '/logout', headers: form });
     expect(missing.statusCode).toBe(403);
+    expect(missing.body).toContain('this form has expired or was not sent from this site');
     const wrong = await web.app.inject({ method: 'POST', url: '/logout', headers: form, payload: '_csrf=forged' });
     expect(wrong.statusCode).toBe(403);
     // Still signed in: neither forged sign-out worked.
