@@ -17,6 +17,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { QUEUE } from '../jobs/definitions.ts';
@@ -168,6 +169,8 @@ try {
 
   const counters = await admin<Record<string, { requests: number; rateLimited: number }>>(sim.url, 'GET', 'counters');
   const log = (await admin<RequestLogEntry[]>(sim.url, 'GET', 'requests')).filter((e) => e.time >= started);
+  if (process.env.BENCH_LOG_FILE)
+    writeFileSync(process.env.BENCH_LOG_FILE, JSON.stringify({ started, uidOfKey: [...uidOfKey], log }));
   const counted = Object.values(counters).reduce((sum, c) => sum + c.requests, 0);
   const http429 = Object.values(counters).reduce((sum, c) => sum + c.rateLimited, 0);
   if (log.length < counted) console.error(`request log holds ${log.length} of ${counted} requests: bound understated`);

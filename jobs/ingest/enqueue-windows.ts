@@ -19,13 +19,18 @@ export async function windowsNeedingJobs(
 ): Promise<SyncWindowRow[]> {
   const queue = queues.get(QUEUE.ingest);
   const seen = new Set<string>();
-  const needing: SyncWindowRow[] = [];
+  const candidates: SyncWindowRow[] = [];
   for (const window of windows) {
     if (window.status === 'done' || seen.has(window.id)) continue;
     seen.add(window.id);
-    if (await jobHoldingId(queue, ingestJobId(windowJobData(window)), 'replace')) continue;
-    needing.push(window);
+    candidates.push(window);
   }
+  // Asked all at once (one round trip's wait, not one per window: a year of windows of three
+  // streams is some fifty); each id is looked up once, so no two lookups touch one job.
+  const holders = await Promise.all(
+    candidates.map((window) => jobHoldingId(queue, ingestJobId(windowJobData(window)), 'replace')),
+  );
+  const needing = candidates.filter((_, i) => holders[i] === undefined);
   await requeueWindows(
     pool,
     needing.map((w) => w.id),
@@ -33,16 +38,35 @@ export async function windowsNeedingJobs(
   return needing.map((w) => (w.status === 'failed' ? { ...w, status: 'pending' as const } : w));
 }
 
+/**
+ * Each window's job id and priority: its rank among the windows given of its (account, stream,
+ * scope), 1 for the first. Workers take the lowest number first, so every account's and every
+ * stream's first window comes before anybody's second, whichever backfill or sync enqueued them
+ * and in which order: fifty accounts enqueued one after the other are served from the start, and
+ * an account's transfers do not wait behind its thirteen spot windows.
+ */
+export function ingestJobOptions(windows: readonly SyncWindowRow[]): { jobId: string; priority: number }[] {
+  const ranks = new Map<string, number>();
+  return windows.map((window) => {
+    const group = `${window.accountId}.${window.stream}.${window.scope}`;
+    const rank = (ranks.get(group) ?? 0) + 1;
+    ranks.set(group, rank);
+    return { jobId: ingestJobId(windowJobData(window)), priority: Math.min(rank, MAX_PRIORITY) };
+  });
+}
+
+/** BullMQ's largest priority (2^21). */
+const MAX_PRIORITY = 2_097_152;
+
 /** Enqueues the windows that need a job (see windowsNeedingJobs); returns how many were added. */
 export async function enqueueWindows(
   queues: Queues,
   pool: pg.Pool,
   windows: readonly SyncWindowRow[],
 ): Promise<number> {
-  const jobs = (await windowsNeedingJobs(queues, pool, windows)).map((window) => {
-    const data = windowJobData(window);
-    return { name: JOB.ingestWindow, data, opts: { jobId: ingestJobId(data) } };
-  });
+  const needing = await windowsNeedingJobs(queues, pool, windows);
+  const options = ingestJobOptions(needing);
+  const jobs = needing.map((window, i) => ({ name: JOB.ingestWindow, data: windowJobData(window), opts: options[i]! }));
   if (jobs.length > 0) await queues.get(QUEUE.ingest).addBulk(jobs);
   return jobs.length;
 }

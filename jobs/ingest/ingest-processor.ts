@@ -3,6 +3,11 @@ import type pg from 'pg';
 
 import type { ClientProvider } from '../../src/accounts/client-provider.ts';
 import { LedgerlineError } from '../../src/errors/index.ts';
+import {
+  BACK_BEFORE_TURN_MS,
+  BudgetWaitError,
+  withoutBudgetWaits,
+} from '../../src/exchange/rate-budget/budget-wait.ts';
 import { failWindow, startWindow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow, type WindowRunResult } from '../../src/ingest/run-window.ts';
 import type { Logger } from '../../src/logging/logger.ts';
@@ -59,13 +64,17 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
     );
     try {
       const client = await deps.clients.forAccount(accountId);
-      const result = await runWindow({
-        pool: deps.pool,
-        client,
-        window,
-        shouldStop: deps.stopping,
-        onPage: (progress) => job.updateProgress({ pages: progress.pages, rows: progress.rows }),
-      });
+      // A job never holds its worker slot while its account's budget is spent: the wait throws
+      // BudgetWaitError (below), so other accounts' windows run meanwhile.
+      const result = await withoutBudgetWaits(`ingest:${job.id ?? windowId}`, () =>
+        runWindow({
+          pool: deps.pool,
+          client,
+          window,
+          shouldStop: deps.stopping,
+          onPage: (progress) => job.updateProgress({ pages: progress.pages, rows: progress.rows }),
+        }),
+      );
       if (!result.done) {
         // Shutting down: hand the job back; it resumes from the stored cursor.
         deps.log.info({ ...entity, pages: result.pages }, 'ingest window released for shutdown');
@@ -82,6 +91,16 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       return result;
     } catch (error) {
       if (error instanceof DelayedError) throw error;
+      if (error instanceof BudgetWaitError) {
+        // Back at its turn in the budget, from the stored cursor (the pages read so far are stored).
+        // Its turn is timed, so it then goes before every window not started yet (the plain wait
+        // list is taken before the prioritized one): otherwise a spot window back for its one
+        // request a second would queue behind hundreds of others' first windows.
+        deps.log.debug({ ...entity, waitMs: error.waitMs }, 'ingest window waits for its rate budget');
+        if (job.priority !== 0) await job.changePriority({ priority: 0 });
+        await job.moveToDelayed(Date.now() + Math.max(0, error.waitMs - BACK_BEFORE_TURN_MS), token);
+        throw new DelayedError();
+      }
       const canRetry = retryable(error);
       const final = !canRetry || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       // Logged before it is recorded: in a database outage recording fails too, and the failure

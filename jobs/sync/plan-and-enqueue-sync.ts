@@ -5,9 +5,9 @@ import { type StreamChoice, streamsOf } from '../../src/ingest/streams/registry.
 import { planIncrementalSync } from '../../src/ingest/sync-plan.ts';
 import { JOB, JOB_OPTIONS, QUEUE } from '../definitions.ts';
 import type { StartedBackfill } from '../ingest/backfill.ts';
-import { enqueueWindows, windowsNeedingJobs } from '../ingest/enqueue-windows.ts';
+import { enqueueWindows, ingestJobOptions, windowsNeedingJobs } from '../ingest/enqueue-windows.ts';
 import { exchangeNow } from '../ingest/exchange-now.ts';
-import { ingestJobId, windowJobData } from '../ingest/ingest-job.ts';
+import { windowJobData } from '../ingest/ingest-job.ts';
 import type { Runtime } from '../runtime.ts';
 import { type SyncFinishJob, syncFinishJobId } from './sync-jobs.ts';
 
@@ -53,21 +53,19 @@ export async function planAndEnqueueSync(
   if (!request.finish) return { ...base, enqueued: await enqueueWindows(runtime.queues, runtime.pool, windows) };
 
   const needing = await windowsNeedingJobs(runtime.queues, runtime.pool, windows);
+  const ingestOptions = ingestJobOptions(needing);
   // A flow's jobs get no queue defaults: each carries its queue's options.
   await runtime.queues.flows().add({
     name: JOB.syncFinish,
     queueName: QUEUE.sync,
     data: request.finish,
     opts: { ...JOB_OPTIONS[QUEUE.sync], jobId: syncFinishJobId(request.finish) },
-    children: needing.map((window) => {
-      const data = windowJobData(window);
-      return {
-        name: JOB.ingestWindow,
-        queueName: QUEUE.ingest,
-        data,
-        opts: { ...JOB_OPTIONS[QUEUE.ingest], jobId: ingestJobId(data), ignoreDependencyOnFailure: true },
-      };
-    }),
+    children: needing.map((window, i) => ({
+      name: JOB.ingestWindow,
+      queueName: QUEUE.ingest,
+      data: windowJobData(window),
+      opts: { ...JOB_OPTIONS[QUEUE.ingest], ...ingestOptions[i]!, ignoreDependencyOnFailure: true },
+    })),
   });
   return { ...base, enqueued: needing.length };
 }

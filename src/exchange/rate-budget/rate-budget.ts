@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Redis } from 'ioredis';
 
+import { BudgetWaitError, budgetWaitPolicy } from './budget-wait.ts';
 import { runScript } from './run-script.ts';
 import { ACQUIRE_SCRIPT, COMPLETE_SCRIPT, PAUSE_SCRIPT } from './sliding-log-scripts.ts';
 
@@ -59,23 +60,42 @@ export class RateBudget {
     this.pollMs = options.pollMs ?? 5;
   }
 
-  /** Waits until every rule has room, then takes one slot in each, atomically. */
+  /**
+   * Waits until every rule has room, then takes one slot in each, atomically. Inside
+   * withoutBudgetWaits, a wait longer than it allows throws BudgetWaitError instead, with the
+   * wait until the caller's turn (see sliding-log-scripts.ts).
+   */
   async acquire(rules: readonly RateRule[], signal?: AbortSignal): Promise<Slot> {
     const started = Date.now();
+    const leaving = budgetWaitPolicy();
     for (;;) {
       signal?.throwIfAborted();
-      const result = await this.tryAcquire(rules);
+      const result = await this.tryAcquire(rules, leaving);
       if ('slot' in result) return { ...result.slot, waitedMs: Date.now() - started };
+      if (leaving && result.waitMs > leaving.waitInPlaceMs) {
+        throw new BudgetWaitError(
+          result.waitMs,
+          rules.map((rule) => rule.key),
+        );
+      }
       await sleep(result.waitMs, undefined, signal ? { signal } : undefined);
     }
   }
 
-  /** One attempt: a slot, or how long to wait before the next attempt. */
-  async tryAcquire(rules: readonly RateRule[]): Promise<{ slot: Slot } | { waitMs: number }> {
+  /**
+   * One attempt: a slot, or how long to wait before the next attempt. With a waiter (a caller
+   * that leaves and comes back), a refusal for longer than it waits in place queues it and the
+   * wait is until its turn.
+   */
+  async tryAcquire(
+    rules: readonly RateRule[],
+    waiter?: { waiter: string; waitInPlaceMs: number },
+  ): Promise<{ slot: Slot } | { waitMs: number }> {
     const member = randomUUID();
     const logKeys = rules.map((rule) => this.logKey(rule.key));
     const keys = [...logKeys, ...rules.map((rule) => this.pauseKey(rule.key))];
-    const args: (string | number)[] = [member, this.inFlightMs];
+    if (waiter) keys.push(...rules.map((rule) => this.queueKey(rule.key)));
+    const args: (string | number)[] = [member, this.inFlightMs, waiter?.waitInPlaceMs ?? 0, waiter?.waiter ?? ''];
     for (const rule of rules) args.push(rule.limit, rule.windowMs + this.marginMs);
     const [granted, waitMs] = (await runScript(this.redis, ACQUIRE_SCRIPT, keys, args)) as [number, number, number];
     if (granted === 1) return { slot: { member, logKeys, waitedMs: 0 } };
@@ -98,5 +118,9 @@ export class RateBudget {
 
   private pauseKey(key: string): string {
     return `${this.prefix}:pause:${key}`;
+  }
+
+  private queueKey(key: string): string {
+    return `${this.prefix}:queue:${key}`;
   }
 }

@@ -12,43 +12,86 @@
  */
 
 /**
- * KEYS: n log keys, then n pause keys. ARGV: member, inFlightMs, then limit and
- * windowMs per log key. Returns {1, 0, now} when a slot was taken in every log,
- * else {0, waitMs, now}; waitMs is -1 when only in-flight requests block (no
- * known end: poll).
+ * KEYS: n log keys, then n pause keys, then optionally n queue keys. ARGV:
+ * member, inFlightMs, waitInPlaceMs, waiter, then limit and windowMs per log
+ * key. Returns {1, 0, now} when a slot was taken in every log, else
+ * {0, waitMs, now}; without queue keys waitMs is -1 when only in-flight
+ * requests block (no known end: poll).
+ *
+ * With queue keys the caller goes away for the wait and comes back (an ingest
+ * job moved to delayed), named by `waiter`, which stays the same across its
+ * returns. A refusal for longer than waitInPlaceMs puts the waiter in each
+ * refusing rule's queue (first come, first served; a waiter keeps its place
+ * when it comes back too early) and answers the wait until its turn: the slot's
+ * release plus one interval (windowMs / limit) per waiter ahead. Thirteen
+ * windows of one account waiting for its 1/s spot budget so come back one per
+ * second, each near its moment, instead of all at once with twelve refused
+ * again. A slot held in flight is reckoned free one window from now (it frees
+ * one window after its answer). The queue only times the waits: a slot is still
+ * granted on the log alone, so a late or lost waiter costs some waiting, never
+ * a request over the limit; a waiter that never comes back is forgotten once
+ * it has waited 30 s longer than the whole queue's turns.
  */
 export const ACQUIRE_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local n = #KEYS / 2
+local n = (#ARGV - 4) / 2
+local queued = #KEYS == 3 * n
 local member = ARGV[1]
 local inflight = tonumber(ARGV[2])
+local waitInPlace = tonumber(ARGV[3])
+local waiter = ARGV[4]
+local waits = {}
 local wait = 0
 local polling = false
 for i = 1, n do
-  local pttl = redis.call('PTTL', KEYS[n + i])
-  if pttl > wait then wait = pttl end
-  local limit = tonumber(ARGV[1 + 2 * i])
-  local window = tonumber(ARGV[2 + 2 * i])
+  local w = redis.call('PTTL', KEYS[n + i])
+  if w < 0 then w = 0 end
+  local limit = tonumber(ARGV[3 + 2 * i])
+  local window = tonumber(ARGV[4 + 2 * i])
   redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
   if redis.call('ZCARD', KEYS[i]) >= limit then
     local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
     local score = tonumber(oldest[2])
-    if score > now then
-      polling = true
+    local free = 0
+    if score <= now then
+      free = math.ceil(score + window - now)
+      if free < 1 then free = 1 end
+    elseif queued then
+      free = math.ceil(window)
     else
-      local w = math.ceil(score + window - now)
-      if w < 1 then w = 1 end
-      if w > wait then wait = w end
+      polling = true
+    end
+    if free > w then w = free end
+  end
+  waits[i] = w
+  if w > wait then wait = w end
+end
+if wait > 0 then
+  if queued and wait > waitInPlace then
+    wait = 0
+    for i = 1, n do
+      if waits[i] > 0 then
+        local q = KEYS[2 * n + i]
+        local interval = tonumber(ARGV[4 + 2 * i]) / tonumber(ARGV[3 + 2 * i])
+        local card = redis.call('ZCARD', q)
+        redis.call('ZREMRANGEBYSCORE', q, '-inf', now - card * interval - 30000)
+        redis.call('ZADD', q, 'NX', now, waiter)
+        local ahead = redis.call('ZRANK', q, waiter)
+        redis.call('PEXPIRE', q, math.ceil((card + 1) * interval) + 60000)
+        local w = math.ceil(waits[i] + ahead * interval)
+        if w > wait then wait = w end
+      end
     end
   end
+  return {0, wait, now}
 end
-if wait > 0 then return {0, wait, now} end
 if polling then return {0, -1, now} end
 for i = 1, n do
-  local window = tonumber(ARGV[2 + 2 * i])
+  local window = tonumber(ARGV[4 + 2 * i])
   redis.call('ZADD', KEYS[i], now + inflight, member)
   redis.call('PEXPIRE', KEYS[i], window + inflight + 1000)
+  if queued then redis.call('ZREM', KEYS[2 * n + i], waiter) end
 end
 return {1, 0, now}
 `;
