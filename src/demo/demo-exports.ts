@@ -2,6 +2,7 @@ import type { DateTime } from 'luxon';
 
 import type { AccountSummary } from '../accounts/account-service.ts';
 import type { Config } from '../config/config.ts';
+import { describeFirstGap, exportCoverage, partialPath } from '../export/export-coverage.ts';
 import { exportCsvPath } from '../export/export-files.ts';
 import { parseExportRequest } from '../export/export-request.ts';
 import { exportToFile } from '../export/export-to-file.ts';
@@ -12,6 +13,8 @@ export interface WrittenReport {
   rows: number;
   /** Trade legs the tax-tool files could not pair (0 on the simulator's data). */
   unpairedLegs: number;
+  /** The first gap in the coverage of the period, when the file is partial. */
+  gap: string | undefined;
   csvPath: string;
 }
 
@@ -26,9 +29,14 @@ export async function exportDemoReports(
   const written: WrittenReport[] = [];
   for (const report of REPORTS) {
     const request = parseExportRequest({ report: report.name, accountId: account.id, from, to, tz: 'UTC' });
-    const csvPath = exportCsvPath(config.exportDir, request);
-    const { manifest } = await exportToFile({ databaseUrl: config.databaseUrl, request, account, csvPath });
-    written.push({ report: report.name, rows: manifest.rowCount, unpairedLegs: manifest.unpairedLegs, csvPath });
+    // The positions older than the exchange's 3-month horizon were never readable: those files are
+    // exported as partial (what --allow-partial does), and say so.
+    const coverage = await exportCoverage(config.databaseUrl, account.id, request.period, report.streams);
+    const gap = describeFirstGap(coverage);
+    const chosen = exportCsvPath(config.exportDir, request);
+    const csvPath = gap ? partialPath(chosen) : chosen;
+    const { manifest } = await exportToFile({ databaseUrl: config.databaseUrl, request, account, csvPath, coverage });
+    written.push({ report: report.name, rows: manifest.rowCount, unpairedLegs: manifest.unpairedLegs, gap, csvPath });
   }
   return written;
 }

@@ -30,7 +30,8 @@ await runTool(async (config) => {
   for (const r of summary.reports) {
     console.log(
       `    ${r.report.padEnd(17)} ${String(r.rows).padStart(6)} rows  ${path.relative(process.cwd(), r.csvPath)}` +
-        (r.unpairedLegs > 0 ? `  (${r.unpairedLegs} unpaired trade legs)` : ''),
+        (r.unpairedLegs > 0 ? `  (${r.unpairedLegs} unpaired trade legs)` : '') +
+        (r.gap ? `  (partial: ${r.gap})` : ''),
     );
   }
   if (!report.passed) throw new DemoChecksFailedError();

@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import type { ExportCoverage } from './export-coverage.ts';
 import type { ExportRequest } from './export-request.ts';
 import { reportParams } from './export-request.ts';
 import { buildManifest, type ExportManifest, manifestPathFor, unpairedPathFor } from './manifest.ts';
@@ -27,6 +28,8 @@ export async function exportToFile(options: {
   request: ExportRequest;
   account: { id: string; name: string };
   csvPath: string;
+  /** The period's coverage (export-coverage.ts), written into the manifest; omitted: not checked. */
+  coverage?: ExportCoverage;
   now?: () => Date;
 }): Promise<ExportedFile> {
   const { request } = options;
@@ -56,6 +59,7 @@ export async function exportToFile(options: {
       account: options.account,
       file: path.basename(csvPath),
       unpairedFile: unpaired ? path.basename(unpairedPath) : null,
+      coverage: options.coverage ?? null,
       result,
       generatedAt: (options.now ?? (() => new Date()))(),
     });

@@ -1,3 +1,4 @@
+import type { ExportCoverage } from './export-coverage.ts';
 import type { ExportRequest } from './export-request.ts';
 import type { StreamResult, UnmappedSummary } from './stream-report.ts';
 
@@ -21,6 +22,10 @@ export interface ExportManifest {
   dateZone: string | null;
   /** The half-open UTC interval the local dates stand for. */
   period: { start: string; end: string };
+  /** True when the streams the report reads do not cover the whole period (exported with --allow-partial). */
+  partial: boolean;
+  /** Per stream (and scope): the covered ranges of the period, its gaps, and the data's "as of"; null when not checked. */
+  coverage: ExportCoverage | null;
   file: string;
   columns: string[];
   rowCount: number;
@@ -33,6 +38,8 @@ export interface ExportManifest {
   unpairedFile: string | null;
   /** Records left out of the file on purpose, per spotTaxType (Koinly, CoinTracking: docs/reports.md). */
   omitted: UnmappedSummary;
+  /** Rows whose booking an accountant should confirm, per spotTaxType (docs/reports.md, "Mapping review"). */
+  review: UnmappedSummary;
   generatedAt: string;
 }
 
@@ -44,6 +51,7 @@ export function buildManifest(input: {
   account: { id: string; name: string };
   file: string;
   unpairedFile: string | null;
+  coverage: ExportCoverage | null;
   result: StreamResult;
   generatedAt: Date;
 }): ExportManifest {
@@ -61,6 +69,8 @@ export function buildManifest(input: {
     },
     dateZone: input.dateZone ?? null,
     period: { start: request.period.start.toISOString(), end: request.period.end.toISOString() },
+    partial: input.coverage ? !input.coverage.complete : false,
+    coverage: input.coverage,
     file: input.file,
     columns: input.columns,
     rowCount: result.rowCount,
@@ -70,6 +80,7 @@ export function buildManifest(input: {
     unpairedLegs: result.unpairedLegs,
     unpairedFile: input.unpairedFile,
     omitted: result.omitted,
+    review: result.review,
     generatedAt: input.generatedAt.toISOString(),
   };
 }

@@ -1,3 +1,4 @@
+import type { Stream } from '../ingest/streams/registry.ts';
 import type { CellKind } from './neutralize.ts';
 import type { Period } from './period.ts';
 
@@ -28,11 +29,13 @@ export const UNPAIRED_LEG = 'unpaired-leg';
 
 /** Flag prefix of a row that is counted in the manifest (per value after the prefix) but not written. */
 export const OMITTED_PREFIX = 'omitted:';
+/** Flag prefix of a row written as booked but counted in the manifest for an accountant to confirm. */
+export const REVIEW_PREFIX = 'review:';
 
 /**
  * One CSV report. Its query returns the output columns in order, then ONE extra column: null for a
  * normal row, `UNPAIRED_LEG` for a trade leg without its other side, `omitted:<what>` for a row
- * left out of the file, or a short label (e.g.
+ * left out of the file, `review:<what>` for a row to confirm, or a short label (e.g.
  * `spotTaxType=Foo`) for a row carrying a value the mapping or the schema does not know. That
  * column is counted into the manifest and never written to the CSV.
  * Every value is text already (amounts cast with ::text, times formatted in SQL), and the ORDER BY
@@ -45,6 +48,8 @@ export interface ReportDefinition {
   readonly columns: readonly ReportColumn[];
   /** The zone of a date column written without an offset (the tax-tool files: UTC), for the manifest. */
   readonly dateZone?: string;
+  /** The history streams the report reads: an export checks their coverage of the period. */
+  readonly streams: readonly Stream[];
   /** Which optional parameters the report understands. */
   readonly accepts: { readonly coin: boolean; readonly includePending: boolean };
   query(params: ReportParams): ReportQuery;

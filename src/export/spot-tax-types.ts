@@ -74,6 +74,8 @@ export interface SpotTaxTypeMapping {
   readonly coinTracking: { readonly in: CoinTrackingType; readonly out: CoinTrackingType };
   /** Left out of the tax-tool files (counted in their manifest): see FUTURES_TRANSFER. */
   readonly omitFromTaxTools?: true;
+  /** Why the booking is a guess an accountant should confirm; flagged per row in the manifest. */
+  readonly review?: string;
 }
 
 function book(
@@ -106,6 +108,9 @@ const POOL = (category: AccountingCategory) => book(category, ['Remove from Pool
 // count the same funds twice (and Koinly would take the way out as a disposal). Left out, counted.
 const FUTURES_TRANSFER: SpotTaxTypeMapping = { ...PLAIN('internal-transfer'), omitFromTaxTools: true };
 
+/** A booking the spec's one-line name does not settle: exported as booked, counted for review. */
+const REVIEW = (mapping: SpotTaxTypeMapping, reason: string): SpotTaxTypeMapping => ({ ...mapping, review: reason });
+
 // `satisfies` makes the compiler check that every value the spec lists has a booking.
 const BOOKINGS = {
   Deposit: PLAIN('deposit'),
@@ -123,17 +128,32 @@ const BOOKINGS = {
   "Strategic Income-Traders' accounts": book('copy-trading', ['Income', ''], ['Income', 'Withdrawal']),
   'Crypto Voucher Distribution': REWARD,
   'Copy Trade expense': FEE('copy-trading'),
-  'Judicial recall': PLAIN('adjustment'),
-  'Copy Trade profit': book('copy-trading', ['Income', 'Cost'], ['Income', 'Other Fee']),
+  'Judicial recall': REVIEW(
+    PLAIN('adjustment'),
+    'coins taken or returned by court order: a disposal, a loss or no event depends on the case',
+  ),
+  'Copy Trade profit': REVIEW(
+    book('copy-trading', ['Income', 'Cost'], ['Income', 'Other Fee']),
+    'a negative copy-trade profit is booked as a cost; it may be a realized loss of the copied trades',
+  ),
   'Refund Copy Trade commission': REFUND,
   'Buy Crypto': PLAIN('trade'),
-  'Deduction of judicial recall': PLAIN('adjustment'),
+  'Deduction of judicial recall': REVIEW(
+    PLAIN('adjustment'),
+    'coins taken by court order: a disposal, a loss or no event depends on the case',
+  ),
   // A card purchase has one record: the card payment is not in the exchange's ledger, so there is
   // no second leg to pair. An acquisition whose cost the accountant takes from the card statement.
   'Buy with card': PLAIN('deposit'),
   'Airdrop Reward-B': AIRDROP,
-  'Decrease due to ETF settlement': PLAIN('adjustment'),
-  'Increase due to ETF settlement': PLAIN('adjustment'),
+  'Decrease due to ETF settlement': REVIEW(
+    PLAIN('adjustment'),
+    'a leveraged-token settlement: booked as a disposal at market value; CoinTracking sees a non-taxable withdrawal',
+  ),
+  'Increase due to ETF settlement': REVIEW(
+    PLAIN('adjustment'),
+    'a leveraged-token settlement: booked as an acquisition at market value',
+  ),
   'System lock-up': POOL('lock'),
   'User lock-up': POOL('lock'),
   'Trading fee rebate': book('rebate', ['Fee refund', ''], ['Reward / Bonus', 'Withdrawal']),
@@ -143,8 +163,14 @@ const BOOKINGS = {
   'Deposit from strategy account': POOL('internal-transfer'),
   'Withdraw to strategy account': POOL('internal-transfer'),
   'Lotto rewards': REWARD,
-  'User contract trial fund': REWARD,
-  'User contract simulation fund': PLAIN('adjustment'),
+  'User contract trial fund': REVIEW(
+    REWARD,
+    'trial money for futures, often not withdrawable: income only if and when it becomes the user’s',
+  ),
+  'User contract simulation fund': REVIEW(
+    PLAIN('adjustment'),
+    'simulated funds, not the user’s money: most accountants leave them out',
+  ),
   Delegate: POOL('earn'),
   Undelegate: POOL('earn'),
   'Rebate rewards': REBATE,
@@ -155,9 +181,12 @@ const BOOKINGS = {
   Return: PLAIN('loan'),
   Release: POOL('lock'),
   Repayment: PLAIN('loan'),
-  'Forced liquidation return': PLAIN('loan'),
+  'Forced liquidation return': REVIEW(
+    PLAIN('loan'),
+    'what is left of a liquidated loan or margin position: the loss belongs to the liquidation',
+  ),
   'The locked order is returned to the system': POOL('lock'),
-  Failed: PLAIN('adjustment'),
+  Failed: REVIEW(PLAIN('adjustment'), 'the reversal of a failed operation: should cancel out its original record'),
   'Withdrawal frozen': POOL('lock'),
   'Mirror fund': PLAIN('adjustment'),
   'Supplement fund': PLAIN('adjustment'),
@@ -211,6 +240,7 @@ export function bookingArrays(): {
   coinTrackingIn: string[];
   coinTrackingOut: string[];
   omitted: boolean[];
+  review: boolean[];
 } {
   const entries = Object.entries(SPOT_TAX_TYPES);
   return {
@@ -221,5 +251,6 @@ export function bookingArrays(): {
     coinTrackingIn: entries.map(([, m]) => m.coinTracking.in),
     coinTrackingOut: entries.map(([, m]) => m.coinTracking.out),
     omitted: entries.map(([, m]) => m.omitFromTaxTools === true),
+    review: entries.map(([, m]) => m.review !== undefined),
   };
 }

@@ -7,7 +7,13 @@ import pg from 'pg';
 import { encodeCsvHeader, encodeCsvRow } from './csv-encoder.ts';
 import { neutralizeCell } from './neutralize.ts';
 import { PrefetchingQueryStream } from './prefetching-query-stream.ts';
-import { OMITTED_PREFIX, type ReportDefinition, type ReportParams, UNPAIRED_LEG } from './report-definition.ts';
+import {
+  OMITTED_PREFIX,
+  type ReportDefinition,
+  type ReportParams,
+  REVIEW_PREFIX,
+  UNPAIRED_LEG,
+} from './report-definition.ts';
 
 export interface UnmappedSummary {
   /** Rows carrying a value the mapping or the schema does not know. */
@@ -25,6 +31,8 @@ export interface StreamResult {
   unpairedLegs: number;
   /** Rows the report leaves out of the file on purpose, per reason (never in rowCount). */
   omitted: UnmappedSummary;
+  /** Rows written as booked whose booking an accountant should confirm, per spotTaxType. */
+  review: UnmappedSummary;
 }
 
 export interface StreamReportOptions {
@@ -56,6 +64,7 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
   const columns = report.columns;
   const unmapped: UnmappedSummary = { rows: 0, values: {} };
   const omitted: UnmappedSummary = { rows: 0, values: {} };
+  const review: UnmappedSummary = { rows: 0, values: {} };
   let distinct = 0;
   let rowCount = 0;
   let unpairedLegs = 0;
@@ -98,7 +107,11 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
         const cells = new Array<string>(columns.length);
         for (let i = 0; i < columns.length; i++) cells[i] = neutralizeCell(row[i], columns[i]!.kind);
         const flag = row[columns.length];
-        if (flag === UNPAIRED_LEG) {
+        if (flag?.startsWith(REVIEW_PREFIX)) {
+          const type = flag.slice(REVIEW_PREFIX.length);
+          review.rows++;
+          review.values[type] = (review.values[type] ?? 0) + 1;
+        } else if (flag === UNPAIRED_LEG) {
           if (unpairedLegs++ === 0) options.unpairedSink?.write(encodeCsvHeader(columns.map((c) => c.header)));
           options.unpairedSink?.write(encodeCsvRow(cells));
         } else if (flag) {
@@ -124,7 +137,7 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
     await client.end();
     if (options.unpairedSink) await endStream(options.unpairedSink);
   }
-  return { rowCount, bytes, sha256: hash.digest('hex'), unmapped, unpairedLegs, omitted };
+  return { rowCount, bytes, sha256: hash.digest('hex'), unmapped, unpairedLegs, omitted, review };
 }
 
 function endStream(stream: Writable): Promise<void> {

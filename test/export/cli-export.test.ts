@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { insertAccount, insertSpot } from './seed.ts';
+import { insertAccount, insertCoverage, insertSpot } from './seed.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/ledgerline.js');
 const db = useTestDatabase('exportcli');
@@ -41,6 +41,7 @@ beforeAll(async () => {
     { recordId: 'c1', coin: 'BTC', spotTaxType: 'Deposit', amount: '2.000', ts: '2026-12-31T23:30:00Z' },
     { recordId: 'c2', coin: 'BTC', spotTaxType: 'Mystery', amount: '-0.5', ts: '2027-01-02T10:00:00Z' },
   ]);
+  await insertCoverage(db.url, accountId, '2026-12-01T00:00:00Z', '2027-02-01T00:00:00Z');
 });
 
 afterAll(async () => {
@@ -107,6 +108,7 @@ describe('ledgerline export', () => {
       { recordId: 'u1', coin: 'BTC', spotTaxType: 'Buy', amount: '0.1', bizOrderId: 'o9', ts: '2027-01-05T10:00:00Z' },
       { recordId: 'u2', coin: 'ETH', spotTaxType: 'Sell', amount: '-1', ts: '2027-01-06T10:00:00Z' },
     ]);
+    await insertCoverage(db.url, lonely, '2027-01-01T00:00:00Z', '2027-02-01T00:00:00Z');
     const out = path.join(dir, 'out', 'lonely.csv');
     const args = ['--report', 'koinly', '--account', 'lonely', '--from', '2027-01-01', '--to', '2027-01-31'];
     const result = await run(['export', ...args, '--out', out]);
@@ -116,6 +118,59 @@ describe('ledgerline export', () => {
       `warning: 2 trade legs could not be paired with their other side; exported as single rows and listed in ${unpaired}`,
     );
     expect((await readFile(unpaired, 'utf8')).trimEnd().split('\n')).toHaveLength(3);
+  });
+
+  it('refuses a period that is not fully synced with one line naming the gap (exit 1); --allow-partial writes a marked file', async () => {
+    const args = ['--report', 'koinly', '--account', 'acme', '--from', '2026-01-01', '--to', '2026-12-31'];
+    const refused = await run(['export', ...args]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(
+      'CoverageGapError: the period is not fully synced: spot has no synced data from 2026-01-01T00:00:00.000Z to 2026-12-01T00:00:00.000Z (and 3 more gaps); sync it first, or export with --allow-partial',
+    );
+    expect(existsSync(path.join(dir, 'exports', accountId, 'koinly_2026-01-01_2026-12-31_UTC.csv'))).toBe(false);
+
+    const partial = await run(['export', ...args, '--allow-partial']);
+    expect(partial.status).toBe(0);
+    const csv = path.join(dir, 'exports', accountId, 'koinly_2026-01-01_2026-12-31_UTC_PARTIAL.csv');
+    expect(partial.stdout).toContain(`csv       ${csv}`);
+    expect(partial.stderr).toMatch(/^warning: partial export \(--allow-partial\): spot has no synced data from/);
+    const manifest = JSON.parse(await readFile(csv.replace(/\.csv$/, '.manifest.json'), 'utf8'));
+    expect(manifest.partial).toBe(true);
+    expect(manifest.coverage.complete).toBe(false);
+    expect(manifest.coverage.streams[0]).toEqual({
+      stream: 'spot',
+      scope: '',
+      covered: [{ start: '2026-12-01T00:00:00.000Z', end: '2027-01-01T00:00:00.000Z' }],
+      gaps: [{ start: '2026-01-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' }],
+      asOf: '2027-02-01T00:00:00.000Z',
+    });
+    expect(manifest.coverage.streams.map((s: { stream: string; scope: string }) => `${s.stream} ${s.scope}`)).toEqual([
+      'spot ',
+      'positions USDT-FUTURES',
+      'positions COIN-FUTURES',
+      'positions USDC-FUTURES',
+    ]);
+  });
+
+  it('refuses an account never synced, writing nothing', async () => {
+    const never = await insertAccount(db.url, 'never-synced');
+    const refused = await run([
+      'export',
+      '--report',
+      'spot-ledger',
+      '--account',
+      'never-synced',
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-12-31',
+    ]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(
+      /spot has no synced data from 2025-01-01T00:00:00.000Z to 2026-01-01T00:00:00.000Z;/,
+    );
+    expect(existsSync(path.join(dir, 'exports', never))).toBe(false);
   });
 
   it('refuses bad input with one line naming the field, and writes nothing', async () => {

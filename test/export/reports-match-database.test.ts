@@ -344,6 +344,12 @@ describe('reports on the demo data', () => {
         },
       });
     }
+    // Bookings an accountant should confirm are written as booked and counted per type.
+    const toReview = truth.spot.filter((r) => bookingOf(r.spotTaxType!).review !== undefined);
+    const reviewCounts: Record<string, number> = {};
+    for (const r of toReview) reviewCounts[r.spotTaxType!] = (reviewCounts[r.spotTaxType!] ?? 0) + 1;
+    expect(koinly.manifest.review).toEqual({ rows: toReview.length, values: reviewCounts });
+    expect(toReview.length).toBeGreaterThan(5);
     // One realized profit/loss row per closed position.
     expect(pnlRows).toBe(truth.positions.length);
     // Every trade of the simulator's orders pairs: both sides on one row, nothing left as a single leg.

@@ -300,3 +300,25 @@ export async function insertTruth(
     );
   });
 }
+
+/** Marks [from, to) of the given streams as synced (done windows), as a finished backfill leaves them. */
+export async function insertCoverage(
+  url: string,
+  accountId: string,
+  from: string,
+  to: string,
+  streams: Array<'spot' | 'positions' | 'transfers'> = ['spot', 'positions', 'transfers'],
+): Promise<void> {
+  const scopes = { spot: [''], transfers: [''], positions: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'] };
+  await withClient(url, async (c) => {
+    for (const stream of streams) {
+      for (const scope of scopes[stream]) {
+        await c.query(
+          `INSERT INTO sync_window (id, account_id, stream, scope, window_start, window_end, status, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, 'done', now())`,
+          [randomUUID(), accountId, stream, scope, toDate(from), toDate(to)],
+        );
+      }
+    }
+  });
+}

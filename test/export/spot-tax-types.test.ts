@@ -78,6 +78,31 @@ describe('spotTaxType booking table', () => {
     expect(bookingOf('Buy').category).toBe('trade');
   });
 
+  it('flags for review exactly the bookings the spec does not settle, each with its reason', () => {
+    const flagged = Object.entries(SPOT_TAX_TYPES).filter(([, booking]) => booking.review !== undefined);
+    expect(flagged.map(([type]) => type).sort()).toEqual(
+      [
+        'Copy Trade profit',
+        'Decrease due to ETF settlement',
+        'Deduction of judicial recall',
+        'Failed',
+        'Forced liquidation return',
+        'Increase due to ETF settlement',
+        'Judicial recall',
+        'User contract simulation fund',
+        'User contract trial fund',
+      ].sort(),
+    );
+    for (const [type, booking] of flagged) expect(booking.review!.length, type).toBeGreaterThan(20);
+    // Decided, not flagged: rebates and refunds lower costs, negative interest is a borrowing cost.
+    expect(bookingOf('Trading fee rebate').koinly.in).toBe('Fee refund');
+    expect(bookingOf('Refund Copy Trade commission').coinTracking.in).toBe('Income (non taxable)');
+    expect([bookingOf('Interest').koinly.out, bookingOf('Interest').coinTracking.out]).toEqual([
+      'Loan fee',
+      'Borrowing Fee',
+    ]);
+  });
+
   it('passes the same table to SQL as parallel arrays', () => {
     const arrays = bookingArrays();
     expect(arrays.types).toHaveLength(80);

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 
 import { createPrisma } from '../../db/prisma.ts';
 import { ValidationError } from '../../errors/index.ts';
+import { CoverageGapError, describeFirstGap, exportCoverage, partialPath } from '../../export/export-coverage.ts';
 import { exportCsvPath } from '../../export/export-files.ts';
 import { parseExportRequest } from '../../export/export-request.ts';
 import { exportToFile } from '../../export/export-to-file.ts';
@@ -19,6 +20,7 @@ interface ExportOptions {
   tz?: string;
   coin?: string;
   pending?: boolean;
+  allowPartial?: boolean;
   out?: string;
 }
 
@@ -33,6 +35,7 @@ export function registerExportCommand(program: Command): void {
     .option('--tz <zone>', 'IANA time zone of the dates and of local times', 'UTC')
     .option('--coin <coin>', 'only this coin (margin coin for futures reports)')
     .option('--pending', 'broker-transfers: include records still pending')
+    .option('--allow-partial', 'export even when the period is not fully synced (the file is marked _PARTIAL)')
     .option('--out <file>', 'CSV file to write (default: EXPORT_DIR/<account id>/<report>_<from>_<to>_<tz>.csv)')
     .action((options: ExportOptions) =>
       runTool(async (config) => {
@@ -55,12 +58,18 @@ export function registerExportCommand(program: Command): void {
             coin: options.coin,
             includePending: options.pending,
           });
-          const csvPath = options.out ? path.resolve(options.out) : exportCsvPath(config.exportDir, request);
+          // A period the stored history does not fully cover is refused, unless asked for: then marked.
+          const coverage = await exportCoverage(config.databaseUrl, account.id, request.period, report.streams);
+          const gap = describeFirstGap(coverage);
+          if (gap && !options.allowPartial) throw new CoverageGapError(gap);
+          const chosen = options.out ? path.resolve(options.out) : exportCsvPath(config.exportDir, request);
+          const csvPath = gap ? partialPath(chosen) : chosen;
           const { manifestPath, unpairedPath, manifest } = await exportToFile({
             databaseUrl: config.databaseUrl,
             request,
             account,
             csvPath,
+            coverage,
           });
           const p = request.period;
           console.log(
@@ -69,6 +78,7 @@ export function registerExportCommand(program: Command): void {
           console.log(`  csv       ${csvPath}`);
           console.log(`  manifest  ${manifestPath}`);
           console.log(`  sha256    ${manifest.sha256}`);
+          if (gap) process.stderr.write(`warning: partial export (--allow-partial): ${gap}\n`);
           if (manifest.unmapped.rows > 0) {
             process.stderr.write(
               `warning: ${manifest.unmapped.rows} rows carry values the mapping does not know (exported, category unmapped):\n`,

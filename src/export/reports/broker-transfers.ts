@@ -14,6 +14,7 @@ export const brokerTransfersReport: ReportDefinition = {
   name: 'broker-transfers',
   title: 'Broker sub-account deposits and withdrawals',
   description: 'deposits and withdrawals of broker sub-accounts (final statuses unless pending is asked for)',
+  streams: ['transfers'],
   accepts: { coin: true, includePending: true },
   columns: [
     text('sub_uid'),

@@ -12,6 +12,7 @@ export const coinTrackingReport: ReportDefinition = {
   title: 'CoinTracking CSV',
   description: "the spot ledger in CoinTracking's CSV import format (UTC dates)",
   dateZone: 'UTC',
+  streams: ['spot', 'positions'],
   accepts: { coin: true, includePending: false },
   columns: [
     text('Type'),

@@ -11,6 +11,7 @@ export const futuresPnlReport: ReportDefinition = {
   name: 'futures-pnl',
   title: 'Futures realized P&L',
   description: 'one row per closed futures position, booked at its close time',
+  streams: ['positions'],
   accepts: { coin: true, includePending: false },
   columns: [
     text('position_id'),

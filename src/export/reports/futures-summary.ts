@@ -12,6 +12,7 @@ export const futuresSummaryReport: ReportDefinition = {
   name: 'futures-summary',
   title: 'Futures P&L summary',
   description: 'totals per symbol and per margin coin of the positions closed in the period',
+  streams: ['positions'],
   accepts: { coin: true, includePending: false },
   columns: [
     text('level'),

@@ -9,6 +9,7 @@ export const koinlyReport: ReportDefinition = {
   title: 'Koinly universal CSV',
   description: "the spot ledger in Koinly's universal import format (UTC dates)",
   dateZone: 'UTC',
+  streams: ['spot', 'positions'],
   accepts: { coin: true, includePending: false },
   columns: [
     text('Date'),

@@ -1,4 +1,4 @@
-import { OMITTED_PREFIX, type ReportParams, UNPAIRED_LEG } from '../report-definition.ts';
+import { OMITTED_PREFIX, type ReportParams, REVIEW_PREFIX, UNPAIRED_LEG } from '../report-definition.ts';
 import { bookingArrays } from '../spot-tax-types.ts';
 import { byteOrder } from '../sql-fragments.ts';
 import type { SqlParams } from '../sql-params.ts';
@@ -14,7 +14,8 @@ import { futuresEntries } from './futures-entries.ts';
  *   koinly_label, ct_type, category, spot_types, record_ids, biz_order_id
  *   flag                   'spotTaxType=...' for a type the mapping does not know, 'unpaired-leg'
  *                          for a trade-type record that could not be paired, 'omitted:<type>' for
- *                          a record the tax tools must not see (spot-tax-types.ts), else null
+ *                          a record the tax tools must not see, 'review:<type>' for a booking an
+ *                          accountant should confirm (both: spot-tax-types.ts), else null
  * and the futures results (futures-entries.ts).
  *
  * Trades (docs/reports.md, "Trades"): the records of category `trade` sharing a bizOrderId are one
@@ -52,7 +53,8 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
              ${lookup(booking.categories)} AS category,
              ${lookup(booking.koinlyIn)} AS koinly_in, ${lookup(booking.koinlyOut)} AS koinly_out,
              ${lookup(booking.coinTrackingIn)} AS ct_in, ${lookup(booking.coinTrackingOut)} AS ct_out,
-             (${p.add(booking.omitted, 'boolean[]')})[k.i] AS omitted
+             (${p.add(booking.omitted, 'boolean[]')})[k.i] AS omitted,
+             (${p.add(booking.review, 'boolean[]')})[k.i] AS review
       FROM spot_record s
       CROSS JOIN LATERAL (SELECT array_position(${types}, s.spot_tax_type) AS i) AS k
       WHERE s.account_id = ${account} AND s.ts >= ${start} AND s.ts < ${end}
@@ -119,7 +121,8 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
              coalesce(l.category, 'unmapped'), l.spot_tax_type, l.record_id, l.biz_order_id,
              CASE WHEN l.category IS NULL THEN 'spotTaxType=' || l.spot_tax_type
                   WHEN l.category = 'trade' THEN '${UNPAIRED_LEG}'
-                  WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type END
+                  WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type
+                  WHEN l.review THEN '${REVIEW_PREFIX}' || l.spot_tax_type END
       FROM ledger l
       WHERE NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
       UNION ALL

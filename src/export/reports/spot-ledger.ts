@@ -9,6 +9,7 @@ export const spotLedgerReport: ReportDefinition = {
   name: 'spot-ledger',
   title: 'Spot ledger',
   description: 'every spot finance record of the period with its accounting category',
+  streams: ['spot'],
   accepts: { coin: true, includePending: false },
   columns: [
     text('record_id'),

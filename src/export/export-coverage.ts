@@ -1,0 +1,113 @@
+import pg from 'pg';
+
+import { PermanentError } from '../errors/index.ts';
+import { findGaps } from '../ingest/coverage/window-store.ts';
+import { type Stream, streamDefinition } from '../ingest/streams/registry.ts';
+
+/** A half-open UTC interval as ISO 8601 text, as the manifest writes it. */
+export interface IsoRange {
+  start: string;
+  end: string;
+}
+
+/** How much of a period one stream (and scope) of the account holds. */
+export interface StreamCoverage {
+  stream: Stream;
+  scope: string;
+  /** The parts of the period that done windows cover, oldest first. */
+  covered: IsoRange[];
+  /** The parts of the period no done window covers, oldest first. */
+  gaps: IsoRange[];
+  /** The end of the newest done window of the stream: the data is complete up to here. */
+  asOf: string | null;
+}
+
+export interface ExportCoverage {
+  /** Every stream the report reads covers the whole period. */
+  complete: boolean;
+  streams: StreamCoverage[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The coverage of a period for the streams a report reads, from the coverage ledger
+ * (`sync_window`, done windows only). Records outside any done window may be stored (a window
+ * that failed half-way), but nothing says they are all there, so they do not count as covered.
+ * Positions older than the exchange's horizon that were never stored are a gap like any other.
+ */
+export async function exportCoverage(
+  databaseUrl: string,
+  accountId: string,
+  period: { start: Date; end: Date },
+  streams: readonly Stream[],
+): Promise<ExportCoverage> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, application_name: 'ledgerline-export' });
+  try {
+    const from = period.start.getTime();
+    const to = period.end.getTime();
+    const result: StreamCoverage[] = [];
+    for (const stream of streams) {
+      const scopes = streamDefinition(stream).scopes;
+      for (const scope of scopes.length > 0 ? scopes : ['']) {
+        const key = { accountId, stream, scope };
+        const gaps = await findGaps(pool, key, from, to);
+        result.push({
+          stream,
+          scope,
+          covered: complement(gaps, from, to).map((r) => ({ start: iso(r.start), end: iso(r.end) })),
+          gaps: gaps.map((r) => ({ start: iso(r.start), end: iso(r.end) })),
+          asOf: await newestDoneEnd(pool, key),
+        });
+      }
+    }
+    return { complete: result.every((s) => s.gaps.length === 0), streams: result };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** One line naming the first gap, e.g. `spot has no synced data from ... to ...`. */
+export function describeFirstGap(coverage: ExportCoverage): string | undefined {
+  const stream = coverage.streams.find((s) => s.gaps.length > 0);
+  if (!stream) return undefined;
+  const gap = stream.gaps[0]!;
+  const name = stream.scope ? `${stream.stream} ${stream.scope}` : stream.stream;
+  const more = coverage.streams.reduce((n, s) => n + s.gaps.length, 0) - 1;
+  return `${name} has no synced data from ${gap.start} to ${gap.end}${more > 0 ? ` (and ${more} more gaps)` : ''}`;
+}
+
+function complement(gaps: { start: number; end: number }[], from: number, to: number) {
+  const covered: { start: number; end: number }[] = [];
+  let at = from;
+  for (const gap of gaps) {
+    if (gap.start > at) covered.push({ start: at, end: gap.start });
+    at = Math.max(at, gap.end);
+  }
+  if (at < to) covered.push({ start: at, end: to });
+  return covered;
+}
+
+async function newestDoneEnd(pool: pg.Pool, key: { accountId: string; stream: Stream; scope: string }) {
+  const result = await pool.query<{ end: string | null }>(
+    `SELECT (extract(epoch from max(window_end)) * 1000)::bigint::text AS "end"
+       FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3 AND status = 'done'`,
+    [key.accountId, key.stream, key.scope],
+  );
+  const end = result.rows[0]?.end;
+  return end ? iso(Number(end)) : null;
+}
+
+/** An export asked for a period the stored history does not fully cover (and no --allow-partial). */
+export class CoverageGapError extends PermanentError {
+  constructor(gap: string) {
+    super(`the period is not fully synced: ${gap}; sync it first, or export with --allow-partial`, {
+      code: 'EXPORT_COVERAGE_GAP',
+    });
+  }
+}
+
+/** `x.csv` -> `x_PARTIAL.csv`: a file that does not hold the whole period says so in its name. */
+export function partialPath(csvPath: string): string {
+  return csvPath.endsWith('.csv') ? `${csvPath.slice(0, -4)}_PARTIAL.csv` : `${csvPath}_PARTIAL`;
+}
