@@ -112,6 +112,17 @@ beforeAll(async () => {
       bizOrderId: 'g',
       ts: '2026-04-12T12:00:00Z',
     },
+    // Order d: one fill whose legs the exchange wrote days apart, across the end of May.
+    { recordId: 'd1', coin: 'USDT', spotTaxType: 'Buy', amount: '-50', bizOrderId: 'd', ts: '2026-05-30T23:00:00Z' },
+    {
+      recordId: 'd2',
+      coin: 'XRP',
+      spotTaxType: 'Buy',
+      amount: '40',
+      fee: '-0.04',
+      bizOrderId: 'd',
+      ts: '2026-06-02T01:00:00Z',
+    },
     // Order w: received legs in two coins cannot be one trade: both legs unpaired, counted and listed.
     { recordId: 'w1', coin: 'XRP', spotTaxType: 'Buy', amount: '10', bizOrderId: 'w', ts: '2026-04-20T12:00:00Z' },
     { recordId: 'w2', coin: 'DOGE', spotTaxType: 'Buy', amount: '50', bizOrderId: 'w', ts: '2026-04-20T12:00:01Z' },
@@ -184,6 +195,15 @@ describe('trades paired by bizOrderId', () => {
     expect(ct.filter((r) => r[11] === 'v1+v2+v3').map((r) => r.slice(0, 7))).toEqual([
       ['Trade', '4500.00', 'USDT', '1.5', 'ETH', '4.50', 'USDT'],
     ]);
+  });
+
+  it('pairs legs days apart across a month end into one row in the month of the earlier leg, none in the next', async () => {
+    const may = await rows('koinly', '2026-05-01', '2026-05-31');
+    expect(may.rows.map(koinlyCells)).toEqual([
+      ['2026-05-30 23:00:00 UTC', '50', 'USDT', '40', 'XRP', '0.04', 'XRP', '', 'Buy [trade] record d1+d2 order d'],
+    ]);
+    const june = await rows('cointracking', '2026-06-01', '2026-06-30');
+    expect([june.rows, june.result.unpairedLegs]).toEqual([[], 0]);
   });
 
   it('keeps a BGB fee record of an order as a cost row beside the trade', async () => {
