@@ -120,9 +120,15 @@ export const envSchema = z.object({
   LEDGERLINE_MASTER_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   EXPORT_DIR: z.string().min(1, 'must not be empty').default('./exports'),
+  // Braces make the whole prefix a Redis Cluster hash tag ({ledgerline}): every queue and
+  // rate-budget key of the installation then shares one slot, as BullMQ and the budget's
+  // multi-key scripts need on a cluster (docs/scaling.md).
   QUEUE_PREFIX: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1-40 characters of letters, digits, _ and -')
+    .regex(
+      /^(?:[A-Za-z0-9_-]{1,40}|\{[A-Za-z0-9_-]{1,38}\})$/,
+      'must be 1-40 characters of letters, digits, _ and -, or such a name in braces ({ledgerline}) for a Redis Cluster',
+    )
     .default('ledgerline'),
   WORKER_CONCURRENCY: z.coerce
     .number({ message: 'must be a whole number' })

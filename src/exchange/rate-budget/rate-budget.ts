@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 import { BudgetWaitError, budgetWaitPolicy } from './budget-wait.ts';
 import { runScript } from './run-script.ts';
@@ -51,7 +51,7 @@ export class RateBudget {
   private readonly pollMs: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: Redis | Cluster,
     options: RateBudgetOptions = {},
   ) {
     this.prefix = options.prefix ?? 'll:rate';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /** EVALSHA with a fallback to EVAL when Redis has not cached the script yet (restart, flush). */
 export async function runScript(
-  redis: Redis,
+  redis: Redis | Cluster,
   script: string,
   keys: readonly string[],
   args: readonly (string | number)[],
