@@ -6,6 +6,7 @@ import { AccountService } from '../accounts/account-service.ts';
 import { type ClientOverrides, ClientProvider } from '../accounts/client-provider.ts';
 import type { Config } from '../config/config.ts';
 import { createPrisma } from '../db/prisma.ts';
+import { PER_IP_PER_MINUTE } from '../exchange/endpoints.ts';
 import { ENDPOINT_NAMES, type EndpointName, ENDPOINTS } from '../exchange/index.ts';
 import { logger } from '../logging/logger.ts';
 import { QueueRegistry } from './queue-registry.ts';
@@ -37,7 +38,11 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const prefix = options.prefix ?? config.queuePrefix;
   const clients = new ClientProvider(accounts, redis, {
     // The rate budget lives beside the queues, so installations sharing a Redis keep theirs apart.
-    rateBudget: { prefix: `${prefix}:rate`, perSecond: scaledBudgets(config.exchangeRateFactor) },
+    rateBudget: {
+      prefix: `${prefix}:rate`,
+      perSecond: scaledBudgets(config.exchangeRateFactor),
+      perIpPerMinute: scaledIpBudget(config.exchangeRateFactor),
+    },
     timeouts: {
       connectMs: Math.min(5_000, config.exchangeTimeoutMs),
       headersMs: config.exchangeTimeoutMs,
@@ -77,4 +82,12 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
 export function scaledBudgets(factor: number): Partial<Record<EndpointName, number>> {
   if (factor === 1) return {};
   return Object.fromEntries(ENDPOINT_NAMES.map((name) => [name, ENDPOINTS[name].perSecond * factor]));
+}
+
+/**
+ * The spec's per-IP minute budget (§4.4) times the same factor, rounded as the simulator rounds it
+ * (`--rate-limit-factor`): a scaled simulator's cap, or a raised tier, is used in full.
+ */
+export function scaledIpBudget(factor: number): number {
+  return Math.max(1, Math.round(PER_IP_PER_MINUTE * factor));
 }

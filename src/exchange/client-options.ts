@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 import { ValidationError } from '../errors/validation-error.ts';
 import type { Logger } from '../logging/logger.ts';
-import { ENDPOINT_NAMES, type EndpointName } from './endpoints.ts';
+import { ENDPOINT_NAMES, type EndpointName, PER_IP_PER_MINUTE } from './endpoints.ts';
 import type { RateBudgetOptions } from './rate-budget/rate-budget.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './retry-policy.ts';
 import { type Locale, LOCALES } from './signer.ts';
@@ -35,6 +35,8 @@ export interface ExchangeClientOptions {
   rateBudget?: RateBudgetOptions & {
     /** Per-second limits that differ from the spec's table (a simulator scaled for a test). */
     perSecond?: Partial<Record<EndpointName, number>>;
+    /** The overall per-IP budget per minute, when it differs from the spec's 6000 (§4.4). */
+    perIpPerMinute?: number;
     /** Names this machine's public IP in budget keys; machines behind one NAT should share it. */
     ipKey?: string;
   };
@@ -51,6 +53,7 @@ export interface ResolvedClientOptions {
   connections: number;
   ipKey: string;
   perSecond: Partial<Record<EndpointName, number>>;
+  perIpPerMinute: number;
   budget: RateBudgetOptions;
 }
 
@@ -82,6 +85,7 @@ const optionsSchema = z.object({
   rateBudget: z
     .object({
       perSecond: z.partialRecord(z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]]), positiveInt).optional(),
+      perIpPerMinute: positiveInt.optional(),
       ipKey: z.string().min(1).optional(),
       prefix: z.string().min(1).optional(),
       marginMs: z.number().nonnegative().optional(),
@@ -102,7 +106,7 @@ export function resolveClientOptions(options: ExchangeClientOptions): ResolvedCl
     throw new ValidationError(`exchange client ${field}`, issue.message, value);
   }
   const data = parsed.data;
-  const { perSecond, ipKey, ...budget } = data.rateBudget ?? {};
+  const { perSecond, perIpPerMinute, ipKey, ...budget } = data.rateBudget ?? {};
   const timeouts = { ...DEFAULT_TIMEOUTS, ...data.timeouts };
   // A request cannot stay in flight longer than the transport lets it, so a
   // slot held by a process that died mid-request is freed after that long.
@@ -118,6 +122,7 @@ export function resolveClientOptions(options: ExchangeClientOptions): ResolvedCl
     connections: data.connections ?? 8,
     ipKey: ipKey ?? hostname(),
     perSecond: perSecond ?? {},
+    perIpPerMinute: perIpPerMinute ?? PER_IP_PER_MINUTE,
     budget,
   };
 }

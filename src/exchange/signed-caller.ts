@@ -4,7 +4,7 @@ import type { z } from 'zod';
 
 import type { Logger } from '../logging/logger.ts';
 import type { ResolvedClientOptions } from './client-options.ts';
-import { type EndpointName, ENDPOINTS, PER_IP_PER_MINUTE } from './endpoints.ts';
+import { type EndpointName, ENDPOINTS } from './endpoints.ts';
 import { ExchangeError, ExchangeRateLimitError } from './errors/exchange-error.ts';
 import type { RateBudget, RateRule } from './rate-budget/rate-budget.ts';
 import { validateRequest } from './requests/validate-request.ts';
@@ -111,7 +111,7 @@ export class SignedCaller {
     const owner = spec.keyedBy === 'uid' ? `uid:${this.options.uid}` : `ip:${this.options.ipKey}`;
     return [
       { key: `${endpoint}:${owner}`, limit: this.options.perSecond[endpoint] ?? spec.perSecond, windowMs: 1_000 },
-      { key: `all:ip:${this.options.ipKey}`, limit: PER_IP_PER_MINUTE, windowMs: 60_000 },
+      { key: `all:ip:${this.options.ipKey}`, limit: this.options.perIpPerMinute, windowMs: 60_000 },
     ];
   }
 }
