@@ -8,6 +8,7 @@ import { markStalledWindowsFailed } from './ingest/stalled-window-failures.ts';
 import { createManagementProcessor } from './management/management-processor.ts';
 import { createMarketDataProcessor } from './market-data/market-data-processor.ts';
 import { createReconcileProcessor } from './reconcile/reconcile-processor.ts';
+import { recordRuns, type RunListener } from './runs/record-runs.ts';
 import type { Runtime } from './runtime.ts';
 import { createSyncProcessor } from './sync/sync-processor.ts';
 
@@ -18,6 +19,8 @@ export interface WorkerOptions {
   stalledIntervalMs?: number;
   /** How often a job may lose its worker and be taken over before it fails. */
   maxStalledCount?: number;
+  /** Told of every sync, reconciliation and export written to the run history (alerts, metrics). */
+  runListeners?: RunListener[];
 }
 
 export interface RunningWorkers {
@@ -91,6 +94,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     ),
     new Worker(QUEUE.reconcile, createReconcileProcessor(runtime, logger('reconcile')), optionsFor(QUEUE.reconcile)),
   ];
+  recordRuns(runtime, workers, logger('runs'), options.runListeners);
   for (const worker of workers) {
     worker.on('error', (error) => log.error({ err: error, queue: worker.name }, 'worker error'));
   }

@@ -8,6 +8,7 @@ import { registerDbCommands } from './commands/db-command.ts';
 import { registerExportCommand } from './commands/export-command.ts';
 import { registerOrdersCommands } from './commands/orders-command.ts';
 import { registerReconcileCommand } from './commands/reconcile-command.ts';
+import { registerRunsCommand } from './commands/runs-command.ts';
 import { registerStatusCommand } from './commands/status-command.ts';
 import { registerSubaccountsCommands } from './commands/subaccounts-command.ts';
 import { registerSyncCommand } from './commands/sync-command.ts';
@@ -39,5 +40,6 @@ registerSubaccountsCommands(program);
 registerApikeysCommands(program);
 registerOrdersCommands(program);
 registerReconcileCommand(program);
+registerRunsCommand(program);
 
 await program.parseAsync(process.argv);
