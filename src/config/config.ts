@@ -54,6 +54,10 @@ export interface Config {
     readonly port: number;
     readonly trustProxy: boolean | number | readonly string[];
   };
+  /** Where the worker serves /metrics and its probes. */
+  readonly metrics: { readonly host: string; readonly port: number };
+  /** The alert webhook (a secret: never log it) and the heartbeat's limit. */
+  readonly alerts: { readonly webhookUrl: string | undefined; readonly noSuccessAfterMs: number };
   /** Reports written for the previous month after the nightly sync; accounts [] = every account. */
   readonly monthlyExports: {
     readonly reports: readonly ReportName[];
@@ -113,6 +117,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       host: raw.WEB_HOST,
       port: raw.WEB_PORT,
       trustProxy: parseTrustProxy(raw.TRUST_PROXY)!,
+    }),
+    metrics: Object.freeze({ host: raw.METRICS_HOST, port: raw.METRICS_PORT }),
+    alerts: Object.freeze({
+      webhookUrl: raw.ALERT_WEBHOOK_URL || undefined,
+      noSuccessAfterMs: raw.ALERT_NO_SUCCESS_HOURS * HOUR,
     }),
     monthlyExports: Object.freeze({
       reports: raw.MONTHLY_EXPORT_REPORTS as ReportName[],

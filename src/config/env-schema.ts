@@ -207,6 +207,22 @@ export const envSchema = z.object({
     .refine((value) => parseTrustProxy(value) !== undefined, {
       message: 'must be false, true, a number of hops, or comma-separated proxy addresses/CIDRs (10.0.0.1,10.1.0.0/16)',
     }),
+  // The worker's /metrics, /livez and /readyz. Loopback by default: the metrics name accounts.
+  METRICS_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  METRICS_PORT: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(0)
+    .max(65_535, 'must be a port (0-65535)')
+    .default(9464),
+  // Where alerts are POSTed (Slack-compatible JSON). A secret: its path is the webhook's key.
+  ALERT_WEBHOOK_URL: z.union([z.literal(''), urlWithProtocols(['https:', 'http:'])]).optional(),
+  // The heartbeat alerts when no nightly sync succeeded for this long.
+  ALERT_NO_SUCCESS_HOURS: z.coerce
+    .number()
+    .positive('must be more than 0')
+    .max(24 * 30, 'must be at most 720')
+    .default(26),
   // Exports written for the previous month after the nightly sync: which reports, in which zone, for which accounts.
   MONTHLY_EXPORT_REPORTS: commaList({ values: REPORT_NAMES, what: 'report' }),
   MONTHLY_EXPORT_TZ: z
