@@ -17,7 +17,8 @@ import { parseSyncAccountJob, type SyncAccountJob, syncAccountJobId } from './sy
 export function createSyncProcessor(runtime: Runtime, log: Logger) {
   async function nightly(job: Job): Promise<{ accounts: number }> {
     const runId = String(job.opts.prevMillis ?? job.timestamp);
-    const accounts = await runtime.accounts.list();
+    // A disabled account is left out of the run; its stored history stays in every report.
+    const accounts = (await runtime.accounts.list()).filter((account) => account.disabledAt === null);
     await runtime.queues.get(QUEUE.sync).addBulk(
       accounts.map((account) => {
         const data = { accountId: account.id, runId };

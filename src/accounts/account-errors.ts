@@ -1,4 +1,5 @@
 import { PermanentError } from '../errors/index.ts';
+import type { ExchangeError } from '../exchange/errors/exchange-error.ts';
 
 export class AccountNotFoundError extends PermanentError {
   constructor(name: string) {
@@ -39,6 +40,24 @@ export class AccountInUseError extends PermanentError {
         code: 'ACCOUNT_IN_USE',
         field: 'account',
         rule: 'an account with stored history, management records or reports cannot be removed',
+      },
+    );
+  }
+}
+
+/**
+ * The exchange refused the credentials given to `accounts add` or `update` (one signed read
+ * before saving): nothing was stored. Names the exchange's answer, never a secret.
+ */
+export class CredentialsRefusedError extends PermanentError {
+  constructor(cause: ExchangeError) {
+    super(
+      `the exchange refused these credentials (${cause.name}: ${cause.code} ${cause.msg}); nothing was saved (--no-verify skips this check)`,
+      {
+        code: 'CREDENTIALS_REFUSED',
+        field: 'credentials',
+        rule: 'the API key, secret key and passphrase must sign a read the exchange accepts',
+        cause,
       },
     );
   }

@@ -26,8 +26,19 @@ export interface AccountSummary {
   apiKey: string;
   isBrokerParent: boolean;
   isUnifiedAccount: boolean;
+  /** Set by `accounts disable`: the nightly run skips the account; its history stays in reports. */
+  disabledAt: Date | null;
   createdAt: Date;
 }
+
+/** What `accounts update` may change; an absent field keeps its stored value. */
+export type AccountUpdate = Partial<Omit<AccountInput, 'name'>>;
+
+/**
+ * Checks credentials against the exchange before they are stored (one signed read); throws
+ * when the exchange refuses them. Given the decrypted values, so it is never logged.
+ */
+export type VerifyCredentials = (credentials: Omit<AccountCredentials, 'id'>) => Promise<void>;
 
 // Binding each sealed value to its row and purpose: a ciphertext copied
 // into another account's row does not open.
@@ -43,10 +54,11 @@ export class AccountService {
     this.#box = new SecretBox(masterKey);
   }
 
-  async add(input: AccountInput): Promise<AccountSummary> {
+  async add(input: AccountInput, options: { verify?: VerifyCredentials } = {}): Promise<AccountSummary> {
     const valid = parseAccountInput(input);
     if (await this.#prisma.account.findUnique({ where: { name: valid.name } }))
       throw new AccountExistsError(valid.name);
+    await options.verify?.(valid);
     const id = randomUUID();
     const account = await this.#prisma.account.create({
       data: {
@@ -85,6 +97,56 @@ export class AccountService {
       },
     });
     return summarize(account);
+  }
+
+  /**
+   * Changes an account's credentials, base URL or flags: the fields given replace the stored
+   * ones, the merged whole is validated (and verified, when asked) before anything is written.
+   * The account's id, and so its history, stays.
+   */
+  async update(
+    name: string,
+    changes: AccountUpdate,
+    options: { verify?: VerifyCredentials } = {},
+  ): Promise<AccountSummary> {
+    const existing = await this.#prisma.account.findUnique({ where: { name } });
+    if (!existing) throw new AccountNotFoundError(name);
+    const current = await this.credentials(existing.id);
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    const valid = parseAccountInput({ ...current, ...defined, name });
+    await options.verify?.(valid);
+    const account = await this.#prisma.account.update({
+      where: { id: existing.id },
+      data: {
+        uid: valid.uid,
+        baseUrl: valid.baseUrl.replace(/\/$/, ''),
+        apiKey: valid.apiKey,
+        secretEnc: this.#box.seal(valid.secretKey, secretContext(existing.id)),
+        passphraseEnc: this.#box.seal(valid.passphrase, passphraseContext(existing.id)),
+        isBrokerParent: valid.isBrokerParent,
+        isUnifiedAccount: valid.isUnifiedAccount,
+      },
+    });
+    return summarize(account);
+  }
+
+  /** Disables (the nightly run skips it) or enables an account; its stored history is untouched. */
+  async setDisabled(name: string, disabled: boolean): Promise<AccountSummary> {
+    const existing = await this.#prisma.account.findUnique({ where: { name } });
+    if (!existing) throw new AccountNotFoundError(name);
+    // Disabling twice keeps the first instant: it says since when the account was left out.
+    const disabledAt = disabled ? (existing.disabledAt ?? new Date()) : null;
+    return summarize(await this.#prisma.account.update({ where: { id: existing.id }, data: { disabledAt } }));
+  }
+
+  /**
+   * When the account's row last changed: a client built from older credentials is stale
+   * (ClientProvider rebuilds it, so a rotated secret is used by the next job of a running worker).
+   */
+  async version(id: string): Promise<number> {
+    const account = await this.#prisma.account.findUnique({ where: { id }, select: { updatedAt: true } });
+    if (!account) throw new AccountNotFoundError(id);
+    return account.updatedAt.getTime();
   }
 
   /** Accounts with their API key masked. */
@@ -174,6 +236,7 @@ function summarize(account: {
   apiKey: string;
   isBrokerParent: boolean;
   isUnifiedAccount: boolean;
+  disabledAt: Date | null;
   createdAt: Date;
 }): AccountSummary {
   return {
@@ -184,6 +247,7 @@ function summarize(account: {
     apiKey: maskSecret(account.apiKey),
     isBrokerParent: account.isBrokerParent,
     isUnifiedAccount: account.isUnifiedAccount,
+    disabledAt: account.disabledAt,
     createdAt: account.createdAt,
   };
 }

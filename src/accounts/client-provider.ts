@@ -1,11 +1,24 @@
 import type { Redis } from 'ioredis';
 
-import { ExchangeClient, type ExchangeClientOptions } from '../exchange/index.ts';
-import type { AccountService } from './account-service.ts';
+import {
+  ExchangeAuthError,
+  ExchangeClient,
+  type ExchangeClientOptions,
+  ExchangeIpError,
+  ExchangePermissionError,
+} from '../exchange/index.ts';
+import { CredentialsRefusedError } from './account-errors.ts';
+import type { AccountCredentials, AccountService } from './account-service.ts';
 
 export type ClientOverrides = Partial<
   Omit<ExchangeClientOptions, 'baseUrl' | 'apiKey' | 'secretKey' | 'passphrase' | 'uid' | 'redis'>
 >;
+
+interface CachedClient {
+  /** The account row's version the client was built from (AccountService.version). */
+  version: number;
+  client: Promise<ExchangeClient>;
+}
 
 /**
  * One exchange client per account in this process, built on first use from
@@ -13,7 +26,9 @@ export type ClientOverrides = Partial<
  * carry only the account id.
  */
 export class ClientProvider {
-  readonly #clients = new Map<string, Promise<ExchangeClient>>();
+  readonly #clients = new Map<string, CachedClient>();
+  /** Clients replaced after a rotation: a job may still be using one, so they are closed only at close(). */
+  readonly #retired: Promise<ExchangeClient>[] = [];
 
   constructor(
     private readonly accounts: AccountService,
@@ -21,31 +36,60 @@ export class ClientProvider {
     private readonly overrides: ClientOverrides = {},
   ) {}
 
-  forAccount(accountId: string): Promise<ExchangeClient> {
-    let client = this.#clients.get(accountId);
-    if (!client) {
-      client = this.accounts.credentials(accountId).then(
-        (credentials) =>
-          new ExchangeClient({
-            ...this.overrides,
-            baseUrl: credentials.baseUrl,
-            apiKey: credentials.apiKey,
-            secretKey: credentials.secretKey,
-            passphrase: credentials.passphrase,
-            uid: credentials.uid,
-            redis: this.redis,
-          }),
-      );
-      // A failed build (say, a bad master key) is not cached: the next job tries again.
-      client.catch(() => this.#clients.delete(accountId));
-      this.#clients.set(accountId, client);
-    }
+  async forAccount(accountId: string): Promise<ExchangeClient> {
+    // One indexed read per job: without it a running worker would keep signing with a rotated secret.
+    const version = await this.accounts.version(accountId);
+    const cached = this.#clients.get(accountId);
+    if (cached?.version === version) return cached.client;
+    if (cached) this.#retired.push(cached.client);
+    const client = this.accounts.credentials(accountId).then((credentials) => this.#build(credentials));
+    // A failed build (say, a bad master key) is not cached: the next job tries again.
+    client.catch(() => {
+      if (this.#clients.get(accountId)?.client === client) this.#clients.delete(accountId);
+    });
+    this.#clients.set(accountId, { version, client });
     return client;
   }
 
+  /**
+   * One signed read with these credentials (a single spot record): an exchange that refuses
+   * them (key, secret, passphrase, permission or IP) raises CredentialsRefusedError; a network
+   * or server failure keeps its own class (exit code 3: try again later).
+   */
+  async verify(credentials: Omit<AccountCredentials, 'id'>): Promise<void> {
+    const client = this.#build(credentials);
+    try {
+      await client.spotRecord({ limit: 1 });
+    } catch (error) {
+      if (
+        error instanceof ExchangeAuthError ||
+        error instanceof ExchangePermissionError ||
+        error instanceof ExchangeIpError
+      ) {
+        throw new CredentialsRefusedError(error);
+      }
+      throw error;
+    } finally {
+      await client.close();
+    }
+  }
+
+  #build(credentials: Omit<AccountCredentials, 'id'>): ExchangeClient {
+    return new ExchangeClient({
+      ...this.overrides,
+      baseUrl: credentials.baseUrl,
+      apiKey: credentials.apiKey,
+      secretKey: credentials.secretKey,
+      passphrase: credentials.passphrase,
+      uid: credentials.uid,
+      redis: this.redis,
+    });
+  }
+
   async close(): Promise<void> {
-    const clients = await Promise.allSettled(this.#clients.values());
+    const clients = await Promise.allSettled([...[...this.#clients.values()].map((c) => c.client), ...this.#retired]);
     this.#clients.clear();
+    this.#retired.length = 0;
     await Promise.all(clients.map((c) => (c.status === 'fulfilled' ? c.value.close() : undefined)));
   }
 }
