@@ -1,5 +1,6 @@
 import { Pool } from 'undici';
 
+import { exchangeRateLimited, exchangeRequests } from '../metrics/instruments.ts';
 import { ExchangeNetworkError } from './errors/exchange-error.ts';
 
 export interface TransportTimeouts {
@@ -67,7 +68,10 @@ export class Transport {
       });
       status = answer.statusCode;
       bodyStream = answer.body;
+      exchangeRequests.inc({ endpoint: request.endpoint, status: String(status) });
+      if (status === 429) exchangeRateLimited.inc({ endpoint: request.endpoint });
     } catch (cause) {
+      exchangeRequests.inc({ endpoint: request.endpoint, status: 'network' });
       const code = errorCode(cause);
       throw new ExchangeNetworkError({
         endpoint: request.endpoint,

@@ -37,6 +37,7 @@ const FOLDERS: [string, Layer | 'simulator'][] = [
   ['src/db/', 'foundation'],
   ['src/errors/', 'foundation'],
   ['src/logging/', 'foundation'],
+  ['src/metrics/', 'foundation'],
   ['src/crypto/', 'foundation'],
   ['src/vocabulary/', 'foundation'],
   ['src/generated/', 'foundation'],

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Cluster, Redis } from 'ioredis';
 
+import { rateBudgetWait } from '../../metrics/instruments.ts';
 import { BudgetWaitError, budgetWaitPolicy } from './budget-wait.ts';
 import { runScript } from './run-script.ts';
 import { ACQUIRE_SCRIPT, COMPLETE_SCRIPT, PAUSE_SCRIPT } from './sliding-log-scripts.ts';
@@ -71,7 +72,11 @@ export class RateBudget {
     for (;;) {
       signal?.throwIfAborted();
       const result = await this.tryAcquire(rules, leaving);
-      if ('slot' in result) return { ...result.slot, waitedMs: Date.now() - started };
+      if ('slot' in result) {
+        const waitedMs = Date.now() - started;
+        rateBudgetWait.observe(waitedMs / 1000);
+        return { ...result.slot, waitedMs };
+      }
       if (leaving && result.waitMs > leaving.waitInPlaceMs) {
         throw new BudgetWaitError(
           result.waitMs,
