@@ -34,6 +34,22 @@ function describe(error: unknown): string {
 }
 
 /**
+ * How long a job reads pages before it lets the windows waiting run: a positions window of twenty
+ * pages would otherwise keep its slot while spot windows back for their turn in their 1/s budgets
+ * wait behind it.
+ */
+const TIME_SLICE_MS = 500;
+
+/**
+ * A window that gave its slot back comes back in the plain wait list, first come first served,
+ * which workers take before any window not started yet (those wait prioritized by rank): a spot
+ * window back at its timed turn must not queue behind hundreds of others' first windows.
+ */
+async function backOfTheLine(job: Job<IngestWindowJob>): Promise<void> {
+  if (job.priority !== 0) await job.changePriority({ priority: 0 });
+}
+
+/**
  * Reads one window. The error's class decides what BullMQ does: a permanent
  * error (bad credentials, a rejected parameter) fails the job at once, a
  * transient one is retried with backoff and resumes from the stored cursor.
@@ -62,6 +78,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       { ...entity, from: new Date(window.start), to: new Date(window.end), cursor: window.cursor },
       'ingest window started',
     );
+    const began = Date.now();
     try {
       const client = await deps.clients.forAccount(accountId);
       // A job never holds its worker slot while its account's budget is spent: the wait throws
@@ -72,9 +89,17 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
           client,
           window,
           shouldStop: deps.stopping,
+          shouldYield: () => Date.now() - began > TIME_SLICE_MS,
           onPage: (progress) => job.updateProgress({ pages: progress.pages, rows: progress.rows }),
         }),
       );
+      if (!result.done && !deps.stopping()) {
+        // Its time slice is over: behind the windows waiting now, from the stored cursor.
+        deps.log.debug({ ...entity, pages: result.pages }, 'ingest window yields its worker slot');
+        await backOfTheLine(job);
+        await job.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
       if (!result.done) {
         // Shutting down: hand the job back; it resumes from the stored cursor.
         deps.log.info({ ...entity, pages: result.pages }, 'ingest window released for shutdown');
@@ -93,11 +118,8 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       if (error instanceof DelayedError) throw error;
       if (error instanceof BudgetWaitError) {
         // Back at its turn in the budget, from the stored cursor (the pages read so far are stored).
-        // Its turn is timed, so it then goes before every window not started yet (the plain wait
-        // list is taken before the prioritized one): otherwise a spot window back for its one
-        // request a second would queue behind hundreds of others' first windows.
         deps.log.debug({ ...entity, waitMs: error.waitMs }, 'ingest window waits for its rate budget');
-        if (job.priority !== 0) await job.changePriority({ priority: 0 });
+        await backOfTheLine(job);
         await job.moveToDelayed(Date.now() + Math.max(0, error.waitMs - BACK_BEFORE_TURN_MS), token);
         throw new DelayedError();
       }

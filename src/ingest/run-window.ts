@@ -23,6 +23,11 @@ export interface RunWindowOptions {
   window: SyncWindowRow;
   /** Checked between pages: when set, the run stops after the page in hand is stored. */
   shouldStop?: () => boolean;
+  /**
+   * Checked as each page arrives: when set, no next page is asked for and the run stops once
+   * this one is stored (a job giving its worker slot to others), so no request is wasted.
+   */
+  shouldYield?: () => boolean;
   onPage?: (progress: WindowRunResult) => void | Promise<void>;
 }
 
@@ -45,9 +50,12 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
     for (;;) {
       const { value: page, done } = await next;
       if (done) break;
-      next = iterator.next();
-      // A failure of the prefetch surfaces when it is awaited; until then it must not count as unhandled.
-      next.catch(() => undefined);
+      const yielding = options.shouldYield?.() ?? false;
+      if (!yielding) {
+        next = iterator.next();
+        // A failure of the prefetch surfaces when it is awaited; until then it must not count as unhandled.
+        next.catch(() => undefined);
+      }
       const stats = await storePage(pool, {
         windowId: window.id,
         accountId: window.accountId,
@@ -63,7 +71,7 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
       result.inserted += stats.inserted;
       result.updated += stats.updated;
       await options.onPage?.(result);
-      if (options.shouldStop?.()) return result;
+      if (yielding || options.shouldStop?.()) return result;
     }
   } finally {
     // Stopping early: close the pager (its in-flight fetch is simply dropped).
