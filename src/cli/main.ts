@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 import { Command } from 'commander';
 
 import { registerAccountsCommands } from './commands/accounts-command.ts';
@@ -15,13 +17,21 @@ import { registerSyncCommand } from './commands/sync-command.ts';
 import { registerWebCommand } from './commands/web-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
 
+/** The version in package.json: ledgerline runs from its source tree (bin/ledgerline.js), so the file is there. */
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 /**
  * `ledgerline <command>`: each command lives in its own file under commands/
  * and registers itself here.
  */
 const program = new Command('ledgerline')
   .description('Tax-grade, permanent copy of an exchange account history, reconciled and exported for accountants.')
-  .showHelpAfterError()
+  .version(packageVersion(), '-V, --version', 'print the version of ledgerline')
+  // A usage error is one line (commander's "error: ..."), then where to look, not the whole help.
+  .showHelpAfterError('see --help')
   .exitOverride((error) => {
     // commander's own usage errors: one line, non-zero, no stack.
     process.exit(error.exitCode === 0 ? 0 : 2);

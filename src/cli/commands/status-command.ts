@@ -1,14 +1,20 @@
 import type { Command } from 'commander';
 
 import { QUEUE } from '../../../jobs/definitions.ts';
+import type { AccountSummary } from '../../accounts/account-service.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
-import { horizonWarnings, streamStatuses } from '../../ingest/coverage/stream-status.ts';
+import { horizonWarnings, type StreamStatus, streamStatuses } from '../../ingest/coverage/stream-status.ts';
 import { formatInstant } from '../../ingest/time-arguments.ts';
+import { EXIT } from '../exit-codes.ts';
+import { printJson } from '../plain-table.ts';
 import { runTool } from '../run-tool.ts';
+import { streamProblems } from '../status-verdict.ts';
 
 const when = (date: Date | null) => (date ? formatInstant(date.getTime()) : 'never');
 const ranges = (list: { start: number; end: number }[]) =>
   list.length === 0 ? 'none' : list.map((r) => `${formatInstant(r.start)} .. ${formatInstant(r.end)}`).join(', ');
+const isoRanges = (list: { start: number; end: number }[]) =>
+  list.map((r) => ({ start: new Date(r.start).toISOString(), end: new Date(r.end).toISOString() }));
 
 /**
  * A running worker registers the schedule again within WORKER_HEAL_INTERVAL_MS when Redis lost
@@ -21,12 +27,50 @@ function nightlyLine(next: number | undefined, workers: number): string {
   return 'not scheduled (start `ledgerline worker`)';
 }
 
+interface AccountStatus {
+  account: AccountSummary;
+  warnings: string[];
+  streams: StreamStatus[];
+}
+
+/** `status --json`: one object, stable field names, instants as ISO 8601 UTC. */
+function statusJson(now: number, next: number | undefined, workers: number, accounts: AccountStatus[], ok: boolean) {
+  return {
+    ok,
+    now: new Date(now).toISOString(),
+    nightly: { next: next ? new Date(next).toISOString() : null, workers },
+    accounts: accounts.map(({ account, warnings, streams }) => ({
+      name: account.name,
+      uid: account.uid,
+      disabled: account.disabledAt !== null,
+      warnings,
+      streams: streams.map((s) => {
+        const problems = streamProblems(s, now);
+        return {
+          stream: s.stream,
+          scope: s.scope,
+          covered: isoRanges(s.covered),
+          gaps: isoRanges(s.gaps),
+          failed: isoRanges(s.failed),
+          problemGaps: isoRanges(problems.gaps),
+          lastSuccess: s.lastSuccess?.toISOString() ?? null,
+          lastFailure: s.lastFailure ? { at: s.lastFailure.at.toISOString(), error: s.lastFailure.error } : null,
+          windowsOpen: s.windowsOpen,
+        };
+      }),
+    })),
+  };
+}
+
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
-    .description('per account and stream: covered ranges, gaps, last success and failure, next run, horizon warnings')
+    .description(
+      'per account and stream: covered ranges, gaps, last success and failure, next run, horizon warnings; exits 1 when there are gaps (older than the last 26 h) or failed windows',
+    )
     .option('--account <name>', 'only this account')
-    .action((options: { account?: string }) =>
+    .option('--json', 'print one JSON object instead of the text')
+    .action((options: { account?: string; json?: boolean }) =>
       runTool(async (config) => {
         const runtime = createRuntime(config);
         // One instant for every account and stream: gaps run up to it and warnings count from it.
@@ -37,13 +81,29 @@ export function registerStatusCommand(program: Command): void {
             : await runtime.accounts.list();
           const syncQueue = runtime.queues.get(QUEUE.sync);
           const nightly = await syncQueue.getJobScheduler('nightly-sync');
-          console.log(`next nightly sync: ${nightlyLine(nightly?.next, await syncQueue.getWorkersCount())}`);
-          if (accounts.length === 0) console.log('no accounts registered');
+          const workers = await syncQueue.getWorkersCount();
+          const statuses: AccountStatus[] = [];
           for (const account of accounts) {
-            console.log(`\naccount ${account.name} (uid ${account.uid})`);
-            const statuses = await streamStatuses(runtime.pool, account.id, now);
-            for (const warning of horizonWarnings(statuses, now)) console.log(`  WARNING: ${warning}`);
-            for (const s of statuses) {
+            const streams = await streamStatuses(runtime.pool, account.id, now);
+            statuses.push({ account, streams, warnings: horizonWarnings(streams, now) });
+          }
+          const problems = statuses.flatMap((a) => a.streams.map((s) => streamProblems(s, now)));
+          const gapCount = problems.reduce((n, p) => n + p.gaps.length, 0);
+          const failedCount = problems.reduce((n, p) => n + p.failed.length, 0);
+          const ok = gapCount + failedCount === 0;
+          if (!ok) process.exitCode = EXIT.failed;
+
+          if (options.json) {
+            printJson(statusJson(now, nightly?.next, workers, statuses, ok));
+            return;
+          }
+          console.log(`next nightly sync: ${nightlyLine(nightly?.next, workers)}`);
+          if (accounts.length === 0) console.log('no accounts registered');
+          for (const { account, streams, warnings } of statuses) {
+            const state = account.disabledAt ? ' [disabled: not in the nightly run]' : '';
+            console.log(`\naccount ${account.name} (uid ${account.uid})${state}`);
+            for (const warning of warnings) console.log(`  WARNING: ${warning}`);
+            for (const s of streams) {
               console.log(`  ${s.stream}${s.scope ? ` ${s.scope}` : ''}`);
               console.log(`    covered       ${ranges(s.covered)}`);
               console.log(`    gaps          ${ranges(s.gaps)}`);
@@ -54,6 +114,7 @@ export function registerStatusCommand(program: Command): void {
               if (s.lastFailure) console.log(`    last failure  ${when(s.lastFailure.at)}: ${s.lastFailure.error}`);
             }
           }
+          if (!ok) console.log(`\nnot complete: ${gapCount} gap(s), ${failedCount} failed range(s) (exit 1)`);
         } finally {
           await runtime.close();
         }
