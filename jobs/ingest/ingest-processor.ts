@@ -74,9 +74,10 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       deps.log.info(entity, 'ingest window discarded: already done');
       return { discarded: 'already done' };
     }
-    deps.log.info(
+    // A window resumes once per time slice or budget turn: only its first start is news to an operator.
+    deps.log[window.pages === 0 ? 'info' : 'debug'](
       { ...entity, from: new Date(window.start), to: new Date(window.end), cursor: window.cursor },
-      'ingest window started',
+      window.pages === 0 ? 'ingest window started' : 'ingest window resumed',
     );
     const began = Date.now();
     try {
