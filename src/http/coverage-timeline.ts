@@ -43,6 +43,7 @@ function streamRow(s: StreamTimeline, span: Range): Html {
     <div class="timeline-label">
       <strong>${title}</strong>
       <span>as of ${s.asOf === null ? 'never read' : minute(s.asOf)}</span>
+      ${s.lastSuccess ? html`<span>last read ${minute(s.lastSuccess)}</span>` : ''}
       ${s.lastFailure ? html`<span class="error" title="${s.lastFailure.error}">last failure ${minute(s.lastFailure.at)}</span>` : ''}
     </div>
     <svg

@@ -80,7 +80,8 @@ export function loginPage(csrf: string, error?: string): Html {
 export interface AccountView {
   id: string;
   name: string;
-  exports: ListedExport[];
+  /** Each finished export with the parts of its period the data lacked when it was written. */
+  exports: Array<ListedExport & { gaps: PeriodGap[] }>;
   coverage: AccountCoverage;
   balances: CoinBalances[];
 }
@@ -291,7 +292,7 @@ function exportsTable(account: AccountView): Html {
         </tr>
       </thead>
       <tbody>
-        ${account.exports.map(({ manifest: m, csvFile, manifestFile }) => {
+        ${account.exports.map(({ manifest: m, csvFile, manifestFile, gaps }) => {
           const options = [
             m.parameters.coin ? `coin ${m.parameters.coin}` : '',
             m.parameters.includePending ? 'with pending' : '',
@@ -299,7 +300,7 @@ function exportsTable(account: AccountView): Html {
             .filter(Boolean)
             .join(', ');
           return html`<tr>
-            <td>${m.title}</td>
+            <td>${m.title}${gaps.length > 0 ? html` <span class="partial">(partial)</span>` : ''}</td>
             <td class="nowrap">${m.parameters.from} to ${m.parameters.to} (${m.parameters.tz})</td>
             <td>${options}</td>
             <td>${m.rowCount}</td>

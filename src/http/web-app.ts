@@ -14,6 +14,7 @@ import type { PrismaClient } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { downloadPath, listExports } from '../export/export-files.ts';
 import { type ExportRequestInput, parseExportRequest, reportParams } from '../export/export-request.ts';
+import type { ExportManifest } from '../export/manifest.ts';
 import type { CellKind } from '../export/neutralize.ts';
 import { parsePeriod, parseTimeZone } from '../export/period.ts';
 import { reportByName, REPORTS } from '../export/reports/index.ts';
@@ -133,6 +134,18 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       job.finishedOn ? new Date(job.finishedOn) : undefined,
     );
 
+  // A manifest written by another version, with parameters this one cannot read, is listed as it is.
+  const manifestGaps = async (accountId: string, m: ExportManifest): Promise<PeriodGap[]> => {
+    let period;
+    try {
+      period = parsePeriod(m.parameters);
+    } catch (error) {
+      if (error instanceof ValidationError) return [];
+      throw error;
+    }
+    return periodGaps(deps.pool, accountId, m.report, period, new Date(m.generatedAt));
+  };
+
   const accountsById = async () => {
     const accounts = await deps.prisma.account.findMany({ select: { id: true, name: true }, orderBy: { name: 'asc' } });
     return new Map(accounts.map((a) => [a.id, a.name]));
@@ -168,7 +181,12 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       accounts.push({
         id,
         name,
-        exports: await listExports(deps.exportDir, id),
+        exports: await Promise.all(
+          (await listExports(deps.exportDir, id)).map(async (listed) => ({
+            ...listed,
+            gaps: await manifestGaps(id, listed.manifest),
+          })),
+        ),
         coverage: await accountCoverage(deps.pool, deps.prisma, id),
         balances: await monthlyBalances(deps.pool, id),
       });

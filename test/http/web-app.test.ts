@@ -269,6 +269,7 @@ describe('exports', () => {
     expect(home).toMatch(/fill="#17a34a"\s*><title>covered: 2025-12-01 to 2026-03-01<\/title>/);
     expect(home).toMatch(/fill="#d92d20"\s*><title>failed: 2026-03-01 to 2026-03-31<\/title>/);
     expect(home).toContain('as of 2026-03-01 00:00 UTC');
+    expect(home).toMatch(/last read \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     expect(home).toContain('last failure');
     expect(home).toMatch(/Last reconciliation 2026-03-02 02:10 UTC:\s*<strong class="state-failed">failed<\/strong>/);
     expect(home).toContain('spot balance continuity: FAILED (BTC jumps on 2026-01-06)');
@@ -318,6 +319,9 @@ describe('exports', () => {
     expect(pageBody).toContain('Export: Koinly universal CSV');
     const home = flat(await web.app.inject({ method: 'GET', url: '/', headers: { cookie } }));
     expect(home).toMatch(/Koinly universal CSV<\/td>[\s\S]*?<span class="partial">\(partial\)<\/span>/);
+    // The finished file is listed as partial too, judged by the coverage when it was written.
+    expect(home).toContain('<td>Koinly universal CSV <span class="partial">(partial)</span></td>');
+    expect(home).toContain('<td>Spot ledger</td>');
   });
 
   it('charts the closing balance per coin per month, exactly as stored, carried through months without a record', async () => {
