@@ -5,6 +5,8 @@ import { resumeUnfinishedActions } from '../../../jobs/management/resume-actions
 import { upsertSchedules } from '../../../jobs/schedules.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
+import { observeRunDurations } from '../../app/observability/observe-runs.ts';
+import { startMetricsServer } from '../../app/observability/start-metrics-server.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { logger } from '../../logging/logger.ts';
 import { runTool } from '../run-tool.ts';
@@ -28,7 +30,12 @@ export function registerWorkerCommand(program: Command): void {
         const log = logger('worker');
         const runtime = createRuntime(config);
         await upsertSchedules(runtime);
-        const running = startWorkers(runtime, { concurrency });
+        const running = startWorkers(runtime, { concurrency, runListeners: [observeRunDurations] });
+        // A busy port (a second worker on the host) costs the probes, never the work: the worker runs on.
+        const metrics = await startMetricsServer(runtime, config.metrics, logger('metrics')).catch((error: unknown) => {
+          log.error({ err: error, ...config.metrics }, 'metrics and probes not served (set METRICS_PORT per worker)');
+          return undefined;
+        });
         // Redis may lose its data (a flush, a restart without persistence): schedules and the jobs
         // of open windows are put back from the configuration and Postgres while the worker runs.
         const healer = startHealing(runtime, config.workerHealIntervalMs);
@@ -43,6 +50,7 @@ export function registerWorkerCommand(program: Command): void {
           process.once('SIGINT', () => stop('SIGINT'));
           process.once('SIGTERM', () => stop('SIGTERM'));
         });
+        await metrics?.close();
         await healer.close();
         await running.close();
         await runtime.close();
