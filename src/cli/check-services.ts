@@ -11,7 +11,7 @@ export type Store = 'postgres' | 'redis';
  * so a command answers well within 10 s however the store fails (refused,
  * silent, or a black-holed address).
  */
-export const PROBE_TIMEOUT_MS = 3_000;
+export const PROBE_TIMEOUT_MS = 2_500;
 
 /** Postgres' "database does not exist": the server answered, which is all the probe asks (migrate creates it). */
 const UNDEFINED_DATABASE = '3D000';

@@ -56,17 +56,17 @@ const env = (overrides: Record<string, string>) => ({
   ...overrides,
 });
 
-/** Runs the commands a few at a time (2 shared cores), each judged on its own clock. */
+/**
+ * Runs the commands one after the other, each judged on its own clock: run side by side on 2
+ * shared cores they would measure each other's start-up instead of the store check.
+ */
 async function runAll(commands: string[][], environment: () => Record<string, string>) {
   const results: { args: string[]; status: number | null; stdout: string; stderr: string; ms: number }[] = [];
-  for (let i = 0; i < commands.length; i += 3) {
-    const batch = commands.slice(i, i + 3).map(async (args) => {
-      const started = Date.now();
-      // 20 s before the helper kills it, so a hang shows as a time over 10 s instead of a test timeout.
-      const result = await runCliLive(args, environment(), 20_000);
-      return { args, ...result, ms: Date.now() - started };
-    });
-    results.push(...(await Promise.all(batch)));
+  for (const args of commands) {
+    const started = Date.now();
+    // 20 s before the helper kills it, so a hang shows as a time over 10 s instead of a test timeout.
+    const result = await runCliLive(args, environment(), 20_000);
+    results.push({ args, ...result, ms: Date.now() - started });
   }
   return results;
 }
@@ -93,7 +93,7 @@ describe('every command with a store unreachable', () => {
     );
     // The password is never printed.
     for (const r of results) expect(r.stderr).not.toContain(':pw@');
-  }, 120_000);
+  }, 240_000);
 
   it('Redis refusing connections: one line naming Redis and REDIS_URL, no stream of ioredis errors, exit 3, within 10 s', async () => {
     const results = await runAll(REDIS_COMMANDS, () => env({ REDIS_URL: 'redis://127.0.0.1:1' }));
@@ -101,10 +101,10 @@ describe('every command with a store unreachable', () => {
       results,
       /^ServiceUnreachableError: Redis at 127\.0\.0\.1:1 \(REDIS_URL\) is unreachable: .*ECONNREFUSED/,
     );
-  }, 120_000);
+  }, 240_000);
 
   it('a store that accepts connections and never answers: named within 10 s, not waited on forever', async () => {
-    const sample = [['status'], ['worker'], ['accounts', 'list']];
+    const sample = [['status'], ['accounts', 'list']];
     expectOneLine(
       await runAll(sample, () => env({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${silentPort}/ledgerline` })),
       /^ServiceUnreachableError: Postgres at 127\.0\.0\.1:\d+ \(DATABASE_URL\) is unreachable: /,
@@ -113,5 +113,5 @@ describe('every command with a store unreachable', () => {
       await runAll([['status'], ['worker']], () => env({ REDIS_URL: `redis://127.0.0.1:${silentPort}` })),
       /^ServiceUnreachableError: Redis at 127\.0\.0\.1:\d+ \(REDIS_URL\) is unreachable: /,
     );
-  }, 120_000);
+  }, 240_000);
 });
