@@ -70,8 +70,8 @@ describe('Redis losing its data', () => {
 
       // Straight after the flush, with the worker still running: not "not scheduled".
       const status = await runCliLive(['status'], env);
-      // Exit 1: the two windows are not read yet, so their days are a gap (status's exit rule).
-      expect(status.status).toBe(1);
+      // 0 or 1 as coverage decides (status's exit rule), never 2 or 3: Redis losing its keys is no error.
+      expect([0, 1]).toContain(status.status);
       expect(status.stdout).not.toMatch(/not scheduled/);
       expect(status.stdout).toMatch(/^next nightly sync: /m);
 
