@@ -18,6 +18,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { QUEUE } from '../jobs/definitions.ts';
@@ -116,6 +117,8 @@ try {
     QUEUE_PREFIX: prefix,
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
+    // Several workers on one machine: each takes a free port for its /metrics.
+    METRICS_PORT: '0',
   };
   for (let i = 0; i < WORKERS; i++) workers.push(spawnWorker(env));
   const ingest = runtime.queues.get(QUEUE.ingest);
@@ -125,6 +128,7 @@ try {
   await admin(sim.url, 'POST', 'counters/reset');
   const day = Math.floor(Date.now() / DAY) * DAY;
   const started = Date.now();
+  const loadBefore = os.loadavg()[0]!;
   const windowIds: string[] = [];
   for (const name of names) {
     const now = Date.now();
@@ -152,6 +156,8 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
   const finished = Date.now();
+  // The machine's load beside the figures: on shared cores absolute times fall with it.
+  const loadAfter = os.loadavg()[0]!;
   const wallSeconds = (finished - started) / 1000;
 
   // Per (account, stream): when its first window was done, from the moment the first backfill was enqueued.
@@ -210,6 +216,9 @@ try {
   console.log('| stream | first window done, s: median over accounts | slowest account |');
   console.log('|---|---|---|');
   for (const stream of STREAMS) console.log(`| ${stream} | ${firstWindow[stream].p50} | ${firstWindow[stream].max} |`);
+  console.log(
+    `load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end, ${os.cpus().length} cores`,
+  );
   console.log(`busiest budget: ${busiest}; enqueueing took ${enqueuedSeconds.toFixed(1)} s of the wall time`);
   console.log('');
   console.log(
@@ -227,6 +236,7 @@ try {
       requests: counted,
       spotRequestsPerSecond: round(spotUsed, 2),
       firstWindowSeconds: firstWindow,
+      loadAverage: [round(loadBefore), round(loadAfter)],
     }),
   );
 } finally {
