@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 
 import { enqueueExport, type ExportJob, type ExportQueue } from '../../jobs/export/export-queue.ts';
+import { probeRoutes } from '../app/observability/probe-routes.ts';
 import type { PrismaClient } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { downloadPath, listExports } from '../export/export-files.ts';
@@ -110,6 +111,8 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: deps.logger, trustProxy });
   app.decorateRequest('role', null);
   answerFailuresPlainly(app);
+  // Public (web-auth.ts's PUBLIC): a load balancer asks without signing in.
+  await app.register(probeRoutes({ pool: deps.pool, redis: deps.redis }));
   const redisReady = redisReadiness(deps.redis);
   await registerSecurityPlugins(app, { tokens: deps.tokens, redis: deps.redis, prefix: deps.prefix, redisReady });
   await app.register(fastifyFormbody);

@@ -78,7 +78,8 @@ export const BOARD_PATH = '/admin/queues';
 export const READ_ONLY_BOARD_PATH = '/queues';
 
 const under = (url: string, root: string) => url === root || url.startsWith(`${root}/`);
-const PUBLIC = new Set(['/login', '/healthz']);
+// The probes (src/app/observability/probe-routes.ts) say only whether Postgres and Redis answer.
+const PUBLIC = new Set(['/login', '/healthz', '/livez', '/readyz']);
 
 /**
  * A state-changing request bull-board's own script sends: PUT, PATCH and DELETE, or a JSON POST.
