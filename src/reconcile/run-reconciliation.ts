@@ -23,7 +23,11 @@ export interface ReconcileOptions {
   recount?: RecountMode;
   /** The page sizes the paging-stuck check judges by (default: the ones ingestion asks for). */
   pageLimits?: Partial<Record<Stream, number>>;
+  /** Told as each check starts (`result` undefined) and ends: the CLI's progress. */
+  onCheck?: (name: CheckName, index: number, total: number, result?: CheckResult) => void;
 }
+
+const CHECK_ORDER: readonly CheckName[] = ['coverage', 'balance-continuity', 'paging-stuck', 'window-counts'];
 
 /**
  * Runs every check over one account's stored history, writes the report row
@@ -44,11 +48,16 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
   const startedAt = new Date();
 
   const guarded = async (name: CheckName, run: () => Promise<CheckResult>): Promise<CheckResult> => {
+    const index = CHECK_ORDER.indexOf(name);
+    options.onCheck?.(name, index, CHECK_ORDER.length);
+    let result: CheckResult;
     try {
-      return await run();
+      result = await run();
     } catch (caught) {
-      return failedCheck(name, recount, caught);
+      result = failedCheck(name, recount, caught);
     }
+    options.onCheck?.(name, index, CHECK_ORDER.length, result);
+    return result;
   };
   const checks: CheckResult[] = [
     await guarded('coverage', () => checkCoverage(pool, accountId)),

@@ -56,7 +56,10 @@ const cliLive = (args: string[]) => runCliLive(args, env);
 describe('ledgerline reconcile', () => {
   it('prints one PASS line per check and exits 0 when everything holds', async () => {
     const result = await cliLive(['reconcile', '--account', 'demo', '--recount', 'all']);
-    expect(result.stderr).toBe('');
+    // Progress on stderr, one line per check (no terminal here), the report on stdout.
+    const progress = result.stderr.split('\n');
+    expect(progress).toHaveLength(4);
+    expect(progress[3]).toMatch(/^reconcile: check 4\/4 window-counts passed \(\d+\.\d s\)$/);
     expect(result.stdout).toMatch(/^Reconciliation of account demo at .+ \(recount: all, .+\): PASSED, all 4 checks$/m);
     for (const title of ['coverage', 'spot balance continuity', 'paging stuck', 'window counts']) {
       expect(result.stdout).toMatch(new RegExp(`^PASS {2}${title} `, 'm'));
@@ -95,6 +98,26 @@ describe('ledgerline reconcile', () => {
       ['recent', false],
     ]);
   });
+
+  it('--json prints the stored report as one object on stdout, progress staying on stderr', async () => {
+    const json = await cliLive(['reconcile', '--account', 'demo', '--recount', 'all', '--json']);
+    const report = JSON.parse(json.stdout) as {
+      id: string;
+      account: string;
+      passed: boolean;
+      checks: { name: string }[];
+    };
+    expect(report).toMatchObject({ account: 'demo', recount: 'all', passed: true });
+    expect(report.checks.map((c) => c.name)).toEqual([
+      'coverage',
+      'balance-continuity',
+      'paging-stuck',
+      'window-counts',
+    ]);
+    expect(await db.prisma.reconciliationReport.findUnique({ where: { id: report.id } })).not.toBeNull();
+    expect(json.stderr).toMatch(/^reconcile: check 1\/4 coverage passed/);
+    expect(json.status).toBe(0);
+  }, 90_000);
 
   it('bad input: one line naming the option, exit 2, no report written', async () => {
     const before = await db.prisma.reconciliationReport.count();

@@ -2,13 +2,30 @@ import type { Command } from 'commander';
 
 import { createRuntime } from '../../app/create-runtime.ts';
 import { parseRecountMode } from '../../reconcile/recount-mode.ts';
+import type { ReconciliationReport } from '../../reconcile/report-types.ts';
 import { runReconciliation } from '../../reconcile/run-reconciliation.ts';
 import { EXIT } from '../exit-codes.ts';
+import { printJson } from '../plain-table.ts';
+import { CheckProgressView } from '../progress/check-progress-view.ts';
 import { runTool } from '../run-tool.ts';
 
 interface ReconcileOptions {
   account: string;
   recount: string;
+  json?: boolean;
+}
+
+/** `reconcile --json`: the stored report, stable field names, instants as ISO 8601 UTC. */
+function reportJson(report: ReconciliationReport) {
+  return {
+    id: report.id,
+    account: report.accountName,
+    recount: report.recount,
+    passed: report.passed,
+    startedAt: report.startedAt.toISOString(),
+    finishedAt: report.finishedAt.toISOString(),
+    checks: report.checks,
+  };
 }
 
 export function registerReconcileCommand(program: Command): void {
@@ -23,17 +40,28 @@ export function registerReconcileCommand(program: Command): void {
       'windows re-counted at the exchange: none, recent (finished in the last 3 days) or all',
       'recent',
     )
+    .option('--json', 'print the report as one JSON object instead of the text')
     .action((options: ReconcileOptions) =>
       runTool(async (config) => {
         const recount = parseRecountMode(options.recount);
         const runtime = createRuntime(config, { poolSize: 4 });
+        const progress = new CheckProgressView();
         try {
           const account = await runtime.accounts.get(options.account);
-          const report = await runReconciliation(runtime, { accountId: account.id, recount });
-          console.log(report.summary);
-          console.log(`report ${report.id}`);
+          const report = await runReconciliation(runtime, {
+            accountId: account.id,
+            recount,
+            onCheck: (...args) => progress.update(...args),
+          });
+          progress.stop();
+          if (options.json) printJson(reportJson(report));
+          else {
+            console.log(report.summary);
+            console.log(`report ${report.id}`);
+          }
           if (!report.passed) process.exitCode = EXIT.failed;
         } finally {
+          progress.stop();
           await runtime.close();
         }
       }),

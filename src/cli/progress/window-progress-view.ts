@@ -12,7 +12,8 @@ export class WindowProgressView {
   readonly #multibar = this.#tty
     ? new cliProgress.MultiBar(
         {
-          format: ' {stream} |{bar}| {value}/{total} windows | {rows} rows | {rate} rows/s',
+          format:
+            ' {stream} |{bar}| {value}/{total} windows | {rows} rows | {rate} rows/s | {duration_formatted} elapsed, ETA {eta_formatted} | {retries} retries{lastError}',
           hideCursor: true,
           clearOnComplete: false,
           stream: process.stderr,
@@ -26,7 +27,13 @@ export class WindowProgressView {
   update(progress: readonly StreamProgress[]): void {
     const seconds = Math.max((Date.now() - this.#started) / 1000, 0.001);
     for (const p of progress) {
-      const payload = { stream: p.stream.padEnd(9), rows: p.rows, rate: Math.round(p.rows / seconds) };
+      const payload = {
+        stream: p.stream.padEnd(9),
+        rows: p.rows,
+        rate: Math.round(p.rows / seconds),
+        retries: p.retries,
+        lastError: p.lastError ? ` | last error: ${oneLine(p.lastError)}` : '',
+      };
       if (this.#multibar) {
         let bar = this.#bars.get(p.stream);
         if (!bar) {
@@ -40,7 +47,9 @@ export class WindowProgressView {
     if (!this.#multibar) {
       const line = progress
         .map(
-          (p) => `${p.stream} ${p.done}/${p.total} windows${p.failed ? ` (${p.failed} failed)` : ''}, ${p.rows} rows`,
+          (p) =>
+            `${p.stream} ${p.done}/${p.total} windows${p.failed ? ` (${p.failed} failed)` : ''}, ${p.rows} rows` +
+            `${p.retries ? `, ${p.retries} retries` : ''}${p.lastError ? `, last error: ${oneLine(p.lastError)}` : ''}`,
         )
         .join('; ');
       if (line !== this.#lastLine) process.stderr.write(`${line}\n`);
@@ -51,4 +60,10 @@ export class WindowProgressView {
   stop(): void {
     this.#multibar?.stop();
   }
+}
+
+/** An error as one short line: a bar or a log line must not wrap into the next. */
+function oneLine(error: string): string {
+  const line = error.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

@@ -8,6 +8,10 @@ export interface StreamProgress {
   done: number;
   failed: number;
   rows: number;
+  /** Attempts beyond each window's first: the retries the progress view shows. */
+  retries: number;
+  /** The error of the window that failed most recently (retried or given up), if any. */
+  lastError: string | null;
 }
 
 export interface FailedWindow {
@@ -20,9 +24,19 @@ export interface FailedWindow {
 
 /** Progress of a set of windows, per stream, in one query. */
 export async function windowProgress(pool: pg.Pool, ids: readonly string[]): Promise<StreamProgress[]> {
-  const result = await pool.query<{ stream: Stream; total: string; done: string; failed: string; rows: string }>(
+  const result = await pool.query<{
+    stream: Stream;
+    total: string;
+    done: string;
+    failed: string;
+    rows: string;
+    retries: string;
+    last_error: string | null;
+  }>(
     `SELECT stream, count(*) AS total, count(*) FILTER (WHERE status = 'done') AS done,
-            count(*) FILTER (WHERE status = 'failed') AS failed, COALESCE(sum(rows), 0) AS rows
+            count(*) FILTER (WHERE status = 'failed') AS failed, COALESCE(sum(rows), 0) AS rows,
+            COALESCE(sum(GREATEST(attempts - 1, 0)), 0) AS retries,
+            (array_agg(last_error ORDER BY updated_at DESC) FILTER (WHERE last_error IS NOT NULL))[1] AS last_error
        FROM sync_window WHERE id = ANY($1::uuid[]) GROUP BY stream ORDER BY stream`,
     [ids],
   );
@@ -32,6 +46,8 @@ export async function windowProgress(pool: pg.Pool, ids: readonly string[]): Pro
     done: Number(r.done),
     failed: Number(r.failed),
     rows: Number(r.rows),
+    retries: Number(r.retries),
+    lastError: r.last_error,
   }));
 }
 
