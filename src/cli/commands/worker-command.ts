@@ -5,8 +5,11 @@ import { resumeUnfinishedActions } from '../../../jobs/management/resume-actions
 import { upsertSchedules } from '../../../jobs/schedules.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
+import { alertOnRuns } from '../../app/observability/alert-on-runs.ts';
+import { createAlertSender } from '../../app/observability/alert-sender.ts';
 import { observeRunDurations } from '../../app/observability/observe-runs.ts';
 import { startMetricsServer } from '../../app/observability/start-metrics-server.ts';
+import { startSuccessHeartbeat } from '../../app/observability/success-heartbeat.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { logger } from '../../logging/logger.ts';
 import { runTool } from '../run-tool.ts';
@@ -30,7 +33,18 @@ export function registerWorkerCommand(program: Command): void {
         const log = logger('worker');
         const runtime = createRuntime(config);
         await upsertSchedules(runtime);
-        const running = startWorkers(runtime, { concurrency, runListeners: [observeRunDurations] });
+        const webhookUrl = config.alerts.webhookUrl;
+        const alerts = webhookUrl ? createAlertSender({ url: webhookUrl, log: logger('alerts') }) : undefined;
+        const runListeners = alerts ? [observeRunDurations, alertOnRuns(runtime.pool, alerts)] : [observeRunDurations];
+        const running = startWorkers(runtime, { concurrency, runListeners });
+        const heartbeat = alerts
+          ? startSuccessHeartbeat({
+              pool: runtime.pool,
+              sender: alerts,
+              log: logger('alerts'),
+              noSuccessAfterMs: config.alerts.noSuccessAfterMs,
+            })
+          : undefined;
         // A busy port (a second worker on the host) costs the probes, never the work: the worker runs on.
         const metrics = await startMetricsServer(runtime, config.metrics, logger('metrics')).catch((error: unknown) => {
           log.error({ err: error, ...config.metrics }, 'metrics and probes not served (set METRICS_PORT per worker)');
@@ -50,6 +64,7 @@ export function registerWorkerCommand(program: Command): void {
           process.once('SIGINT', () => stop('SIGINT'));
           process.once('SIGTERM', () => stop('SIGTERM'));
         });
+        heartbeat?.close();
         await metrics?.close();
         await healer.close();
         await running.close();
