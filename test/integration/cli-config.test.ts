@@ -41,8 +41,31 @@ describe('bad configuration', () => {
     const key = 'a3f1c2e4b5d6978812ab34cd56ef7890a1b2c3d4e5f60718293a4b5c6d7e8f90';
     const result = run(['config'], { NODE_ENV: 'production', LEDGERLINE_MASTER_KEY: key });
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/master key\s+fingerprint [0-9a-f]{12}/);
+    expect(result.stdout).toMatch(/^masterKey\s+fingerprint [0-9a-f]{12}$/m);
     expect(result.stdout).not.toContain(key.slice(0, 8));
     expect(result.stdout).not.toContain(key.slice(-8));
+  });
+
+  it("prints every setting, with tokens, passwords and a webhook URL's path masked", () => {
+    const token = 'b'.repeat(64);
+    const result = run(['config'], {
+      DATABASE_URL: 'postgresql://app:dbpassword@127.0.0.1:5432/ledgerline',
+      LEDGERLINE_WEB_TOKEN: token,
+      ALERT_WEBHOOK_URL: 'https://hooks.example/services/T0/B0/hooksecret',
+    });
+    expect(result.status).toBe(0);
+    for (const name of [
+      'databaseUrl',
+      'queuePrefix',
+      'sync.lookbackMs',
+      'schedules.nightly',
+      'web.port',
+      'monthlyExports.tz',
+    ]) {
+      expect(result.stdout).toMatch(new RegExp(`^${name.replace('.', '\\.')}\\s+\\S`, 'm'));
+    }
+    expect(result.stdout).toMatch(/^web\.token\s+set \(hidden\)$/m);
+    expect(result.stdout).toMatch(/^alerts\.webhookUrl\s+https:\/\/hooks\.example\/\*\*\*\*$/m);
+    for (const secret of [token, 'dbpassword', 'hooksecret']) expect(result.stdout).not.toContain(secret);
   });
 });
