@@ -42,6 +42,7 @@ const UNIT = [
   'test/simulator/subaccount-create.test.ts',
   'test/simulator/units.test.ts',
   'test/unit/config.test.ts',
+  'test/unit/env-example.test.ts',
   'test/unit/exit-codes.test.ts',
   'test/unit/import-direction.test.ts',
   'test/exchange/endpoint-table.test.ts',
