@@ -5,7 +5,8 @@ export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-function withDatabase(databaseUrl: string, database: string): string {
+/** The same server URL naming another database. */
+export function withDatabase(databaseUrl: string, database: string): string {
   const url = new URL(databaseUrl);
   url.pathname = `/${database}`;
   return url.toString();

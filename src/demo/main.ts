@@ -1,6 +1,8 @@
 import path from 'node:path';
 
 import { runTool } from '../cli/run-tool.ts';
+import type { Config } from '../config/config.ts';
+import { withDatabase } from '../db/ensure-database.ts';
 import { PermanentError } from '../errors/index.ts';
 import { createRootLogger, setRootLogger } from '../logging/logger.ts';
 import { runDemo } from './run-demo.ts';
@@ -11,8 +13,24 @@ class DemoChecksFailedError extends PermanentError {
   }
 }
 
+/** The demo's own database, on the server DATABASE_URL names: never the installation's. */
+const DEMO_DATABASE = 'ledgerline_demo';
+
+/**
+ * The demo's configuration: its own database and queue prefix, so its simulator account, rows
+ * and jobs never mix with a real installation's (whose worker would otherwise take its jobs).
+ */
+function demoConfig(config: Config): Config {
+  return {
+    ...config,
+    databaseUrl: withDatabase(config.databaseUrl, DEMO_DATABASE),
+    queuePrefix: `${config.queuePrefix}-demo`,
+  };
+}
+
 /** `npm run demo`: the main job, end to end, against the bundled simulator. */
-await runTool(async (config) => {
+await runTool(async (installation) => {
+  const config = demoConfig(installation);
   // The demo reports its own progress; the workers it runs log only warnings and errors.
   setRootLogger(createRootLogger({ level: 'warn' }));
   const summary = await runDemo(config, (line) => console.log(line));
