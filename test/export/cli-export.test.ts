@@ -102,6 +102,35 @@ describe('ledgerline export', () => {
     ]);
   });
 
+  it('--json prints one object naming the files, rows and checksum on stdout', async () => {
+    const out = path.join(dir, 'json', 'koinly.csv');
+    const result = await run([
+      'export',
+      '--report',
+      'koinly',
+      '--account',
+      'acme',
+      '--from',
+      '2027-01-01',
+      '--to',
+      '2027-01-31',
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(result.status).toBe(0);
+    const printed = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({
+      report: 'koinly',
+      account: 'acme',
+      period: { from: '2027-01-01', to: '2027-01-31', tz: 'UTC' },
+      csv: out,
+      partial: false,
+    });
+    expect(printed.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(typeof printed.rows).toBe('number');
+  });
+
   it('says on its last line how many trade legs could not be paired, and where they are listed', async () => {
     const lonely = await insertAccount(db.url, 'lonely');
     await insertSpot(db.url, lonely, [

@@ -10,6 +10,7 @@ import { parseExportRequest } from '../../export/export-request.ts';
 import { exportToFile } from '../../export/export-to-file.ts';
 import { parsePeriod } from '../../export/period.ts';
 import { reportByName, REPORTS } from '../../export/reports/index.ts';
+import { printJson } from '../plain-table.ts';
 import { runTool } from '../run-tool.ts';
 
 interface ExportOptions {
@@ -22,6 +23,7 @@ interface ExportOptions {
   pending?: boolean;
   allowPartial?: boolean;
   out?: string;
+  json?: boolean;
 }
 
 export function registerExportCommand(program: Command): void {
@@ -37,6 +39,10 @@ export function registerExportCommand(program: Command): void {
     .option('--pending', 'broker-transfers: include records still pending')
     .option('--allow-partial', 'export even when the period is not fully synced (the file is marked _PARTIAL)')
     .option('--out <file>', 'CSV file to write (default: EXPORT_DIR/<account id>/<report>_<from>_<to>_<tz>.csv)')
+    .option(
+      '--json',
+      'print one JSON object (files, rows, sha256, partial) instead of the text; warnings stay on stderr',
+    )
     .action((options: ExportOptions) =>
       runTool(async (config) => {
         // Everything that needs no database is checked first.
@@ -72,12 +78,27 @@ export function registerExportCommand(program: Command): void {
             coverage,
           });
           const p = request.period;
-          console.log(
-            `wrote ${report.name} of ${account.name}, ${p.from} to ${p.to} (${p.tz}): ${manifest.rowCount} rows`,
-          );
-          console.log(`  csv       ${csvPath}`);
-          console.log(`  manifest  ${manifestPath}`);
-          console.log(`  sha256    ${manifest.sha256}`);
+          if (options.json) {
+            printJson({
+              report: report.name,
+              account: account.name,
+              period: { from: p.from, to: p.to, tz: p.tz },
+              rows: manifest.rowCount,
+              csv: csvPath,
+              manifest: manifestPath,
+              sha256: manifest.sha256,
+              partial: gap !== undefined,
+              unpairedLegs: manifest.unpairedLegs,
+              unmappedRows: manifest.unmapped.rows,
+            });
+          } else {
+            console.log(
+              `wrote ${report.name} of ${account.name}, ${p.from} to ${p.to} (${p.tz}): ${manifest.rowCount} rows`,
+            );
+            console.log(`  csv       ${csvPath}`);
+            console.log(`  manifest  ${manifestPath}`);
+            console.log(`  sha256    ${manifest.sha256}`);
+          }
           if (gap) process.stderr.write(`warning: partial export (--allow-partial): ${gap}\n`);
           if (manifest.unmapped.rows > 0) {
             process.stderr.write(
