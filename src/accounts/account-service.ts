@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { maskSecret, SecretBox } from '../crypto/secret-box.ts';
 import { Prisma, type PrismaClient } from '../db/prisma.ts';
 import { AccountExistsError, AccountInUseError, AccountNotFoundError, type PermanentRows } from './account-errors.ts';
-import { type AccountInput, parseAccountInput } from './account-input.ts';
+import { type AccountInput, parseAccountInput, type ValidAccountInput } from './account-input.ts';
 
 /** An account's decrypted credentials: only for building an exchange client, never logged or queued. */
 export interface AccountCredentials {
@@ -84,19 +84,7 @@ export class AccountService {
     const valid = parseAccountInput(input);
     const existing = await this.#prisma.account.findUnique({ where: { name: valid.name } });
     if (!existing) return this.add(input);
-    const account = await this.#prisma.account.update({
-      where: { id: existing.id },
-      data: {
-        uid: valid.uid,
-        baseUrl: valid.baseUrl.replace(/\/$/, ''),
-        apiKey: valid.apiKey,
-        secretEnc: this.#box.seal(valid.secretKey, secretContext(existing.id)),
-        passphraseEnc: this.#box.seal(valid.passphrase, passphraseContext(existing.id)),
-        isBrokerParent: valid.isBrokerParent,
-        isUnifiedAccount: valid.isUnifiedAccount,
-      },
-    });
-    return summarize(account);
+    return this.#store(existing.id, valid);
   }
 
   /**
@@ -115,14 +103,19 @@ export class AccountService {
     const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     const valid = parseAccountInput({ ...current, ...defined, name });
     await options.verify?.(valid);
+    return this.#store(existing.id, valid);
+  }
+
+  /** Writes a validated input over an existing account, its secrets sealed to that account's row. */
+  async #store(id: string, valid: ValidAccountInput): Promise<AccountSummary> {
     const account = await this.#prisma.account.update({
-      where: { id: existing.id },
+      where: { id },
       data: {
         uid: valid.uid,
         baseUrl: valid.baseUrl.replace(/\/$/, ''),
         apiKey: valid.apiKey,
-        secretEnc: this.#box.seal(valid.secretKey, secretContext(existing.id)),
-        passphraseEnc: this.#box.seal(valid.passphrase, passphraseContext(existing.id)),
+        secretEnc: this.#box.seal(valid.secretKey, secretContext(id)),
+        passphraseEnc: this.#box.seal(valid.passphrase, passphraseContext(id)),
         isBrokerParent: valid.isBrokerParent,
         isUnifiedAccount: valid.isUnifiedAccount,
       },
