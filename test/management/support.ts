@@ -58,6 +58,7 @@ export async function dropRunLockHolder(pool: pg.Pool, actionId: string): Promis
         AND l.classid = ((h.k >> 32) & 4294967295)::oid AND l.objid = (h.k & 4294967295)::oid`,
     [`management-action:${actionId}`],
   );
-  for (const { pid } of result.rows) await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+  // Wait (up to 5 s) for the backend to exit: until it has, it still holds the lock.
+  for (const { pid } of result.rows) await pool.query('SELECT pg_terminate_backend($1, 5000)', [pid]);
   return result.rows.length;
 }
