@@ -99,6 +99,7 @@ function inlineQuery(text: string, values: unknown[]): string {
 async function psqlCopy(databaseUrl: string, accountId: string, to: string, out: string) {
   const request = parseExportRequest({ report: 'spot-ledger', accountId, from: '2026-01-01', to, tz: 'UTC' });
   const report = reportByName('spot-ledger');
+  if (report.kind !== 'sql') throw new Error('spot-ledger is a SQL report');
   const { text, values } = report.query(reportParams(request, 'bench'));
   const headers = report.columns.map((c) => c.header);
   // The same query, the same columns (the trailing manifest flag column is left out).

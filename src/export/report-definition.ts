@@ -1,3 +1,5 @@
+import type pg from 'pg';
+
 import type { Stream } from '../ingest/streams/registry.ts';
 import type { CellKind } from './neutralize.ts';
 import type { Period } from './period.ts';
@@ -32,16 +34,8 @@ export const OMITTED_PREFIX = 'omitted:';
 /** Flag prefix of a row written as booked but counted in the manifest for an accountant to confirm. */
 export const REVIEW_PREFIX = 'review:';
 
-/**
- * One CSV report. Its query returns the output columns in order, then ONE extra column: null for a
- * normal row, `UNPAIRED_LEG` for a trade leg without its other side, `omitted:<what>` for a row
- * left out of the file, `review:<what>` for a row to confirm, or a short label (e.g.
- * `spotTaxType=Foo`) for a row carrying a value the mapping or the schema does not know. That
- * column is counted into the manifest and never written to the CSV.
- * Every value is text already (amounts cast with ::text, times formatted in SQL), and the ORDER BY
- * ends in a unique key, so the same data gives the same bytes.
- */
-export interface ReportDefinition {
+/** What every report has, however its rows are made. */
+interface ReportBase {
   readonly name: string;
   readonly title: string;
   readonly description: string;
@@ -52,8 +46,41 @@ export interface ReportDefinition {
   readonly streams: readonly Stream[];
   /** Which optional parameters the report understands. */
   readonly accepts: { readonly coin: boolean; readonly includePending: boolean };
+}
+
+/**
+ * One CSV report made by one SQL query. The query returns the output columns in order, then ONE
+ * extra column: null for a normal row, `UNPAIRED_LEG` for a trade leg without its other side,
+ * `omitted:<what>` for a row left out of the file, `review:<what>` for a row to confirm, or a short
+ * label (e.g. `spotTaxType=Foo`) for a row carrying a value the mapping or the schema does not
+ * know. That column is counted into the manifest and never written to the CSV.
+ * Every value is text already (amounts cast with ::text, times formatted in SQL), and the ORDER BY
+ * ends in a unique key, so the same data gives the same bytes.
+ */
+export interface SqlReportDefinition extends ReportBase {
+  readonly kind: 'sql';
   query(params: ReportParams): ReportQuery;
 }
+
+/** One row of a computed report: its cells in column order (text, exact) and the flag (see above). */
+export interface ReportRow {
+  readonly cells: readonly (string | null)[];
+  readonly flag?: string | null;
+}
+
+/**
+ * A report whose rows are computed in Node from what the database holds (lot matching, running
+ * balances, a journal): `rows` reads through the export's own connection (its session time zone is
+ * the period's) and yields rows in output order, in constant memory (cursors, not arrays of the
+ * whole history). The flag has the SQL reports' meaning. Throwing a typed error fails the export
+ * before anything is renamed into place. Same data, same bytes: the order must be total.
+ */
+export interface ComputedReportDefinition extends ReportBase {
+  readonly kind: 'computed';
+  rows(params: ReportParams, db: pg.ClientBase): AsyncIterable<ReportRow>;
+}
+
+export type ReportDefinition = SqlReportDefinition | ComputedReportDefinition;
 
 export function text(header: string): ReportColumn {
   return { header, kind: 'text' };

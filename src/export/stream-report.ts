@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Transform, type Writable } from 'node:stream';
+import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 import pg from 'pg';
@@ -11,6 +11,7 @@ import {
   OMITTED_PREFIX,
   type ReportDefinition,
   type ReportParams,
+  type ReportRow,
   REVIEW_PREFIX,
   UNPAIRED_LEG,
 } from './report-definition.ts';
@@ -76,14 +77,7 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
   try {
     // Local times in the report are the period's zone, whatever the server's default.
     await client.query(`SELECT set_config('TimeZone', $1, false)`, [params.period.tz]);
-    const { text, values } = report.query(params);
-    const source = client.query(
-      new PrefetchingQueryStream(text, values, {
-        rowMode: 'array',
-        batchSize: options.batchSize ?? 1_000,
-        types: RAW_TEXT,
-      }),
-    );
+    const source = rowSource(report, params, client, options.batchSize ?? 1_000);
     let pending = encodeCsvHeader(columns.map((c) => c.header));
     const emit = (stream: Transform) => {
       const chunk = Buffer.from(pending, 'utf8');
@@ -138,6 +132,19 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
     if (options.unpairedSink) await endStream(options.unpairedSink);
   }
   return { rowCount, bytes, sha256: hash.digest('hex'), unmapped, unpairedLegs, omitted, review };
+}
+
+/** The report's rows as arrays of text cells followed by the flag column, whatever makes them. */
+function rowSource(report: ReportDefinition, params: ReportParams, client: pg.Client, batchSize: number): Readable {
+  if (report.kind === 'computed')
+    return Readable.from(asFlaggedArrays(report.rows(params, client)), { objectMode: true });
+  const { text, values } = report.query(params);
+  return client.query(new PrefetchingQueryStream(text, values, { rowMode: 'array', batchSize, types: RAW_TEXT }));
+}
+
+// A computed row in the SQL reports' shape: the cells, then the flag column.
+async function* asFlaggedArrays(rows: AsyncIterable<ReportRow>): AsyncGenerator<(string | null)[]> {
+  for await (const row of rows) yield [...row.cells, row.flag ?? null];
 }
 
 function endStream(stream: Writable): Promise<void> {

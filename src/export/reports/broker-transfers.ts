@@ -1,4 +1,4 @@
-import type { ReportDefinition } from '../report-definition.ts';
+import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { byteOrder, enumOrRaw, localTime, unixMs, unmappedCell, unmappedFlag, utcTime } from '../sql-fragments.ts';
 import { accountAndPeriod, SqlParams } from '../sql-params.ts';
@@ -10,7 +10,7 @@ const FINAL_STATUSES = ['success', 'fail', 'unknown'];
  * Deposits and withdrawals of the broker's sub-accounts whose last update falls in the period.
  * A pending record can still change, so by default only final statuses are listed.
  */
-export const brokerTransfersReport: ReportDefinition = {
+export const brokerTransfersReport: SqlReportDefinition = {
   name: 'broker-transfers',
   title: 'Broker sub-account deposits and withdrawals',
   description: 'deposits and withdrawals of broker sub-accounts (final statuses unless pending is asked for)',
@@ -29,6 +29,7 @@ export const brokerTransfersReport: ReportDefinition = {
     text('ts_ms'),
     text('unmapped'),
   ],
+  kind: 'sql',
   query(params) {
     const p = new SqlParams();
     const where = accountAndPeriod(p, params, 'ts');

@@ -1,4 +1,4 @@
-import type { ReportDefinition } from '../report-definition.ts';
+import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { SqlParams } from '../sql-params.ts';
 import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
@@ -7,7 +7,7 @@ import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from './ledger-entri
  * CoinTracking's CSV import format, dates in UTC. Tx-ID carries the exchange's record id(s), which
  * CoinTracking uses to recognise a row imported twice.
  */
-export const coinTrackingReport: ReportDefinition = {
+export const coinTrackingReport: SqlReportDefinition = {
   name: 'cointracking',
   title: 'CoinTracking CSV',
   description: "the spot ledger in CoinTracking's CSV import format (UTC dates)",
@@ -28,6 +28,7 @@ export const coinTrackingReport: ReportDefinition = {
     text('Date'),
     text('Tx-ID'),
   ],
+  kind: 'sql',
   query(params) {
     const p = new SqlParams();
     const cte = ledgerEntriesCte(p, params);

@@ -1,4 +1,4 @@
-import type { ReportDefinition } from '../report-definition.ts';
+import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { byteOrder, enumOrRaw, localTime, unmappedCell, unmappedFlag, utcTime } from '../sql-fragments.ts';
 import { accountAndPeriod, SqlParams } from '../sql-params.ts';
@@ -7,7 +7,7 @@ import { accountAndPeriod, SqlParams } from '../sql-params.ts';
  * One row per closed futures position, booked in the period of its close (the record's last
  * update time, uTime). `coin` filters by margin coin.
  */
-export const futuresPnlReport: ReportDefinition = {
+export const futuresPnlReport: SqlReportDefinition = {
   name: 'futures-pnl',
   title: 'Futures realized P&L',
   description: 'one row per closed futures position, booked at its close time',
@@ -36,6 +36,7 @@ export const futuresPnlReport: ReportDefinition = {
     text('close_time_local'),
     text('unmapped'),
   ],
+  kind: 'sql',
   query(params) {
     const p = new SqlParams();
     const where = accountAndPeriod(p, params, 'updated_time');

@@ -1,4 +1,4 @@
-import type { ReportDefinition } from '../report-definition.ts';
+import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { byteOrder } from '../sql-fragments.ts';
 import { accountAndPeriod, SqlParams } from '../sql-params.ts';
@@ -8,7 +8,7 @@ import { accountAndPeriod, SqlParams } from '../sql-params.ts';
  * margin coin. Summed by Postgres in numeric, so the totals are exact. Amounts in different
  * margin coins are never added together.
  */
-export const futuresSummaryReport: ReportDefinition = {
+export const futuresSummaryReport: SqlReportDefinition = {
   name: 'futures-summary',
   title: 'Futures P&L summary',
   description: 'totals per symbol and per margin coin of the positions closed in the period',
@@ -25,6 +25,7 @@ export const futuresSummaryReport: ReportDefinition = {
     decimal('total_funding'),
     decimal('net_profit'),
   ],
+  kind: 'sql',
   query(params) {
     const p = new SqlParams();
     const where = accountAndPeriod(p, params, 'updated_time');

@@ -1,10 +1,10 @@
-import type { ReportDefinition } from '../report-definition.ts';
+import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { SqlParams } from '../sql-params.ts';
 import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
 
 /** Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC. */
-export const koinlyReport: ReportDefinition = {
+export const koinlyReport: SqlReportDefinition = {
   name: 'koinly',
   title: 'Koinly universal CSV',
   description: "the spot ledger in Koinly's universal import format (UTC dates)",
@@ -25,6 +25,7 @@ export const koinlyReport: ReportDefinition = {
     text('Description'),
     text('TxHash'),
   ],
+  kind: 'sql',
   query(params) {
     const p = new SqlParams();
     const sql = `${ledgerEntriesCte(p, params)}

@@ -1,11 +1,11 @@
-import type { ReportDefinition } from '../report-definition.ts';
+import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { bookingArrays, UNMAPPED_CATEGORY } from '../spot-tax-types.ts';
 import { byteOrder, localTime, unixMs, unmappedCell, unmappedFlag, utcTime } from '../sql-fragments.ts';
 import { accountAndPeriod, SqlParams } from '../sql-params.ts';
 
 /** Every spot finance record of the period, every field, with its accounting category. */
-export const spotLedgerReport: ReportDefinition = {
+export const spotLedgerReport: SqlReportDefinition = {
   name: 'spot-ledger',
   title: 'Spot ledger',
   description: 'every spot finance record of the period with its accounting category',
@@ -25,6 +25,7 @@ export const spotLedgerReport: ReportDefinition = {
     text('biz_order_id'),
     text('unmapped'),
   ],
+  kind: 'sql',
   query(params) {
     // A lookup in the bound arrays rather than a join keeps the plan an index scan in ts order,
     // which streams from the first row instead of sorting the whole period first.
