@@ -31,6 +31,7 @@ const FOLDERS: [string, Layer | 'simulator'][] = [
   ['src/export/', 'domain'],
   ['src/management/', 'domain'],
   ['src/market-data/', 'domain'],
+  ['src/accounting/', 'domain'],
   ['src/accounts/', 'domain'],
   ['src/exchange/', 'exchange'],
   ['src/config/', 'foundation'],
