@@ -1,4 +1,4 @@
-import type Decimal from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 
 /** A value in the valuation currency and where it came from. */
 export interface Valuation {
