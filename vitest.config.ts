@@ -14,6 +14,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * project: it runs with the stores until someone proves it needs none and adds it here.
  */
 const UNIT = [
+  'test/accounting/memory-price-book.test.ts',
   'test/exchange/parse-answer.test.ts',
   'test/exchange/retry-policy.test.ts',
   'test/exchange/signer.test.ts',
