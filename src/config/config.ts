@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { ConfigError } from '../errors/index.ts';
 import type { ReportName } from '../vocabulary/report-names.ts';
-import { envSchema, parseTrustProxy } from './env-schema.ts';
+import { envSchema, parsePriceTolerance, parseTrustProxy } from './env-schema.ts';
 import { parseMasterKey } from './master-key.ts';
 
 export interface Config {
@@ -58,6 +58,8 @@ export interface Config {
   readonly metrics: { readonly host: string; readonly port: number };
   /** The alert webhook (a secret: never log it) and the heartbeat's limit. */
   readonly alerts: { readonly webhookUrl: string | undefined; readonly noSuccessAfterMs: number };
+  /** Prices: the currency values are stated in and how old a price may be (PRICE_TOLERANCE, ms). */
+  readonly valuation: { readonly currency: string; readonly priceToleranceMs: number };
   /** Reports written for the previous month after the nightly sync; accounts [] = every account. */
   readonly monthlyExports: {
     readonly reports: readonly ReportName[];
@@ -122,6 +124,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alerts: Object.freeze({
       webhookUrl: raw.ALERT_WEBHOOK_URL || undefined,
       noSuccessAfterMs: raw.ALERT_NO_SUCCESS_HOURS * HOUR,
+    }),
+    valuation: Object.freeze({
+      currency: raw.VALUATION_CURRENCY,
+      priceToleranceMs: parsePriceTolerance(raw.PRICE_TOLERANCE)!,
     }),
     monthlyExports: Object.freeze({
       reports: raw.MONTHLY_EXPORT_REPORTS as ReportName[],

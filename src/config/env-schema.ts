@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 import { CronExpressionParser } from 'cron-parser';
-import { IANAZone } from 'luxon';
+import { Duration, IANAZone } from 'luxon';
 import { z } from 'zod';
 
 import { REPORT_NAMES } from '../vocabulary/report-names.ts';
@@ -51,6 +51,28 @@ export function parseTrustProxy(value: string): boolean | number | string[] | un
     return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
   });
   return valid ? entries : undefined;
+}
+
+/** The longest PRICE_TOLERANCE: beyond a year a "nearest earlier price" is no longer a price of the day. */
+const MAX_PRICE_TOLERANCE_MS = 366 * 24 * 3_600_000;
+
+/**
+ * PRICE_TOLERANCE in milliseconds: a whole number of ms, or an ISO-8601 duration of weeks, days and
+ * time (P1D, PT36H, P1DT12H; a day is 24 h, no months or years, whose length varies); undefined when
+ * it is neither or is beyond MAX_PRICE_TOLERANCE_MS.
+ */
+export function parsePriceTolerance(value: string): number | undefined {
+  const text = value.trim().toUpperCase();
+  let ms: number;
+  if (/^\d{1,12}$/.test(text)) ms = Number(text);
+  else {
+    // Years and months (Y, or M before the T) have no fixed length; minutes (M after the T) do.
+    const datePart = text.split('T')[0]!;
+    const duration = Duration.fromISO(text);
+    if (!text.startsWith('P') || /[YM]/.test(datePart) || !duration.isValid) return undefined;
+    ms = duration.toMillis();
+  }
+  return Number.isSafeInteger(ms) && ms >= 0 && ms <= MAX_PRICE_TOLERANCE_MS ? ms : undefined;
 }
 
 const commaList = (check?: { values: readonly string[]; what: string }) =>
@@ -232,6 +254,23 @@ export const envSchema = z.object({
       message: 'must be an IANA time zone name such as Europe/Berlin',
     }),
   MONTHLY_EXPORT_ACCOUNTS: commaList(),
+  // Prices and valuation (docs/reports.md, "Prices and valuation"): the currency values are stated
+  // in, and how old the nearest earlier price may be (36 h: a daily close is at most a day old when
+  // the next is due, plus half a day for a close published late or a day missing from a source).
+  VALUATION_CURRENCY: z
+    .string()
+    .default('USDT')
+    .transform((value) => value.trim().toUpperCase())
+    .refine((value) => /^[A-Z0-9]{1,32}$/.test(value), {
+      message: 'must be a coin or currency code such as USDT, USD or EUR',
+    }),
+  PRICE_TOLERANCE: z
+    .string()
+    .default('PT36H')
+    .refine((value) => parsePriceTolerance(value) !== undefined, {
+      message:
+        'must be milliseconds or an ISO-8601 duration in weeks, days and time such as PT36H or P1D (at most 366 days)',
+    }),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

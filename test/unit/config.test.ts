@@ -53,4 +53,18 @@ describe('loadConfig', () => {
     expect(configError({ LOG_LEVEL: 'loud' }).field).toBe('LOG_LEVEL');
     expect(configError({ REDIS_URL: 'http://127.0.0.1:6379' }).field).toBe('REDIS_URL');
   });
+
+  it('values in USDT within 36 h by default; takes a tolerance in ms or as an ISO-8601 duration without months', () => {
+    expect(loadConfig({}).valuation).toEqual({ currency: 'USDT', priceToleranceMs: 36 * 3_600_000 });
+    expect(loadConfig({ VALUATION_CURRENCY: ' eur ', PRICE_TOLERANCE: 'P1DT30M' }).valuation).toEqual({
+      currency: 'EUR',
+      priceToleranceMs: 24 * 3_600_000 + 30 * 60_000,
+    });
+    expect(loadConfig({ PRICE_TOLERANCE: '90000' }).valuation.priceToleranceMs).toBe(90_000);
+    expect(loadConfig({ PRICE_TOLERANCE: 'P1W' }).valuation.priceToleranceMs).toBe(7 * 24 * 3_600_000);
+    for (const bad of ['P1M', 'P1Y', '36h', '-5', 'P400D', '']) {
+      expect(configError({ PRICE_TOLERANCE: bad }).field).toBe('PRICE_TOLERANCE');
+    }
+    expect(configError({ VALUATION_CURRENCY: 'US-D' }).field).toBe('VALUATION_CURRENCY');
+  });
 });
