@@ -10,6 +10,7 @@ export const REPORT_NAMES = [
   'broker-transfers',
   'koinly',
   'cointracking',
+  'balances',
 ] as const;
 
 export type ReportName = (typeof REPORT_NAMES)[number];

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { parseExportRequest } from '../../src/export/export-request.ts';
@@ -26,6 +27,19 @@ const SPOT: SpotRow[] = Array.from({ length: 60 }, (_, i) => ({
   bizOrderId: `o${Math.floor(i / 2)}`,
   ts: i < 30 ? '2026-02-10T08:00:00.000Z' : `2026-02-${String(11 + (i % 10)).padStart(2, '0')}T09:00:00.000Z`,
 }));
+// Each coin's running balance in the exchange's order (ts, then id), as the exchange states it:
+// the balances report checks its closing balances against it.
+{
+  const running = new Map<string, Decimal>();
+  const inOrder = [...SPOT].sort(
+    (a, b) => String(a.ts).localeCompare(String(b.ts)) || Number(a.recordId) - Number(b.recordId),
+  );
+  for (const row of inOrder) {
+    const balance = (running.get(row.coin) ?? new Decimal(0)).plus(row.amount).plus(row.fee ?? '0');
+    running.set(row.coin, balance);
+    row.balance = balance.toFixed();
+  }
+}
 
 async function exportAll(label: string, now: Date) {
   const out: Record<string, { csv: Buffer; manifest: ExportManifest; manifestText: string }> = {};

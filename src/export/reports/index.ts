@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors/index.ts';
 import type { ReportDefinition } from '../report-definition.ts';
+import { balancesReport } from './balances.ts';
 import { brokerTransfersReport } from './broker-transfers.ts';
 import { coinTrackingReport } from './cointracking.ts';
 import { futuresPnlReport } from './futures-pnl.ts';
@@ -15,6 +16,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   brokerTransfersReport,
   koinlyReport,
   coinTrackingReport,
+  balancesReport,
 ];
 
 export function reportByName(name: string | undefined): ReportDefinition {
