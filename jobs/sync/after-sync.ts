@@ -1,3 +1,4 @@
+import { refreshTradePrices } from '../../src/accounting/prices/refresh-trade-prices.ts';
 import { QUEUE } from '../definitions.ts';
 import { enqueueMonthlyExports } from '../export/enqueue-monthly-exports.ts';
 import { enqueueReconciliation } from '../reconcile/enqueue-reconciliation.ts';
@@ -21,4 +22,18 @@ const reconcile: AfterSyncStep = async (runtime, accountId) => {
   await enqueueReconciliation(runtime, accountId, { recount: 'recent' });
 };
 
-export const AFTER_SYNC_STEPS: AfterSyncStep[] = [reconcile, monthlyExports];
+/**
+ * The prices implied by the account's trades (the `price` table's `trade` points), refreshed here,
+ * in this job rather than a job of its own, so that the monthly exports enqueued next value with
+ * them. Idempotent: a retried sync-finish job rewrites nothing.
+ */
+const tradePrices: AfterSyncStep = async (runtime, accountId) => {
+  const client = await runtime.pool.connect();
+  try {
+    await refreshTradePrices(client, accountId);
+  } finally {
+    client.release();
+  }
+};
+
+export const AFTER_SYNC_STEPS: AfterSyncStep[] = [reconcile, tradePrices, monthlyExports];

@@ -61,6 +61,10 @@ describe('schedules', () => {
         async () => (await sync.getJobs(['completed'])).filter((j) => j.name === 'sync-finish').length,
         (n) => n > 0,
       );
+      // ... which wrote the prices implied by the synced trades (after-sync.ts) ...
+      expect(
+        await db.prisma.price.count({ where: { accountId: pipeline.accountId, source: 'trade' } }),
+      ).toBeGreaterThan(0);
       // ... and reconciliation followed the sync and wrote its report, which passes.
       const reports = await until(
         () => db.prisma.reconciliationReport.findMany({ where: { accountId: pipeline.accountId } }),
