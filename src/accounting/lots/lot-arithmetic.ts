@@ -1,0 +1,47 @@
+import { Decimal } from 'decimal.js';
+
+/**
+ * Lot arithmetic. decimal.js rounds every operation to 20 significant digits by default, so sums and
+ * differences of quantities and costs are done in a clone wide enough never to round them (two
+ * numeric(38,18)-sized values need at most ~40 digits; 200 leaves room for long sums), and the
+ * results are handed back as plain `Decimal`s (constructing one does not round).
+ *
+ * The only inexact step is a share: the cost of part of a lot (cost x part / whole). It is rounded to
+ * COST_PLACES decimal places, half to even, and the remainder stays with what is left, so the cost of
+ * a lot is handed out exactly once in total however it is split: no drift.
+ */
+const Exact = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+
+/** Decimal places of a cost or proceeds share. */
+export const COST_PLACES = 18;
+
+export const ZERO = new Decimal(0);
+
+export function plus(a: Decimal, b: Decimal): Decimal {
+  return new Decimal(new Exact(a.toString()).plus(b.toString()).toString());
+}
+
+export function minus(a: Decimal, b: Decimal): Decimal {
+  return new Decimal(new Exact(a.toString()).minus(b.toString()).toString());
+}
+
+export function times(a: Decimal, b: Decimal): Decimal {
+  return new Decimal(new Exact(a.toString()).times(b.toString()).toString());
+}
+
+/** `total x part / whole`, exact when part = whole, else rounded to COST_PLACES places (half even). */
+export function share(total: Decimal, part: Decimal, whole: Decimal): Decimal {
+  if (part.eq(whole)) return total;
+  const exact = new Exact(total.toString()).times(part.toString()).div(whole.toString());
+  return new Decimal(exact.toDecimalPlaces(COST_PLACES, Decimal.ROUND_HALF_EVEN).toString());
+}
+
+/** Whether lot a's unit cost (cost/quantity) is above lot b's, compared without dividing. */
+export function unitCostAbove(aCost: Decimal, aQty: Decimal, bCost: Decimal, bQty: Decimal): boolean {
+  return times(aCost, bQty).gt(times(bCost, aQty));
+}
+
+/** Plain decimal text, never exponent notation. */
+export function plain(value: Decimal): string {
+  return value.toFixed();
+}

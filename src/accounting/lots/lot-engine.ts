@@ -1,0 +1,137 @@
+import type { Decimal } from 'decimal.js';
+
+import { ValidationError } from '../../errors/index.ts';
+import { minus, plus, share, ZERO } from './lot-arithmetic.ts';
+import type { LotMethod } from './lot-method.ts';
+import { OpenLots } from './open-lots.ts';
+
+/** One disposal matched to one lot (or to no lot: the part beyond the holdings). */
+export interface LotMatch {
+  readonly coin: string;
+  readonly disposedAtMs: number;
+  readonly quantity: Decimal;
+  /** This part's share of the disposal's proceeds; null when the disposal could not be priced. */
+  readonly proceeds: Decimal | null;
+  /** The lot part's cost; null when the lot is unpriced or there is no lot (`beyondHoldings`). */
+  readonly costBasis: Decimal | null;
+  /** null for the part beyond the holdings. */
+  readonly acquiredAtMs: number | null;
+  readonly disposalRecordIds: string;
+  readonly lotRecordIds: string;
+  /** More was disposed of than was held: this part has no lot, so no cost (never invented). */
+  readonly beyondHoldings: boolean;
+}
+
+/**
+ * Lots of every coin under one method. Pure and synchronous: the caller walks the history in time
+ * order and says what was acquired and disposed of, with values in the valuation currency, which
+ * itself has no lots (acquiring or disposing of it does nothing).
+ */
+export class LotEngine {
+  private readonly coins = new Map<string, OpenLots>();
+  private seq = 0;
+
+  constructor(
+    readonly method: LotMethod,
+    readonly currency: string,
+  ) {}
+
+  /** Coins come in: a lot of `quantity` costing `cost` (null: unpriced). */
+  acquire(coin: string, quantity: Decimal, cost: Decimal | null, atMs: number, recordIds: string): void {
+    checkQuantity(quantity);
+    if (coin === this.currency || quantity.isZero()) return;
+    this.lotsOf(coin).add({ quantity, cost, acquiredAtMs: atMs, recordIds, seq: this.seq++ });
+  }
+
+  /**
+   * Coins go out for `proceeds` (null: unpriced): one match per lot part consumed, plus one for the
+   * part beyond the holdings, if any. Proceeds are shared in proportion to quantity, the last part
+   * taking the remainder, so the matches' proceeds add up to the disposal's exactly.
+   */
+  dispose(
+    coin: string,
+    quantity: Decimal,
+    proceeds: Decimal | null,
+    atMs: number,
+    disposalRecordIds: string,
+  ): LotMatch[] {
+    checkQuantity(quantity);
+    if (coin === this.currency || quantity.isZero()) return [];
+    const pieces = this.lotsOf(coin).take(quantity);
+    const matches: LotMatch[] = [];
+    let left = quantity;
+    let unshared = proceeds;
+    const part = (qty: Decimal): Decimal | null => {
+      const value = unshared === null ? null : share(unshared, qty, left);
+      if (unshared !== null && value !== null) unshared = minus(unshared, value);
+      left = minus(left, qty);
+      return value;
+    };
+    for (const piece of pieces) {
+      matches.push({
+        coin,
+        disposedAtMs: atMs,
+        quantity: piece.quantity,
+        proceeds: part(piece.quantity),
+        costBasis: piece.cost,
+        acquiredAtMs: piece.acquiredAtMs,
+        disposalRecordIds,
+        lotRecordIds: piece.recordIds,
+        beyondHoldings: false,
+      });
+    }
+    if (left.gt(ZERO)) {
+      matches.push({
+        coin,
+        disposedAtMs: atMs,
+        quantity: left,
+        proceeds: part(left),
+        costBasis: null,
+        acquiredAtMs: null,
+        disposalRecordIds,
+        lotRecordIds: '',
+        beyondHoldings: true,
+      });
+    }
+    return matches;
+  }
+
+  /**
+   * Coins leave without a disposal (a withdrawal, most likely to the owner's own wallet): their lots
+   * go with them in the method's order, and nothing is realized. Returns the quantity removed.
+   */
+  remove(coin: string, quantity: Decimal): Decimal {
+    checkQuantity(quantity);
+    if (coin === this.currency || quantity.isZero()) return ZERO;
+    return this.lotsOf(coin)
+      .take(quantity)
+      .reduce((sum, piece) => plus(sum, piece.quantity), ZERO);
+  }
+
+  /** The quantity of `coin` held in open lots. */
+  held(coin: string): Decimal {
+    return this.coins.get(coin)?.quantity ?? ZERO;
+  }
+
+  /** Open lots over all coins (for tests and the benchmark's memory figures). */
+  get openLots(): number {
+    let count = 0;
+    for (const lots of this.coins.values()) count += lots.count;
+    return count;
+  }
+
+  private lotsOf(coin: string): OpenLots {
+    let lots = this.coins.get(coin);
+    if (lots === undefined) {
+      lots = new OpenLots(this.method);
+      this.coins.set(coin, lots);
+    }
+    return lots;
+  }
+}
+
+function checkQuantity(quantity: Decimal): void {
+  if (!quantity.isFinite() || quantity.isNegative()) {
+    throw new ValidationError('quantity', 'must be a finite decimal, 0 or more', quantity.toString());
+  }
+}
