@@ -16,6 +16,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const UNIT = [
   'test/accounting/memory-price-book.test.ts',
   'test/accounting/lot-engine.test.ts',
+  'test/accounting/lot-engine-property.test.ts',
+  'test/accounting/walk-history.test.ts',
   'test/exchange/parse-answer.test.ts',
   'test/exchange/retry-policy.test.ts',
   'test/exchange/signer.test.ts',

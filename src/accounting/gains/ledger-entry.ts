@@ -1,0 +1,23 @@
+import type { Decimal } from 'decimal.js';
+
+/**
+ * One entry of the spot ledger as the tax-tool reports see it (export/reports/ledger-entries.ts): a
+ * paired trade (one fill or one order) or a single record, amounts positive, fees positive.
+ */
+export interface LedgerEntry {
+  readonly atMs: number;
+  readonly sentAmount: Decimal | null;
+  readonly sentCoin: string | null;
+  readonly receivedAmount: Decimal | null;
+  readonly receivedCoin: string | null;
+  readonly feeAmount: Decimal | null;
+  readonly feeCoin: string | null;
+  /** The spotTaxType's accounting category (spot-tax-types.ts), or `futures`. */
+  readonly category: string;
+  /** The record's spotTaxType (a trade: `Buy`, or `Buy / Sell`). */
+  readonly spotTypes: string;
+  /** `a+b` for a trade's legs; `<id>:fee` for the fee of a record bringing coins in. */
+  readonly recordIds: string;
+  /** null, `unpaired-leg`, `omitted:...`, `review:...` or `spotTaxType=...` (ledger-entries.ts). */
+  readonly flag: string | null;
+}

@@ -1,0 +1,116 @@
+import type { Decimal } from 'decimal.js';
+
+import { minus, plus, ZERO } from '../lots/lot-arithmetic.ts';
+import type { LotEngine } from '../lots/lot-engine.ts';
+import type { PriceBook, Valuation } from '../prices/price-book.ts';
+import type { GainsEvent } from './gains-event.ts';
+import type { LedgerEntry } from './ledger-entry.ts';
+
+/** Categories that move coins without a change of owner (locks, earn, the user's own accounts). */
+const KEEPS_LOTS: ReadonlySet<string> = new Set(['internal-transfer', 'lock', 'earn']);
+/** The futures results: realized gains here are about spot coins only. */
+const NOT_SPOT = 'futures';
+
+/**
+ * Walks the ledger in time order through the lot engine and yields every disposal match and every
+ * income event. Holds nothing but the engine's open lots and the price book's latest points, so
+ * memory does not grow with the number of entries. The rules (docs/reports.md, "realized-gains"):
+ *
+ * - A paired trade disposes of what was sent and acquires what was received, both at one value V:
+ *   what the valuation-currency side was worth when there is one (the currency sent, fee included;
+ *   or the currency received, net of its fee), else the received coin's market value, else the sent
+ *   coin's; neither priced: unpriced. A fee in the received coin reduces the quantity acquired (the
+ *   lot costs V all the same); a fee in the sent coin is disposed of with the trade (its lots' cost is
+ *   in the cost basis, it brings no proceeds).
+ * - A fee paid on its own (category `fee`, e.g. BGB `Transaction fee deduct`, the fee of a deposit or
+ *   of a withdrawal, interest paid) is a disposal for nothing: proceeds 0, so its cost is realized as
+ *   a loss. Over time that is the same total as adding the fee's cost to the trade it belongs to.
+ * - Income (category `income`, coming in) is valued at receipt and becomes a lot at that value.
+ * - Locks, earn and the user's own accounts keep the lots (no event). A withdrawal takes its lots
+ *   away with it without realizing anything (coins sent out are presumed still the owner's).
+ * - Anything else coming in (deposits, rebates, refunds, loans, adjustments, an unpaired trade leg)
+ *   is a lot at its market value at receipt; anything else going out is a disposal at market value
+ *   (its own fee reducing the proceeds).
+ */
+export async function* walkHistory(
+  entries: AsyncIterable<LedgerEntry>,
+  book: PriceBook,
+  engine: LotEngine,
+): AsyncGenerator<GainsEvent> {
+  const valueOf = async (coin: string, quantity: Decimal, atMs: number): Promise<Valuation | null> =>
+    quantity.isZero() ? null : book.value(coin, quantity, new Date(atMs));
+  for await (const entry of entries) {
+    if (entry.category === NOT_SPOT) continue;
+    if (entry.category === 'trade' && entry.flag === null && entry.sentCoin !== null && entry.receivedCoin !== null) {
+      yield* trade(entry, entry.sentCoin, entry.receivedCoin, engine, valueOf, book.currency);
+    } else {
+      yield* single(entry, engine, valueOf);
+    }
+  }
+}
+
+type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise<Valuation | null>;
+
+async function* trade(
+  entry: LedgerEntry,
+  sentCoin: string,
+  receivedCoin: string,
+  engine: LotEngine,
+  valueOf: ValueOf,
+  currency: string,
+): AsyncGenerator<GainsEvent> {
+  const fee = entry.feeAmount ?? ZERO;
+  const sent = plus(entry.sentAmount ?? ZERO, entry.feeCoin === sentCoin ? fee : ZERO);
+  const received = minus(entry.receivedAmount ?? ZERO, entry.feeCoin === receivedCoin ? fee : ZERO);
+  let value: Decimal | null;
+  if (sentCoin === currency) value = sent;
+  else if (receivedCoin === currency) value = received;
+  else
+    value =
+      (await valueOf(receivedCoin, received, entry.atMs))?.value ??
+      (await valueOf(sentCoin, sent, entry.atMs))?.value ??
+      null;
+  for (const match of engine.dispose(sentCoin, sent, value, entry.atMs, entry.recordIds)) {
+    yield { kind: 'disposal', match };
+  }
+  if (received.gt(ZERO)) engine.acquire(receivedCoin, received, value, entry.atMs, entry.recordIds);
+}
+
+async function* single(entry: LedgerEntry, engine: LotEngine, valueOf: ValueOf): AsyncGenerator<GainsEvent> {
+  const { category, atMs, recordIds } = entry;
+  const keeps = KEEPS_LOTS.has(category);
+  const incoming = entry.receivedCoin !== null && entry.receivedAmount !== null ? entry.receivedAmount : null;
+  if (incoming !== null && entry.receivedCoin !== null && !keeps) {
+    const coin = entry.receivedCoin;
+    const valuation = await valueOf(coin, incoming, atMs);
+    if (category === 'income') {
+      yield {
+        kind: 'income',
+        atMs,
+        coin,
+        quantity: incoming,
+        value: valuation?.value ?? null,
+        priceSource: valuation?.source ?? null,
+        spotTaxType: entry.spotTypes,
+        recordId: recordIds,
+      };
+    }
+    engine.acquire(coin, incoming, valuation?.value ?? null, atMs, recordIds);
+  }
+  if (entry.sentCoin === null || entry.sentAmount === null) return;
+  const coin = entry.sentCoin;
+  const fee = entry.feeCoin === coin && entry.feeAmount !== null ? entry.feeAmount : ZERO;
+  const feeOnly = recordIds.endsWith(':fee') || category === 'fee' || category === 'income';
+  const dispose = function* (quantity: Decimal, proceeds: Decimal | null): Generator<GainsEvent> {
+    for (const match of engine.dispose(coin, quantity, proceeds, atMs, recordIds)) yield { kind: 'disposal', match };
+  };
+  if (feeOnly) {
+    yield* dispose(plus(entry.sentAmount, fee), ZERO);
+  } else if (keeps || category === 'withdrawal') {
+    if (category === 'withdrawal') engine.remove(coin, entry.sentAmount);
+    yield* dispose(fee, ZERO);
+  } else {
+    const valuation = await valueOf(coin, entry.sentAmount, atMs);
+    yield* dispose(plus(entry.sentAmount, fee), valuation?.value ?? null);
+  }
+}
