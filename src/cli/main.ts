@@ -9,6 +9,7 @@ import { registerConfigCommands } from './commands/config-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
 import { registerExportCommand } from './commands/export-command.ts';
 import { registerOrdersCommands } from './commands/orders-command.ts';
+import { registerPricesCommands } from './commands/prices-command.ts';
 import { registerReconcileCommand } from './commands/reconcile-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
 import { registerStatusCommand } from './commands/status-command.ts';
@@ -51,5 +52,6 @@ registerApikeysCommands(program);
 registerOrdersCommands(program);
 registerReconcileCommand(program);
 registerRunsCommand(program);
+registerPricesCommands(program);
 
 await program.parseAsync(process.argv);
