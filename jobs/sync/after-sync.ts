@@ -25,9 +25,10 @@ const reconcile: AfterSyncStep = async (runtime, accountId) => {
 /**
  * The prices implied by the account's trades (the `price` table's `trade` points), refreshed here,
  * in this job rather than a job of its own, so that the monthly exports enqueued next value with
- * them. Idempotent: a retried sync-finish job rewrites nothing.
+ * them. Idempotent: a retried sync-finish job rewrites nothing. `ledgerline sync` and `backfill`
+ * run it too once their windows are done.
  */
-const tradePrices: AfterSyncStep = async (runtime, accountId) => {
+export const refreshAccountTradePrices: AfterSyncStep = async (runtime, accountId) => {
   const client = await runtime.pool.connect();
   try {
     await refreshTradePrices(client, accountId);
@@ -36,4 +37,4 @@ const tradePrices: AfterSyncStep = async (runtime, accountId) => {
   }
 };
 
-export const AFTER_SYNC_STEPS: AfterSyncStep[] = [reconcile, tradePrices, monthlyExports];
+export const AFTER_SYNC_STEPS: AfterSyncStep[] = [reconcile, refreshAccountTradePrices, monthlyExports];

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 
 import { startBackfill } from '../../../jobs/ingest/backfill.ts';
+import { refreshAccountTradePrices } from '../../../jobs/sync/after-sync.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
 import { parseStreamChoice } from '../../ingest/streams/registry.ts';
@@ -45,6 +46,8 @@ export function registerBackfillCommand(program: Command): void {
           });
           const title = `backfill ${options.account} ${stream} ${formatInstant(from)} .. ${formatInstant(to)}`;
           await watchWindows(runtime, started, { title, inProcessWorker: Boolean(workers) });
+          // As after the nightly sync: the trades just read imply prices (idempotent).
+          await refreshAccountTradePrices(runtime, (await runtime.accounts.get(options.account)).id);
         } finally {
           await workers?.close();
           await runtime.close();

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+import { refreshAccountTradePrices } from '../../../jobs/sync/after-sync.ts';
 import { planAndEnqueueSync } from '../../../jobs/sync/plan-and-enqueue-sync.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
@@ -28,6 +29,8 @@ export function registerSyncCommand(program: Command): void {
             title: `sync ${options.account} ${stream}`,
             inProcessWorker: Boolean(workers),
           });
+          // As after the nightly sync: the trades just read imply prices (idempotent).
+          await refreshAccountTradePrices(runtime, account.id);
         } finally {
           await workers?.close();
           await runtime.close();
