@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { ensureDatabase } from './ensure-database.ts';
 import { DEFAULT_MIGRATIONS_DIR, DEFAULT_SCHEMA_PATH, readMigrations } from './tools/migrations-dir.ts';
-import { NO_FILTERS, openSchemaEngine } from './tools/schema-engine.ts';
+import { NO_FILTERS, withSchemaEngine } from './tools/schema-engine.ts';
 
 export interface MigrationPaths {
   schemaPath?: string;
@@ -16,14 +16,12 @@ export interface MigrationPaths {
  */
 export async function migrateDatabase(databaseUrl: string, paths: MigrationPaths = {}): Promise<string[]> {
   await ensureDatabase(databaseUrl);
-  const engine = await openSchemaEngine({ databaseUrl, schemaPath: paths.schemaPath ?? DEFAULT_SCHEMA_PATH });
-  try {
+  const schemaPath = paths.schemaPath ?? DEFAULT_SCHEMA_PATH;
+  return withSchemaEngine({ databaseUrl, schemaPath }, async (engine) => {
     const migrationsList = await readMigrations(paths.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
     const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTERS });
     return result.appliedMigrationNames;
-  } finally {
-    engine.free();
-  }
+  });
 }
 
 /**
@@ -35,8 +33,7 @@ export async function diffMigrationsToSchema(databaseUrl: string, paths: Migrati
   // The engine replays the migrations in a temporary shadow database, which
   // it creates through this connection.
   await ensureDatabase(databaseUrl);
-  const engine = await openSchemaEngine({ databaseUrl, schemaPath });
-  try {
+  return withSchemaEngine({ databaseUrl, schemaPath }, async (engine) => {
     const migrations = await readMigrations(paths.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
     const from =
       migrations.migrationDirectories.length === 0
@@ -50,9 +47,7 @@ export async function diffMigrationsToSchema(databaseUrl: string, paths: Migrati
       filters: NO_FILTERS,
     });
     return meaningfulSql(result.stdout);
-  } finally {
-    engine.free();
-  }
+  });
 }
 
 /**
@@ -61,8 +56,7 @@ export async function diffMigrationsToSchema(databaseUrl: string, paths: Migrati
  */
 export async function diffDatabaseToSchema(databaseUrl: string, paths: MigrationPaths = {}): Promise<string> {
   const schemaPath = paths.schemaPath ?? DEFAULT_SCHEMA_PATH;
-  const engine = await openSchemaEngine({ databaseUrl, schemaPath });
-  try {
+  return withSchemaEngine({ databaseUrl, schemaPath }, async (engine) => {
     const files = [{ path: schemaPath, content: await readFile(schemaPath, 'utf8') }];
     const result = await engine.diff({
       from: { tag: 'schemaDatasource', files, configDir: path.dirname(schemaPath) },
@@ -72,9 +66,7 @@ export async function diffDatabaseToSchema(databaseUrl: string, paths: Migration
       filters: NO_FILTERS,
     });
     return meaningfulSql(result.stdout);
-  } finally {
-    engine.free();
-  }
+  });
 }
 
 // The engine writes this comment, not an empty string, when nothing differs.

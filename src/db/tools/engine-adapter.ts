@@ -44,12 +44,34 @@ function reportCharAsText(value: QueryResultLike): QueryResultLike {
  * a connection to it ("is being accessed by other users"), leaving it behind.
  * This one closes the pool first and then drops it, forcefully.
  */
-class ShadowSafePrismaPg extends PrismaPg {
+export class ShadowSafePrismaPg extends PrismaPg {
   readonly #pgConfig: pg.PoolConfig;
+  readonly #open = new Set<Awaited<ReturnType<PrismaPg['connect']>>>();
 
   constructor(config: pg.PoolConfig) {
     super(config);
     this.#pgConfig = config;
+  }
+
+  /**
+   * The engine connects but never disposes its adapter, even when freed: its pool's idle client
+   * kept a finished `ledgerline migrate` alive for pg's 10 s idle timeout. Each adapter is kept
+   * here so that `disposeAll` can end its pool.
+   */
+  override async connect(): ReturnType<PrismaPg['connect']> {
+    const adapter = await super.connect();
+    const dispose = adapter.dispose.bind(adapter);
+    adapter.dispose = async () => {
+      this.#open.delete(adapter);
+      await dispose();
+    };
+    this.#open.add(adapter);
+    return adapter;
+  }
+
+  /** Ends the pools of every adapter the engine left open. */
+  async disposeAll(): Promise<void> {
+    await Promise.all([...this.#open].map((adapter) => adapter.dispose()));
   }
 
   override async connectToShadowDb(): ReturnType<PrismaPg['connect']> {
@@ -80,7 +102,7 @@ class ShadowSafePrismaPg extends PrismaPg {
  * discrete fields because the adapter derives the shadow database's pool by
  * overriding `database` in this config, which a connectionString would win over.
  */
-export function schemaEngineAdapter(databaseUrl: string): PrismaPg {
+export function schemaEngineAdapter(databaseUrl: string): ShadowSafePrismaPg {
   const parsed = parse(databaseUrl);
   const config: pg.PoolConfig = {
     host: parsed.host ?? undefined,

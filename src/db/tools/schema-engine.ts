@@ -28,6 +28,37 @@ const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 let initialised: Promise<void> | undefined;
 
+/**
+ * The engine arms a 10 s timer (its migration lock's timeout) and, having no clearTimeout
+ * import, never disarms it: a finished `ledgerline migrate` stayed alive 10 s more. Every timer
+ * it sets is kept here, and cleared once no engine is open (a timer cleared while another engine
+ * is open could be one that engine still waits on).
+ */
+const engineTimers = new Set<NodeJS.Timeout>();
+let openEngines = 0;
+
+function trackingTimers(imports: Record<string, unknown>): Record<string, unknown> {
+  const tracked: Record<string, unknown> = { ...imports };
+  for (const [name, value] of Object.entries(imports)) {
+    if (!name.startsWith('__wbg_setTimeout_') || typeof value !== 'function') continue;
+    tracked[name] = (callback: () => void, ms: number) => {
+      const timer = setTimeout(() => {
+        engineTimers.delete(timer);
+        callback();
+      }, ms >>> 0);
+      engineTimers.add(timer);
+      return timer;
+    };
+  }
+  return tracked;
+}
+
+function clearEngineTimersWhenIdle(): void {
+  if (openEngines > 0) return;
+  for (const timer of engineTimers) clearTimeout(timer);
+  engineTimers.clear();
+}
+
 function initialiseWasm(): Promise<void> {
   initialised ??= (async () => {
     const require = createRequire(import.meta.url);
@@ -36,7 +67,7 @@ function initialiseWasm(): Promise<void> {
       'schema_engine_bg.wasm',
     );
     const module = await wasmApi.compile(await readFile(wasmPath));
-    const instance = await wasmApi.instantiate(module, { './schema_engine_bg.js': bindings });
+    const instance = await wasmApi.instantiate(module, { './schema_engine_bg.js': trackingTimers(bindings) });
     bindings.__wbg_set_wasm(instance.exports as never);
     (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
   })();
@@ -50,13 +81,32 @@ export interface EngineOptions {
   onLog?: (line: string) => void;
 }
 
-export async function openSchemaEngine(options: EngineOptions): Promise<SchemaEngine> {
+/**
+ * Opens the engine, runs `use` and closes it again: the wasm engine's memory and the adapter's
+ * pg pool (which the engine itself leaves open), so a one-shot command exits as soon as it is done.
+ */
+export async function withSchemaEngine<T>(
+  options: EngineOptions,
+  use: (engine: SchemaEngine) => Promise<T>,
+): Promise<T> {
   await initialiseWasm();
   const schema = await readFile(options.schemaPath, 'utf8');
-  const adapter = bindMigrationAwareSqlAdapterFactory(schemaEngineAdapter(options.databaseUrl));
-  return bindings.SchemaEngine.new(
-    { datamodels: [[options.schemaPath, schema]] },
-    (line: string) => options.onLog?.(line),
-    adapter,
-  );
+  const factory = schemaEngineAdapter(options.databaseUrl);
+  openEngines += 1;
+  try {
+    const engine = await bindings.SchemaEngine.new(
+      { datamodels: [[options.schemaPath, schema]] },
+      (line: string) => options.onLog?.(line),
+      bindMigrationAwareSqlAdapterFactory(factory),
+    );
+    try {
+      return await use(engine);
+    } finally {
+      engine.free();
+    }
+  } finally {
+    openEngines -= 1;
+    clearEngineTimersWhenIdle();
+    await factory.disposeAll();
+  }
 }
