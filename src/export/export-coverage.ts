@@ -107,7 +107,8 @@ export class CoverageGapError extends PermanentError {
   }
 }
 
-/** `x.csv` -> `x_PARTIAL.csv`: a file that does not hold the whole period says so in its name. */
+/** `x.csv` -> `x_PARTIAL.csv` (`.beancount` likewise): a file that does not hold the whole period says so in its name. */
 export function partialPath(csvPath: string): string {
-  return csvPath.endsWith('.csv') ? `${csvPath.slice(0, -4)}_PARTIAL.csv` : `${csvPath}_PARTIAL`;
+  const extension = /\.(csv|beancount)$/.exec(csvPath)?.[0];
+  return extension ? `${csvPath.slice(0, -extension.length)}_PARTIAL${extension}` : `${csvPath}_PARTIAL`;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { exportBaseName, type ExportRequest, isUuid } from './export-request.ts';
 import type { ExportManifest } from './manifest.ts';
+import { reportByName } from './reports/index.ts';
 
 /**
  * Where queued exports live: EXPORT_DIR/<account id>/<name from the parameters>.csv, with the
@@ -10,7 +11,8 @@ import type { ExportManifest } from './manifest.ts';
  * a manifest is written after its CSV is complete.
  */
 export function exportCsvPath(exportDir: string, request: ExportRequest): string {
-  return path.join(exportDir, request.accountId, `${exportBaseName(request)}.csv`);
+  const extension = reportByName(request.report).textFile?.extension ?? '.csv';
+  return path.join(exportDir, request.accountId, `${exportBaseName(request)}${extension}`);
 }
 
 export interface ListedExport {
@@ -46,7 +48,7 @@ export async function listExports(exportDir: string, accountId: string): Promise
   );
 }
 
-const DOWNLOADABLE = /^[A-Za-z0-9][A-Za-z0-9._~+-]*\.(csv|manifest\.json)$/;
+const DOWNLOADABLE = /^[A-Za-z0-9][A-Za-z0-9._~+-]*\.(csv|beancount|manifest\.json)$/;
 
 /**
  * The path of a file an accountant may download, or undefined: only a CSV or manifest directly

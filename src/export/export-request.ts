@@ -1,3 +1,4 @@
+import { DEFAULT_LONG_TERM_DAYS, type LotMethod, parseLotMethod } from '../accounting/lots/lot-method.ts';
 import { ValidationError } from '../errors/index.ts';
 import { REPORT_NAMES, type ReportName } from '../vocabulary/report-names.ts';
 import { parsePeriod, type Period } from './period.ts';
@@ -11,6 +12,9 @@ export interface ExportRequest {
   readonly period: Period;
   readonly coin?: string | undefined;
   readonly includePending?: boolean | undefined;
+  /** Lot-matching reports only (realized-gains, realized-gains-summary): always set for them. */
+  readonly method?: LotMethod | undefined;
+  readonly longTermDays?: number | undefined;
 }
 
 /** The same request as plain strings: what a job payload, a form or the command line carries. */
@@ -22,7 +26,15 @@ export interface ExportRequestInput {
   tz?: string;
   coin?: string;
   includePending?: boolean;
+  /** fifo, lifo, hifo or average (lot-matching reports; default fifo). */
+  method?: string;
+  /** Whole days after which a holding is long-term (lot-matching reports; default 365). */
+  longTermDays?: string;
 }
+
+// A century: beyond it the split says nothing (and the number stays a small integer).
+const MAX_LONG_TERM_DAYS = 36_525;
+const WHOLE = /^\d{1,6}$/;
 
 // No '_' or '.': the coin is part of the file name, whose parts '_' separates.
 const COIN = /^[A-Z0-9][A-Z0-9-]{0,31}$/;
@@ -32,7 +44,7 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-const TEXT_FIELDS = ['report', 'accountId', 'from', 'to', 'tz', 'coin'] as const;
+const TEXT_FIELDS = ['report', 'accountId', 'from', 'to', 'tz', 'coin', 'method', 'longTermDays'] as const;
 
 /** Validates everything before any query runs; each failure names its field. */
 export function parseExportRequest(input: ExportRequestInput): ExportRequest {
@@ -56,22 +68,59 @@ export function parseExportRequest(input: ExportRequestInput): ExportRequest {
   if (input.includePending && !report.accepts.includePending) {
     throw new ValidationError('pending', `applies only to broker-transfers, not to ${report.name}`);
   }
+  const lots = report.accepts.lots === true;
+  if (!lots) {
+    for (const name of ['method', 'longTermDays'] as const) {
+      if (input[name] !== undefined && input[name].trim() !== '') {
+        throw new ValidationError(
+          name,
+          `applies only to realized-gains and realized-gains-summary, not to ${report.name}`,
+        );
+      }
+    }
+  }
   return Object.freeze({
     report: report.name as ReportName,
     accountId: input.accountId.toLowerCase(),
     period,
     coin,
     includePending: report.accepts.includePending ? Boolean(input.includePending) : undefined,
+    method: lots ? parseLotMethod(input.method) : undefined,
+    longTermDays: lots ? parseLongTermDays(input.longTermDays) : undefined,
   });
 }
 
-export function reportParams(request: ExportRequest, accountName?: string): ReportParams {
+function parseLongTermDays(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return DEFAULT_LONG_TERM_DAYS;
+  const days = WHOLE.test(text) ? Number(text) : Number.NaN;
+  if (!(days >= 1 && days <= MAX_LONG_TERM_DAYS)) {
+    throw new ValidationError('longTermDays', `must be a whole number of days from 1 to ${MAX_LONG_TERM_DAYS}`, value);
+  }
+  return days;
+}
+
+/** The installation's valuation settings (config.valuation), for the reports that value coins. */
+export interface ValuationSettings {
+  readonly currency: string;
+  readonly priceToleranceMs: number;
+}
+
+export function reportParams(
+  request: ExportRequest,
+  accountName?: string,
+  valuation?: ValuationSettings,
+): ReportParams {
   return {
     accountId: request.accountId,
     period: request.period,
     coin: request.coin,
     includePending: request.includePending,
     accountName,
+    method: request.method,
+    longTermDays: request.longTermDays,
+    valuationCurrency: valuation?.currency,
+    priceToleranceMs: valuation?.priceToleranceMs,
   };
 }
 
@@ -88,6 +137,9 @@ export function exportBaseName(request: ExportRequest): string {
   ];
   if (request.coin) parts.push(`coin-${request.coin}`);
   if (request.includePending) parts.push('pending');
+  // The method and the term change every row: part of the name, so each has its own file and job.
+  if (request.method !== undefined) parts.push(request.method);
+  if (request.longTermDays !== undefined) parts.push(`long-${request.longTermDays}d`);
   return parts.join('_');
 }
 

@@ -90,11 +90,15 @@ export function manifestPathFor(csvPath: string): string {
   return siblingPath(csvPath, '.manifest.json');
 }
 
-/** `x.csv` -> `x.unpaired.csv`: the trade legs that could not be paired. */
+/** `x.csv` -> `x.unpaired.csv` (`x.beancount` -> `x.unpaired.beancount`): the trade legs that could not be paired. */
 export function unpairedPathFor(csvPath: string): string {
-  return siblingPath(csvPath, '.unpaired.csv');
+  return siblingPath(csvPath, `.unpaired${DATA_EXTENSION.exec(csvPath)?.[0] ?? '.csv'}`);
 }
 
+// The extensions of report files: CSV, and the text files of report-definition's `textFile`.
+const DATA_EXTENSION = /\.(csv|beancount)$/;
+
 function siblingPath(csvPath: string, suffix: string): string {
-  return csvPath.endsWith('.csv') ? `${csvPath.slice(0, -4)}${suffix}` : `${csvPath}${suffix}`;
+  const extension = DATA_EXTENSION.exec(csvPath)?.[0];
+  return extension ? `${csvPath.slice(0, -extension.length)}${suffix}` : `${csvPath}${suffix}`;
 }

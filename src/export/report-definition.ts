@@ -44,6 +44,12 @@ interface ReportBase {
   readonly dateZone?: string;
   /** The history streams the report reads: an export checks their coverage of the period. */
   readonly streams: readonly Stream[];
+  /**
+   * A file that is not CSV (the beancount journal): no header line, and each row's single cell
+   * written as it is (no quoting, no neutralizing: the report makes its own valid lines), then a
+   * line end; the file takes this extension instead of `.csv`. Manifest, hashing and flags as usual.
+   */
+  readonly textFile?: { readonly extension: string };
   /** Which optional parameters the report understands. */
   readonly accepts: { readonly coin: boolean; readonly includePending: boolean };
 }

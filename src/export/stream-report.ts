@@ -78,7 +78,11 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
     // Local times in the report are the period's zone, whatever the server's default.
     await client.query(`SELECT set_config('TimeZone', $1, false)`, [params.period.tz]);
     const source = rowSource(report, params, client, options.batchSize ?? 1_000);
-    let pending = encodeCsvHeader(columns.map((c) => c.header));
+    // A text file (report.textFile) has no header and writes its cells as they are, one line each.
+    const textFile = report.textFile !== undefined;
+    const header = textFile ? '' : encodeCsvHeader(columns.map((c) => c.header));
+    const encodeRow = textFile ? (cells: string[]) => `${cells.join('\n')}\n` : encodeCsvRow;
+    let pending = header;
     const emit = (stream: Transform) => {
       const chunk = Buffer.from(pending, 'utf8');
       pending = '';
@@ -99,15 +103,17 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
           return;
         }
         const cells = new Array<string>(columns.length);
-        for (let i = 0; i < columns.length; i++) cells[i] = neutralizeCell(row[i], columns[i]!.kind);
+        for (let i = 0; i < columns.length; i++) {
+          cells[i] = textFile ? (row[i] ?? '') : neutralizeCell(row[i], columns[i]!.kind);
+        }
         const flag = row[columns.length];
         if (flag?.startsWith(REVIEW_PREFIX)) {
           const type = flag.slice(REVIEW_PREFIX.length);
           review.rows++;
           review.values[type] = (review.values[type] ?? 0) + 1;
         } else if (flag === UNPAIRED_LEG) {
-          if (unpairedLegs++ === 0) options.unpairedSink?.write(encodeCsvHeader(columns.map((c) => c.header)));
-          options.unpairedSink?.write(encodeCsvRow(cells));
+          if (unpairedLegs++ === 0 && header) options.unpairedSink?.write(header);
+          options.unpairedSink?.write(encodeRow(cells));
         } else if (flag) {
           unmapped.rows++;
           if (flag in unmapped.values) unmapped.values[flag]!++;
@@ -117,7 +123,7 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
           }
         }
         rowCount++;
-        pending += encodeCsvRow(cells);
+        pending += encodeRow(cells);
         if (pending.length >= CHUNK_CHARS) emit(this);
         callback();
       },

@@ -11,6 +11,7 @@ export const REPORT_NAMES = [
   'koinly',
   'cointracking',
   'balances',
+  'beancount',
 ] as const;
 
 export type ReportName = (typeof REPORT_NAMES)[number];

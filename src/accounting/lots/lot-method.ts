@@ -12,6 +12,9 @@ export type LotMethod = (typeof LOT_METHODS)[number];
 
 export const DEFAULT_LOT_METHOD: LotMethod = 'fifo';
 
+/** A lot held more than this many days is long-term unless asked otherwise (the usual one year). */
+export const DEFAULT_LONG_TERM_DAYS = 365;
+
 export function parseLotMethod(value: string | undefined, field = 'method'): LotMethod {
   if (value === undefined || value.trim() === '') return DEFAULT_LOT_METHOD;
   const method = value.trim().toLowerCase();

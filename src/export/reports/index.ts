@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors/index.ts';
 import type { ReportDefinition } from '../report-definition.ts';
 import { balancesReport } from './balances.ts';
+import { beancountReport } from './beancount.ts';
 import { brokerTransfersReport } from './broker-transfers.ts';
 import { coinTrackingReport } from './cointracking.ts';
 import { futuresPnlReport } from './futures-pnl.ts';
@@ -17,6 +18,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   koinlyReport,
   coinTrackingReport,
   balancesReport,
+  beancountReport,
 ];
 
 export function reportByName(name: string | undefined): ReportDefinition {

@@ -3,6 +3,7 @@ import { bookingArrays } from '../spot-tax-types.ts';
 import { byteOrder } from '../sql-fragments.ts';
 import type { SqlParams } from '../sql-params.ts';
 import { futuresEntries } from './futures-entries.ts';
+import { tradeOrderCtes } from './trade-orders.ts';
 
 /**
  * The spot ledger turned into tax-tool entries, shared by the Koinly and CoinTracking reports so
@@ -46,8 +47,6 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
     'text[]',
   );
   const lookup = (values: string[]) => `(${p.add(values, 'text[]')})[k.i]`;
-  const outs = 'count(*) FILTER (WHERE amount < 0)';
-  const ins = 'count(*) FILTER (WHERE amount > 0)';
   return `WITH ledger AS (
       SELECT s.record_id, s.ts, s.coin, s.spot_tax_type, s.amount, s.fee, s.biz_order_id,
              ${lookup(booking.categories)} AS category,
@@ -59,26 +58,7 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
       CROSS JOIN LATERAL (SELECT array_position(${types}, s.spot_tax_type) AS i) AS k
       WHERE s.account_id = ${account} AND s.ts >= ${start} AND s.ts < ${end}
     ),
-    order_legs AS (
-      SELECT s.record_id, s.ts, s.coin, s.spot_tax_type, s.amount, s.fee, s.biz_order_id
-      FROM spot_record s
-      WHERE s.account_id = ${account} AND s.spot_tax_type = ANY(${tradeTypes}) AND s.biz_order_id <> ''
-        AND s.biz_order_id IN (SELECT biz_order_id FROM ledger WHERE category = 'trade' AND biz_order_id <> '')
-    ),
-    orders AS (
-      SELECT biz_order_id, ${outs} = ${ins} AS by_fill
-      FROM order_legs
-      GROUP BY biz_order_id
-      HAVING count(*) FILTER (WHERE amount = 0) = 0 AND ${outs} >= 1 AND ${ins} >= 1
-         AND (${outs} = ${ins} OR ${outs} = 1 OR ${ins} = 1)
-         AND count(DISTINCT coin) FILTER (WHERE amount < 0) = 1 AND count(DISTINCT coin) FILTER (WHERE amount > 0) = 1
-         AND min(coin) FILTER (WHERE amount < 0) <> min(coin) FILTER (WHERE amount > 0)
-    ),
-    numbered AS (
-      SELECT l.*, CASE WHEN o.by_fill THEN row_number() OVER (
-               PARTITION BY l.biz_order_id, l.amount > 0 ORDER BY l.ts, ${byteOrder('l.record_id')}) ELSE 1 END AS fill
-      FROM order_legs l JOIN orders o ON o.biz_order_id = l.biz_order_id
-    ),
+    ${tradeOrderCtes(account, tradeTypes)},
     fills AS (
       SELECT biz_order_id, min(ts) AS ts, min(${byteOrder('record_id')}) AS sort_id,
              sum(-amount) FILTER (WHERE amount < 0) AS given, min(coin) FILTER (WHERE amount < 0) AS given_coin,

@@ -1,0 +1,68 @@
+import { Decimal } from 'decimal.js';
+import type pg from 'pg';
+
+import type { LedgerEntry } from '../../accounting/gains/ledger-entry.ts';
+import { SqlParams } from '../sql-params.ts';
+import { ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
+
+/** Entries fetched per round trip: the most held at once. */
+const BATCH = 2_000;
+/** Before any record the exchange can have. */
+const BEGINNING = new Date(0);
+
+/**
+ * The account's spot ledger from its first record up to `end` (exclusive), as the tax-tool reports
+ * pair it (ledger-entries.ts: one pairing for every report), in (time, record id) order. Read with
+ * DECLARE/FETCH inside a read-only repeatable-read transaction rather than a protocol-level cursor:
+ * each FETCH is a complete statement, so the price book's own queries can run on the same
+ * connection between two batches, and the whole walk sees one snapshot.
+ */
+export async function* readLedgerEntries(db: pg.ClientBase, accountId: string, end: Date): AsyncGenerator<LedgerEntry> {
+  const p = new SqlParams();
+  const cte = ledgerEntriesCte(p, { accountId, period: { from: '', to: '', tz: 'UTC', start: BEGINNING, end } });
+  const text = `DECLARE ledger_entries NO SCROLL CURSOR FOR ${cte}
+    SELECT (extract(epoch FROM ts) * 1000)::bigint::text, sent_amount::text, sent_coin,
+           received_amount::text, received_coin, fee_amount::text, fee_coin,
+           category, spot_types, record_ids, flag
+    FROM entries WHERE category <> 'futures' ${ENTRY_ORDER}`;
+  await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  let done = false;
+  try {
+    await db.query(text, p.values);
+    for (;;) {
+      const { rows } = await db.query<(string | null)[]>({
+        text: `FETCH ${BATCH} FROM ledger_entries`,
+        rowMode: 'array',
+      });
+      for (const row of rows) yield toEntry(row);
+      if (rows.length < BATCH) break;
+    }
+    await db.query('CLOSE ledger_entries');
+    await db.query('COMMIT');
+    done = true;
+  } finally {
+    // An error, or a consumer that stopped early: end the transaction, the cursor with it.
+    if (!done) await db.query('ROLLBACK');
+  }
+}
+
+function toEntry(row: (string | null)[]): LedgerEntry {
+  const [ms, sent, sentCoin, received, receivedCoin, fee, feeCoin, category, spotTypes, recordIds, flag] = row;
+  return {
+    atMs: Number(ms),
+    sentAmount: amount(sent),
+    sentCoin: sentCoin ?? null,
+    receivedAmount: amount(received),
+    receivedCoin: receivedCoin ?? null,
+    feeAmount: amount(fee),
+    feeCoin: feeCoin ?? null,
+    category: category ?? 'unmapped',
+    spotTypes: spotTypes ?? '',
+    recordIds: recordIds ?? '',
+    flag: flag ?? null,
+  };
+}
+
+function amount(value: string | null | undefined): Decimal | null {
+  return value === null || value === undefined ? null : new Decimal(value);
+}

@@ -1,0 +1,95 @@
+import { DateTime } from 'luxon';
+
+import { minus, plain } from '../../accounting/lots/lot-arithmetic.ts';
+import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
+import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
+import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
+import { gainsEvents, type LotSettings, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+
+/** Flag of a disposal part beyond the holdings: no lot, so no cost basis (never invented). */
+export const EXCEEDS_HOLDINGS = `${REVIEW_PREFIX}disposal-exceeds-holdings`;
+/** Flag of a row whose proceeds or cost basis could not be priced: left empty, never guessed. */
+export const UNPRICED = `${REVIEW_PREFIX}unpriced`;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An instant in the period's zone, as the SQL reports write it (2026-05-01T10:00:00.000+02:00). */
+export function localTime(ms: number, tz: string): string {
+  return DateTime.fromMillis(ms, { zone: tz }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSSZZ");
+}
+
+/** Whole 24-hour days between acquisition and disposal (UTC days have no DST). */
+export function holdingDays(acquiredAtMs: number, disposedAtMs: number): number {
+  return Math.floor((disposedAtMs - acquiredAtMs) / DAY_MS);
+}
+
+/** `long` when held more than `longTermDays` days (the usual "more than one year" with 365). */
+export function termOf(days: number, longTermDays: number): 'short' | 'long' {
+  return days > longTermDays ? 'long' : 'short';
+}
+
+/** The cells of one match; gain is proceeds - cost_basis of the printed values, exactly. */
+export function gainRow(match: LotMatch, settings: LotSettings, tz: string): ReportRow {
+  const proceeds = match.proceeds === null ? null : plain(match.proceeds);
+  const cost = match.costBasis === null ? null : plain(match.costBasis);
+  const gain =
+    match.proceeds !== null && match.costBasis !== null ? plain(minus(match.proceeds, match.costBasis)) : null;
+  const days = match.acquiredAtMs === null ? null : holdingDays(match.acquiredAtMs, match.disposedAtMs);
+  const flag = match.beyondHoldings ? EXCEEDS_HOLDINGS : gain === null ? UNPRICED : null;
+  return {
+    cells: [
+      localTime(match.disposedAtMs, tz),
+      match.coin,
+      plain(match.quantity),
+      proceeds,
+      cost,
+      gain,
+      match.acquiredAtMs === null ? null : localTime(match.acquiredAtMs, tz),
+      days === null ? null : String(days),
+      settings.method,
+      settings.currency,
+      match.disposalRecordIds,
+      match.lotRecordIds,
+      days === null ? null : termOf(days, settings.longTermDays),
+    ],
+    flag,
+  };
+}
+
+/** The realized-gains report over a given price book opener (tests pass a memory book). */
+export function realizedGainsReportWith(openBook: OpenBook): ComputedReportDefinition {
+  return {
+    name: 'realized-gains',
+    title: 'Realized gains',
+    description:
+      'one row per disposal and lot it consumed in the period (fifo, lifo, hifo or average over the whole history), with proceeds, cost basis, gain and holding period in the valuation currency',
+    streams: ['spot'],
+    accepts: { coin: true, includePending: false, lots: true },
+    columns: [
+      text('disposed_at'),
+      text('coin'),
+      decimal('quantity'),
+      decimal('proceeds'),
+      decimal('cost_basis'),
+      decimal('gain'),
+      text('acquired_at'),
+      decimal('holding_days'),
+      text('method'),
+      text('valuation_currency'),
+      text('disposal_record_ids'),
+      text('lot_record_ids'),
+      text('term'),
+    ],
+    kind: 'computed',
+    async *rows(params, db) {
+      const settings = lotSettings(params);
+      for await (const event of gainsEvents(params, db, settings, openBook)) {
+        if (event.kind !== 'disposal') continue;
+        if (params.coin !== undefined && event.match.coin !== params.coin) continue;
+        yield gainRow(event.match, settings, params.period.tz);
+      }
+    },
+  };
+}
+
+export const realizedGainsReport = realizedGainsReportWith(openStoredBook);
