@@ -1,5 +1,6 @@
 import type pg from 'pg';
 
+import type { LotMethod } from '../accounting/lots/lot-method.ts';
 import type { Stream } from '../ingest/streams/registry.ts';
 import type { CellKind } from './neutralize.ts';
 import type { Period } from './period.ts';
@@ -19,6 +20,14 @@ export interface ReportParams {
   readonly includePending?: boolean | undefined;
   /** Name written in CoinTracking's Exchange column. */
   readonly accountName?: string | undefined;
+  /** Realized gains: how disposals pick their lots (default fifo). */
+  readonly method?: LotMethod | undefined;
+  /** Realized gains: a lot held more than this many days is long-term (default 365). */
+  readonly longTermDays?: number | undefined;
+  /** The currency values are stated in (config VALUATION_CURRENCY; default USDT). */
+  readonly valuationCurrency?: string | undefined;
+  /** How old a price may be and still value an instant, ms (config PRICE_TOLERANCE; default 36 h). */
+  readonly priceToleranceMs?: number | undefined;
 }
 
 export interface ReportQuery {
@@ -51,7 +60,12 @@ interface ReportBase {
    */
   readonly textFile?: { readonly extension: string };
   /** Which optional parameters the report understands. */
-  readonly accepts: { readonly coin: boolean; readonly includePending: boolean };
+  readonly accepts: {
+    readonly coin: boolean;
+    readonly includePending: boolean;
+    /** `method` and `longTermDays` (the lot-matching reports). */
+    readonly lots?: boolean;
+  };
 }
 
 /**

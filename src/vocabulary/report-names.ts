@@ -11,6 +11,9 @@ export const REPORT_NAMES = [
   'koinly',
   'cointracking',
   'balances',
+  'realized-gains',
+  'realized-gains-summary',
+  'income',
   'beancount',
 ] as const;
 

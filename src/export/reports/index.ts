@@ -6,7 +6,10 @@ import { brokerTransfersReport } from './broker-transfers.ts';
 import { coinTrackingReport } from './cointracking.ts';
 import { futuresPnlReport } from './futures-pnl.ts';
 import { futuresSummaryReport } from './futures-summary.ts';
+import { incomeReport } from './income.ts';
 import { koinlyReport } from './koinly.ts';
+import { realizedGainsReport } from './realized-gains.ts';
+import { realizedGainsSummaryReport } from './realized-gains-summary.ts';
 import { spotLedgerReport } from './spot-ledger.ts';
 
 /** Every report, by name (the names are the CLI's --report values and part of job ids). */
@@ -18,6 +21,9 @@ export const REPORTS: readonly ReportDefinition[] = [
   koinlyReport,
   coinTrackingReport,
   balancesReport,
+  realizedGainsReport,
+  realizedGainsSummaryReport,
+  incomeReport,
   beancountReport,
 ];
 
