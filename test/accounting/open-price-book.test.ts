@@ -104,4 +104,19 @@ describe('openPriceBook', () => {
     expect(await book.value('SOL', new Decimal(1), at(10 * HOUR + 5000 * 1000 + 1))).toBeNull();
     await book.close();
   });
+
+  it('pages by the numeric id: a page boundary inside one instant neither skips nor repeats a point', async () => {
+    // 2,001 pairs at one instant, ids 99999 and 100000..101999: ordered as text, 99999 would come
+    // after the first page's last id and be skipped.
+    await client.query(
+      `INSERT INTO price (id, time, base, quote, price, source, account_id)
+       SELECT 99999 + n, $1::timestamptz, 'P' || n, 'USDT', n + 1, 'x', NULL FROM generate_series(0, 2000) AS n`,
+      [at(20 * HOUR)],
+    );
+    const book = await openPriceBook(client, { accountId: mine, currency: 'USDT', toleranceMs: 0 });
+    for (let n = 0; n <= 2000; n += 1) {
+      expect((await book.value(`P${n}`, new Decimal(1), at(20 * HOUR)))?.price.toString()).toBe(String(n + 1));
+    }
+    await book.close();
+  });
 });

@@ -48,13 +48,14 @@ interface PriceRow {
 }
 
 // Cast to text: whatever type parsers the caller's connection has, numbers stay exact strings.
+// Qualified names: a bare `ORDER BY id` would sort by the text output column, not the keyset's bigint.
 const PAGE = `
-  SELECT id::text AS id, (extract(epoch FROM time) * 1000)::bigint::text AS ms,
-         base, quote, price::text AS price, source
-    FROM price
-   WHERE (account_id IS NULL OR account_id = $1::uuid)
-     AND (time, id) > (timestamptz 'epoch' + $2::bigint * interval '1 millisecond', $3::bigint)
-   ORDER BY time, id
+  SELECT p.id::text AS id, (extract(epoch FROM p.time) * 1000)::bigint::text AS ms,
+         p.base, p.quote, p.price::text AS price, p.source
+    FROM price p
+   WHERE (p.account_id IS NULL OR p.account_id = $1::uuid)
+     AND (p.time, p.id) > (timestamptz 'epoch' + $2::bigint * interval '1 millisecond', $3::bigint)
+   ORDER BY p.time, p.id
    LIMIT ${PAGE_SIZE}`;
 
 class PricePages implements PointFeed {
