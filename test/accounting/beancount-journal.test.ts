@@ -24,13 +24,14 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function exportJournal(accountId: string, name: string, from: string, to: string, tz = 'UTC') {
+async function exportJournal(accountId: string, name: string, from: string, to: string, tz = 'UTC', currency?: string) {
   const request = parseExportRequest({ report: 'beancount', accountId, from, to, tz });
   const file = await exportToFile({
     databaseUrl: db.url,
     request,
     account: { id: accountId, name },
     csvPath: exportCsvPath(dir, request),
+    ...(currency ? { valuation: { currency, priceToleranceMs: 86_400_000 } } : {}),
   });
   return { ...file, text: await readFile(file.csvPath, 'utf8') };
 }
@@ -112,6 +113,15 @@ describe('the beancount journal', () => {
     const opening = assertions(journal.text).filter((a) => a.day === '2026-03-01');
     expect(opening).toHaveLength(simulated.coins.length);
     expect(opening.some((a) => !/^0\.0+$/.test(a.amount))).toBe(true);
+  });
+
+  it("takes the installation's valuation currency as the operating currency, prices on the other side", async () => {
+    const journal = await exportJournal(simulated.accountId, 'simulated', '2026-03-01', '2026-03-31', 'UTC', 'BTC');
+    expect(journal.text).toContain('option "operating_currency" "BTC"');
+    // A purchase of BTC reads "-x USDT @@ y BTC": the price is stated in the operating currency.
+    expect(journal.text).toMatch(/Assets:Exchange:Spot:USDT {2}-[0-9.]+ USDT @@ [0-9.]+ BTC\n/);
+    expect(journal.text).not.toMatch(/[0-9] BTC @@/);
+    expect(beanCheck(journal.csvPath).status).toBe(0);
   });
 
   it("fails bean-check when one balance assertion is off by the exchange's smallest unit", async () => {

@@ -3,7 +3,7 @@ import { beancountCurrency } from '../../accounting/journal/beancount-names.ts';
 import type { ComputedReportDefinition } from '../report-definition.ts';
 import { text } from '../report-definition.ts';
 
-/** The operating currency when the request names no valuation currency. */
+/** The operating currency when the installation names no valuation currency (config VALUATION_CURRENCY). */
 const DEFAULT_OPERATING_CURRENCY = 'USDT';
 
 /**
@@ -26,7 +26,7 @@ export const beancountReport: ComputedReportDefinition = {
       accountId: params.accountId,
       accountName: params.accountName ?? params.accountId,
       period: params.period,
-      operatingCurrency: beancountCurrency(DEFAULT_OPERATING_CURRENCY),
+      operatingCurrency: beancountCurrency(params.valuationCurrency ?? DEFAULT_OPERATING_CURRENCY),
     });
     for await (const entry of journal) yield { cells: [entry.text], flag: entry.flag };
   },
