@@ -47,14 +47,20 @@ export function serializeError(value: unknown, depth = 0): unknown {
 
 export interface RootLoggerOptions {
   level: string;
-  /** Pretty output for people; defaults to whether stdout is a terminal. */
+  /** Pretty output for people; defaults to whether stderr (where logs go) is a terminal. */
   pretty?: boolean;
   destination?: pino.DestinationStream;
 }
 
+/**
+ * Logs go to stderr (fd 2) in every process, so that stdout carries only what a command prints
+ * for its reader: `ledgerline status --json | jq` must never see a log line.
+ */
+export const LOG_FD = 2;
+
 /** JSON lines for machines; human-readable when a person is watching. */
 export function createRootLogger(options: RootLoggerOptions): Logger {
-  const pretty = options.pretty ?? Boolean(process.stdout.isTTY);
+  const pretty = options.pretty ?? Boolean(process.stderr.isTTY);
   const base = {
     level: options.level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -62,9 +68,13 @@ export function createRootLogger(options: RootLoggerOptions): Logger {
   };
   if (options.destination) return pino(base, options.destination);
   if (pretty) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { translateTime: 'UTC:isoDateTime' } } });
+    return pino({
+      ...base,
+      transport: { target: 'pino-pretty', options: { translateTime: 'UTC:isoDateTime', destination: LOG_FD } },
+    });
   }
-  return pino(base);
+  // sync: a process that exits right after logging (a failed command) must not lose the line.
+  return pino(base, pino.destination({ dest: LOG_FD, sync: true }));
 }
 
 let root: Logger | undefined;

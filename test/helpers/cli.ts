@@ -68,12 +68,23 @@ export function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-/** Resolves once the process has printed `text` on stdout (a worker's "worker started", say). */
-export function printed(child: ChildProcess, text: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Resolves once the process has written `text` on `stream`: stdout for what it prints for its
+ * reader ("ledgerline web listening on"), stderr for its log lines (see `logged`).
+ */
+export function printed(
+  child: ChildProcess,
+  text: string,
+  timeoutMs = 30_000,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`did not print "${text}" within ${timeoutMs} ms`)), timeoutMs);
-    child.stdout?.on('data', (chunk: Buffer) => {
+    const timer = setTimeout(
+      () => reject(new Error(`did not write "${text}" on ${stream} within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    child[stream]?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes(text)) {
         clearTimeout(timer);
@@ -81,4 +92,9 @@ export function printed(child: ChildProcess, text: string, timeoutMs = 30_000): 
       }
     });
   });
+}
+
+/** Resolves once the process has logged `text` (logs go to stderr): a worker's "worker started", say. */
+export function logged(child: ChildProcess, text: string, timeoutMs = 30_000): Promise<void> {
+  return printed(child, text, timeoutMs, 'stderr');
 }

@@ -7,7 +7,7 @@ import { QUEUE } from '../../jobs/definitions.ts';
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import { exited, killSpawned, printed, spawnCli } from '../helpers/cli.ts';
+import { exited, killSpawned, logged, spawnCli } from '../helpers/cli.ts';
 import {
   storedPositions,
   storedSpot,
@@ -74,7 +74,7 @@ describe('crash safety', () => {
     while (kills < 12) {
       const worker: ChildProcess = spawnCli(['worker'], { ...env, LOG_LEVEL: 'info' });
       // Kill at a random moment of its work, however long it took to start.
-      await printed(worker, 'worker started');
+      await logged(worker, 'worker started');
       await sleep(150 + Math.floor(next() * 900));
       const before = await windowProgress(pipeline.runtime.pool, ids);
       worker.kill('SIGKILL');
@@ -91,7 +91,7 @@ describe('crash safety', () => {
     // maxStalledCount times is marked failed; once the queue is idle, the
     // operator's rerun of the backfill resumes it from its cursor.
     const last = spawnCli(['worker'], { ...env, LOG_LEVEL: 'info' });
-    const ready = printed(last, 'worker started');
+    const ready = logged(last, 'worker started');
     const queue = new Queue(QUEUE.ingest, { prefix: runtime.prefix, connection: pipeline.runtime.redis });
     const deadline = Date.now() + 150_000;
     let idlePolls = 0;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import { exited, killSpawned, printed, spawnCli } from '../helpers/cli.ts';
+import { exited, killSpawned, logged, spawnCli } from '../helpers/cli.ts';
 import {
   storedPositions,
   storedSpot,
@@ -45,13 +45,16 @@ describe('two worker processes', () => {
     };
     const workers = [spawnCli(['worker'], env), spawnCli(['worker'], env)];
     // Both must be listening before the work is queued, or the first to start could take all of it.
-    const ready = workers.map((worker) => printed(worker, 'worker started'));
+    const ready = workers.map((worker) => logged(worker, 'worker started'));
     const completedBy = workers.map(() => 0);
-    workers.forEach((worker, i) =>
-      worker.stdout?.on('data', (chunk: Buffer) => {
+    // Logs go to stderr; a worker prints nothing for a reader, so its stdout stays empty.
+    let stdout = '';
+    workers.forEach((worker, i) => {
+      worker.stderr?.on('data', (chunk: Buffer) => {
         completedBy[i]! += chunk.toString().split('ingest window completed').length - 1;
-      }),
-    );
+      });
+      worker.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    });
     await Promise.all(ready);
     const now = Date.now();
     const { runtime } = pipeline;
@@ -78,6 +81,7 @@ describe('two worker processes', () => {
     expect(completedBy[0]).toBeGreaterThan(0);
     expect(completedBy[1]).toBeGreaterThan(0);
     expect(completedBy[0]! + completedBy[1]!).toBe(ids.length);
+    expect(stdout).toBe('');
     const { pool } = pipeline.runtime;
     const { sim, accountId } = pipeline;
     expect(await storedSpot(pool, accountId)).toEqual(truthSpot(sim));

@@ -119,10 +119,26 @@ describe('ledgerline reconcile', () => {
     expect(json.status).toBe(0);
   }, 90_000);
 
+  it('logs go to stderr: with LOG_LEVEL=debug, --json stdout is still one JSON object and the log lines are on stderr', async () => {
+    const json = await runCliLive(['reconcile', '--account', 'demo', '--recount', 'all', '--json'], {
+      ...env,
+      LOG_LEVEL: 'debug',
+    });
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ account: 'demo', passed: true });
+    const logs = json.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; module: string });
+    // The re-count reads the exchange: every call is a debug line, none of them on stdout.
+    expect(logs.filter((l) => l.msg === 'exchange call').length).toBeGreaterThan(0);
+    expect(json.stdout).not.toContain('exchange call');
+  }, 90_000);
+
   it('bad input: one line naming the option, exit 2, no report written', async () => {
     const before = await db.prisma.reconciliationReport.count();
     const badMode = runCli(['reconcile', '--account', 'demo', '--recount', 'sometimes'], env);
-    expect(badMode.stderr).toBe('ValidationError: --recount: must be one of none, recent, all (got "sometimes")');
+    expect(badMode.stderr).toBe('ValidationError: --recount: must be one of none, recent, all, edge (got "sometimes")');
     expect(badMode.status).toBe(2);
     const unknown = runCli(['reconcile', '--account', 'nobody'], env);
     expect(unknown.stderr).toBe(

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
 import { ensureWindows, startWindow } from '../../src/ingest/coverage/window-store.ts';
-import { exited, killSpawned, printed, runCliLive, spawnCli } from '../helpers/cli.ts';
+import { exited, killSpawned, logged, runCliLive, spawnCli } from '../helpers/cli.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
@@ -53,7 +53,7 @@ describe('Redis losing its data', () => {
   it('a running worker registers its schedules again and gives open windows without a job their job back; status never says "not scheduled"', async () => {
     const { runtime, accountId, sim } = pipeline;
     const worker = spawnCli(['worker'], { ...env, LOG_LEVEL: 'info' });
-    await printed(worker, 'worker started');
+    await logged(worker, 'worker started');
     const sync = new Queue(QUEUE.sync, { prefix: runtime.prefix, connection: runtime.redis });
     try {
       expect(await sync.getJobScheduler('nightly-sync')).toBeDefined();
