@@ -89,6 +89,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
         databaseUrl: runtime.config.databaseUrl,
         exportDir: runtime.config.exportDir,
         prisma: runtime.prisma,
+        valuation: runtime.config.valuation,
       }),
       optionsFor(QUEUE.export),
     ),

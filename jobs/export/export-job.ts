@@ -13,6 +13,9 @@ export interface ExportJobData {
   tz: string;
   coin?: string;
   includePending?: boolean;
+  /** Lot-matching reports: fifo, lifo, hifo or average, and the long-term threshold in days. */
+  method?: string;
+  longTermDays?: string;
 }
 
 export interface ExportJobResult {
@@ -33,6 +36,8 @@ export function exportJobData(request: ExportRequest): ExportJobData {
   };
   if (request.coin) data.coin = request.coin;
   if (request.includePending) data.includePending = true;
+  if (request.method !== undefined) data.method = request.method;
+  if (request.longTermDays !== undefined) data.longTermDays = String(request.longTermDays);
   return data;
 }
 

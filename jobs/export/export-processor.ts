@@ -5,7 +5,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { PrismaClient } from '../../src/db/prisma.ts';
 import { LedgerlineError } from '../../src/errors/index.ts';
 import { exportCsvPath } from '../../src/export/export-files.ts';
-import { parseExportRequest } from '../../src/export/export-request.ts';
+import { parseExportRequest, type ValuationSettings } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
 import { type ExportJobResult, exportRequestInput } from './export-job.ts';
 import type { ExportJob } from './export-queue.ts';
@@ -14,6 +14,8 @@ export interface ExportProcessorDeps {
   databaseUrl: string;
   exportDir: string;
   prisma: PrismaClient;
+  /** config.valuation: the currency and price tolerance of realized gains and income. */
+  valuation?: ValuationSettings;
   now?: () => Date;
 }
 
@@ -36,6 +38,7 @@ export function createExportProcessor(deps: ExportProcessorDeps) {
         request,
         account,
         csvPath: exportCsvPath(deps.exportDir, request),
+        valuation: deps.valuation,
         now: deps.now,
       });
       if (manifest.unmapped.rows > 0) {

@@ -35,7 +35,14 @@ export async function exportDemoReports(
     const gap = describeFirstGap(coverage);
     const chosen = exportCsvPath(config.exportDir, request);
     const csvPath = gap ? partialPath(chosen) : chosen;
-    const { manifest } = await exportToFile({ databaseUrl: config.databaseUrl, request, account, csvPath, coverage });
+    const { manifest } = await exportToFile({
+      databaseUrl: config.databaseUrl,
+      request,
+      account,
+      csvPath,
+      coverage,
+      valuation: config.valuation,
+    });
     written.push({ report: report.name, rows: manifest.rowCount, unpairedLegs: manifest.unpairedLegs, gap, csvPath });
   }
   return written;

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import type { ExportCoverage } from './export-coverage.ts';
 import type { ExportRequest } from './export-request.ts';
-import { reportParams } from './export-request.ts';
+import { reportParams, type ValuationSettings } from './export-request.ts';
 import { buildManifest, type ExportManifest, manifestPathFor, unpairedPathFor } from './manifest.ts';
 import { reportByName } from './reports/index.ts';
 import { streamReport } from './stream-report.ts';
@@ -30,6 +30,8 @@ export async function exportToFile(options: {
   csvPath: string;
   /** The period's coverage (export-coverage.ts), written into the manifest; omitted: not checked. */
   coverage?: ExportCoverage;
+  /** config.valuation, for the reports that value coins (defaults: USDT, 36 hours). */
+  valuation?: ValuationSettings;
   now?: () => Date;
 }): Promise<ExportedFile> {
   const { request } = options;
@@ -46,7 +48,7 @@ export async function exportToFile(options: {
     const result = await streamReport({
       databaseUrl: options.databaseUrl,
       report,
-      params: reportParams(request, options.account.name),
+      params: reportParams(request, options.account.name, options.valuation),
       sink: createWriteStream(csvTemp),
       unpairedSink: createWriteStream(unpairedTemp),
     });

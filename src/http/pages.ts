@@ -1,3 +1,4 @@
+import { DEFAULT_LONG_TERM_DAYS, LOT_METHODS } from '../accounting/lots/lot-method.ts';
 import type { ListedExport } from '../export/export-files.ts';
 import type { ExportRequestInput } from '../export/export-request.ts';
 import type { ReportDefinition } from '../export/report-definition.ts';
@@ -193,6 +194,24 @@ function requestForm(
         </select></label
       >
       <label>Coin <input type="text" name="coin" value="${v.coin ?? ''}" size="8" placeholder="all" /></label>
+      <label
+        >Lots (realized gains)
+        <select name="method">
+          ${LOT_METHODS.map((m) => html`<option${selected(v.method ?? 'fifo', m)}>${m}</option>`)}
+        </select></label
+      >
+      <label
+        >Long-term after
+        <input
+          type="number"
+          name="longTermDays"
+          value="${v.longTermDays ?? String(DEFAULT_LONG_TERM_DAYS)}"
+          min="1"
+          max="36525"
+          size="5"
+        />
+        days</label
+      >
       <label
         ><input type="checkbox" name="includePending" value="1" ${v.includePending ? html` checked` : ''} /> include
         pending transfers</label

@@ -25,7 +25,7 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
     worker = createExportWorker({
       connection: runtime.connection(),
       prefix: runtime.prefix,
-      deps: { databaseUrl: config.databaseUrl, exportDir: config.exportDir, prisma },
+      deps: { databaseUrl: config.databaseUrl, exportDir: config.exportDir, prisma, valuation: config.valuation },
     });
     worker.on('failed', (job, error) => log.warn({ jobId: job?.id, err: error.message }, 'export failed'));
   }
@@ -40,6 +40,7 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
     prefix: runtime.prefix,
     boardQueues: runtime.queues.all(),
     trustProxy: config.web.trustProxy,
+    valuation: config.valuation,
     logger: log,
   });
   await app.listen({ host: config.web.host, port: config.web.port });

@@ -14,7 +14,12 @@ import { probeRoutes } from '../app/observability/probe-routes.ts';
 import type { PrismaClient } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { downloadPath, listExports } from '../export/export-files.ts';
-import { type ExportRequestInput, parseExportRequest, reportParams } from '../export/export-request.ts';
+import {
+  type ExportRequestInput,
+  parseExportRequest,
+  reportParams,
+  type ValuationSettings,
+} from '../export/export-request.ts';
 import type { ExportManifest } from '../export/manifest.ts';
 import type { CellKind } from '../export/neutralize.ts';
 import { parsePeriod, parseTimeZone } from '../export/period.ts';
@@ -56,6 +61,8 @@ export interface WebAppDeps {
   boardQueues: readonly Queue[];
   /** TRUST_PROXY: which hops may name the client's address (the sign-in lockout counts per address). */
   trustProxy: boolean | number | readonly string[];
+  /** config.valuation: the currency and price tolerance of realized gains and income. */
+  valuation?: ValuationSettings;
   logger?: FastifyBaseLogger;
 }
 
@@ -75,6 +82,8 @@ function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
 function formInput(body: unknown): ExportRequestInput {
   // Shapes only; parseExportRequest checks every field (a repeated one arrives as an array).
   const form = (body ?? {}) as Record<string, string | undefined>;
+  // The form always sends the lot options; only the reports that match lots take them.
+  const lots = REPORTS.find((r) => r.name === form.report)?.accepts.lots === true;
   return {
     accountId: form.accountId,
     report: form.report,
@@ -83,6 +92,8 @@ function formInput(body: unknown): ExportRequestInput {
     tz: form.tz,
     coin: form.coin,
     includePending: form.includePending === '1' || form.includePending === 'true',
+    method: lots ? form.method : undefined,
+    longTermDays: lots ? form.longTermDays : undefined,
   };
 }
 
@@ -313,7 +324,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
     async (request, reply) => {
       let parsed;
       try {
-        parsed = parseExportRequest({ ...formInput(request.query), report: request.params.report });
+        parsed = parseExportRequest(formInput({ ...(request.query ?? {}), report: request.params.report }));
       } catch (error) {
         if (error instanceof ValidationError) return reply.code(400).type('text/plain').send(`${error.message}\n`);
         throw error;
@@ -325,7 +336,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       streamReport({
         databaseUrl: deps.databaseUrl,
         report: reportByName(parsed.report),
-        params: reportParams(parsed, accountName),
+        params: reportParams(parsed, accountName, deps.valuation),
         sink: body,
       }).catch((error: unknown) => {
         request.log.error({ err: error }, 'streamed export failed');

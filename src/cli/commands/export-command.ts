@@ -21,6 +21,8 @@ interface ExportOptions {
   tz?: string;
   coin?: string;
   pending?: boolean;
+  method?: string;
+  longTermDays?: string;
   allowPartial?: boolean;
   out?: string;
   json?: boolean;
@@ -37,6 +39,8 @@ export function registerExportCommand(program: Command): void {
     .option('--tz <zone>', 'IANA time zone of the dates and of local times', 'UTC')
     .option('--coin <coin>', 'only this coin (margin coin for futures reports)')
     .option('--pending', 'broker-transfers: include records still pending')
+    .option('--method <method>', 'realized gains: lot matching fifo, lifo, hifo or average (default fifo)')
+    .option('--long-term-days <days>', 'realized gains: held more than this many days is long-term (default 365)')
     .option('--allow-partial', 'export even when the period is not fully synced (the file is marked _PARTIAL)')
     .option('--out <file>', 'CSV file to write (default: EXPORT_DIR/<account id>/<report>_<from>_<to>_<tz>.csv)')
     .option(
@@ -63,6 +67,8 @@ export function registerExportCommand(program: Command): void {
             tz: options.tz,
             coin: options.coin,
             includePending: options.pending,
+            method: options.method,
+            longTermDays: options.longTermDays,
           });
           // A period the stored history does not fully cover is refused, unless asked for: then marked.
           const coverage = await exportCoverage(config.databaseUrl, account.id, request.period, report.streams);
@@ -76,6 +82,7 @@ export function registerExportCommand(program: Command): void {
             account,
             csvPath,
             coverage,
+            valuation: config.valuation,
           });
           const p = request.period;
           if (options.json) {
