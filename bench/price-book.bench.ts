@@ -56,7 +56,8 @@ try {
   const end = START + POINTS * MINUTE;
   const lookupsTotal = Math.floor((end - START) / STEP);
   const checkpoints = new Set([1, 2, 3, 4, 5].map((k) => Math.floor((lookupsTotal * k) / 5)));
-  const heap: string[] = [`start ${heapMb().toFixed(1)} MB`];
+  const heapAfterGcMb: number[] = [heapMb()];
+  const heap: string[] = [`start ${heapAfterGcMb[0]!.toFixed(1)} MB`];
   const quantity = new Decimal('0.123');
   let lookups = 0;
   let priced = 0;
@@ -65,7 +66,10 @@ try {
     const valuation = await book.value(['BTC', 'ETH', 'SOL'][lookups % 3]!, quantity, new Date(ms));
     lookups += 1;
     if (valuation !== null) priced += 1;
-    if (checkpoints.has(lookups)) heap.push(`${Math.round((lookups / lookupsTotal) * 100)}% ${heapMb().toFixed(1)} MB`);
+    if (checkpoints.has(lookups)) {
+      heapAfterGcMb.push(heapMb());
+      heap.push(`${Math.round((lookups / lookupsTotal) * 100)}% ${heapAfterGcMb.at(-1)!.toFixed(1)} MB`);
+    }
   }
   const seconds = (performance.now() - started) / 1000;
   await book.close();
@@ -75,6 +79,16 @@ try {
   );
   console.log(
     `heap after GC: ${heap.join(', ')}${(globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: not collected)'}`,
+  );
+  console.log(
+    JSON.stringify({
+      points: POINTS,
+      lookups,
+      priced,
+      seconds: Number(seconds.toFixed(3)),
+      pointsPerSecond: Math.round(POINTS / seconds),
+      heapAfterGcMb: heapAfterGcMb.map((mb) => Number(mb.toFixed(1))),
+    }),
   );
 } finally {
   await client.end();
