@@ -118,6 +118,11 @@ const partialMark = (job: JobView) => (job.gaps.length > 0 ? html` <span class="
 
 export function downloadLinks(accountId: string, csvFile: string, manifestFile: string): Html {
   const base = `/downloads/${encodeURIComponent(accountId)}/`;
+  // A text report (the beancount journal) has no spreadsheet form: its file and its manifest.
+  if (!csvFile.endsWith('.csv')) {
+    return html`<a href="${base + encodeURIComponent(csvFile)}" download>${csvFile.split('.').pop() ?? 'file'}</a> ·
+      <a href="${base + encodeURIComponent(manifestFile)}" download>manifest</a>`;
+  }
   const xlsxFile = csvFile.replace(/\.csv$/, '.xlsx');
   return html`<a href="${base + encodeURIComponent(csvFile)}" download>CSV</a> ·
     <a

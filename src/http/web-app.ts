@@ -310,9 +310,13 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
         .header('content-disposition', `attachment; filename="${request.params.file}"`)
         .send(body);
     }
-    const isCsv = file.endsWith('.csv');
+    const type = file.endsWith('.csv')
+      ? 'text/csv; charset=utf-8'
+      : file.endsWith('.json')
+        ? 'application/json; charset=utf-8'
+        : 'text/plain; charset=utf-8';
     return reply
-      .type(isCsv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+      .type(type)
       .header('content-disposition', `attachment; filename="${request.params.file}"`)
       .header('content-length', found.size)
       .send(createReadStream(real!));
@@ -333,20 +337,22 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       const accountName = names.get(parsed.accountId);
       if (accountName === undefined) return reply.code(404).type('text/plain').send('no such account\n');
       const body = new PassThrough();
+      const report = reportByName(parsed.report);
       streamReport({
         databaseUrl: deps.databaseUrl,
-        report: reportByName(parsed.report),
+        report,
         params: reportParams(parsed, accountName, deps.valuation),
         sink: body,
       }).catch((error: unknown) => {
         request.log.error({ err: error }, 'streamed export failed');
         body.destroy(error as Error);
       });
+      const extension = report.textFile?.extension ?? '.csv';
       return reply
-        .type('text/csv; charset=utf-8')
+        .type(report.textFile ? 'text/plain; charset=utf-8' : 'text/csv; charset=utf-8')
         .header(
           'content-disposition',
-          `attachment; filename="${parsed.report}_${parsed.period.from}_${parsed.period.to}.csv"`,
+          `attachment; filename="${parsed.report}_${parsed.period.from}_${parsed.period.to}${extension}"`,
         )
         .send(body);
     },
