@@ -6,7 +6,7 @@ import { BalanceTieOutError } from '../../src/accounting/balances/balance-tie-ou
 import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';
 import { balancesReport } from '../../src/export/reports/balances.ts';
 import { streamReport } from '../../src/export/stream-report.ts';
-import { insertAccount, insertSpot } from '../export/seed.ts';
+import { insertAccount, insertSpot, withClient } from '../export/seed.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
 const db = useTestDatabase('balances');
@@ -20,10 +20,16 @@ async function exportBalances(input: { accountId: string; from: string; to: stri
     },
   });
   const request = parseExportRequest({ report: 'balances', ...input });
-  await streamReport({ databaseUrl: db.url, report: balancesReport, params: reportParams(request), sink });
+  const result = await streamReport({
+    databaseUrl: db.url,
+    report: balancesReport,
+    params: reportParams(request),
+    sink,
+  });
   const [header, ...lines] = out.trimEnd().split('\n');
   const columns = header!.split(',');
-  return lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [columns[i]!, cell])));
+  const rows = lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [columns[i]!, cell])));
+  return Object.assign(rows, { result });
 }
 
 describe('the balances report', () => {
@@ -98,6 +104,13 @@ describe('the balances report', () => {
         ts: '2026-02-28T23:30:00Z',
       },
     ]);
+    // An imported BTC price 11 hours before the period's end (Berlin midnight = 23:00Z); none for ETH.
+    await withClient(db.url, (c) =>
+      c.query(
+        `INSERT INTO price (time, base, quote, price, source, account_id)
+         VALUES ('2026-02-28T12:00:00Z', 'BTC', 'USDT', '84000', 'closes', NULL)`,
+      ),
+    );
     const rows = await exportBalances({ accountId, from: '2026-02-01', to: '2026-02-28', tz: 'Europe/Berlin' });
     expect(rows.map((r) => r['coin'])).toEqual(['BTC', 'ETH', 'USDT']);
     expect(rows[0]).toMatchObject({
@@ -131,6 +144,17 @@ describe('the balances report', () => {
       other_out: '-100',
       other_in: '0.00',
     });
+    // The closing balances valued at the period's last instant; ETH has no price: empty, listed.
+    expect(rows[0]).toMatchObject({
+      valuation_currency: 'USDT',
+      closing_value: '83991.6',
+      price: '84000',
+      price_time_utc: '2026-02-28T12:00:00.000Z',
+    });
+    expect(rows[0]!['price_source']).toContain('closes');
+    expect(rows[1]).toMatchObject({ valuation_currency: 'USDT', closing_value: '', price: '' });
+    expect(rows[2]).toMatchObject({ closing_value: '12891.76' });
+    expect(rows.result.review).toEqual({ rows: 1, values: { unpriced: 1 } });
   });
 
   it('fails the export naming the coin and both figures when the closing balance does not tie', async () => {

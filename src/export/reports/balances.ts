@@ -1,6 +1,16 @@
+import { Decimal } from 'decimal.js';
+
 import { coinBalances } from '../../accounting/balances/coin-balances.ts';
-import type { ComputedReportDefinition } from '../report-definition.ts';
-import { decimal, text } from '../report-definition.ts';
+import { DEFAULT_TOLERANCE_MS } from '../../accounting/prices/memory-price-book.ts';
+import { openPriceBook } from '../../accounting/prices/open-price-book.ts';
+import type { PriceBook } from '../../accounting/prices/price-book.ts';
+import type { ComputedReportDefinition, ReportParams } from '../report-definition.ts';
+import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
+
+/** The valuation currency when the installation names none (config VALUATION_CURRENCY). */
+const DEFAULT_VALUATION_CURRENCY = 'USDT';
+/** The flag of a coin whose closing balance has no price within the tolerance: left empty, listed. */
+export const UNPRICED = `${REVIEW_PREFIX}unpriced`;
 
 /**
  * One row per coin: opening balance, the period's inflows, outflows and fees, closing balance,
@@ -8,6 +18,9 @@ import { decimal, text } from '../report-definition.ts';
  * closing exactly; the closing balance is checked against the exchange's own (the export fails
  * naming the coin when they differ). The breakdown columns split inflows and outflows by category:
  * inflows = trades_in + deposits + income + other_in, outflows = trades_out + withdrawals + other_out.
+ * Last, the closing balance valued in the valuation currency at the period's last instant (the
+ * price table: nearest earlier point within PRICE_TOLERANCE); without a price the value is empty
+ * and the row counted in the manifest's review as `unpriced`, never guessed.
  */
 export const balancesReport: ComputedReportDefinition = {
   name: 'balances',
@@ -31,29 +44,60 @@ export const balancesReport: ComputedReportDefinition = {
     decimal('income'),
     decimal('other_in'),
     decimal('other_out'),
+    text('valuation_currency'),
+    decimal('closing_value'),
+    decimal('price'),
+    text('price_time_utc'),
+    text('price_source'),
   ],
   kind: 'computed',
   async *rows(params, db) {
     const options = { accountId: params.accountId, start: params.period.start, end: params.period.end };
-    for await (const b of coinBalances(db, { ...options, coin: params.coin })) {
-      yield {
-        cells: [
-          b.coin,
-          b.opening,
-          b.inflows,
-          b.outflows,
-          b.fees,
-          b.closing,
-          b.records,
-          b.tradesIn,
-          b.tradesOut,
-          b.deposits,
-          b.withdrawals,
-          b.income,
-          b.otherIn,
-          b.otherOut,
-        ],
-      };
+    const balances = [];
+    for await (const b of coinBalances(db, { ...options, coin: params.coin })) balances.push(b);
+    const book = await openBook(params, db);
+    // The last instant of the period: a price stamped at its end belongs to the next one.
+    const at = new Date(params.period.end.getTime() - 1);
+    try {
+      for (const b of balances) {
+        const quantity = new Decimal(b.closing);
+        // Nothing held is worth nothing, priced or not.
+        const valued = quantity.isZero() ? undefined : await book.value(b.coin, quantity, at);
+        const value = valued
+          ? [valued.value.toFixed(), valued.price.toFixed(), valued.priceAt.toISOString(), valued.source]
+          : [valued === undefined ? '0' : null, null, null, null];
+        yield {
+          cells: [
+            b.coin,
+            b.opening,
+            b.inflows,
+            b.outflows,
+            b.fees,
+            b.closing,
+            b.records,
+            b.tradesIn,
+            b.tradesOut,
+            b.deposits,
+            b.withdrawals,
+            b.income,
+            b.otherIn,
+            b.otherOut,
+            book.currency,
+            ...value,
+          ],
+          flag: valued === null ? UNPRICED : null,
+        };
+      }
+    } finally {
+      await book.close();
     }
   },
 };
+
+function openBook(params: ReportParams, db: Parameters<typeof openPriceBook>[0]): Promise<PriceBook> {
+  return openPriceBook(db, {
+    accountId: params.accountId,
+    currency: params.valuationCurrency ?? DEFAULT_VALUATION_CURRENCY,
+    toleranceMs: params.priceToleranceMs ?? DEFAULT_TOLERANCE_MS,
+  });
+}
