@@ -1,7 +1,8 @@
 import type pg from 'pg';
 
+import { lostBefore } from './coverage/lost-windows.ts';
 import { type SyncWindowRow, unfinishedWindows } from './coverage/window-store.ts';
-import { type Stream, streamDefinition } from './streams/registry.ts';
+import type { Stream } from './streams/registry.ts';
 import { formatInstant } from './time-arguments.ts';
 
 export interface RetryPlan {
@@ -19,7 +20,9 @@ const describe = (w: SyncWindowRow) =>
  * that failed in the middle of the history would stay a hole until someone
  * noticed; each sync tries them again instead. A window of a forgetting
  * stream entirely behind its horizon cannot be read any more: it stays
- * failed, for reconciliation to report, and is named in the notes.
+ * failed, for reconciliation to report, and is named in the notes; the
+ * worker records it in lost_window and alerts once (recordLostWindows, by
+ * the same `lostBefore` test).
  */
 export async function planRetries(
   pool: pg.Pool,
@@ -30,7 +33,7 @@ export async function planRetries(
   const windows: SyncWindowRow[] = [];
   const notes: string[] = [];
   for (const window of await unfinishedWindows(pool, accountId, streams)) {
-    const oldest = streamDefinition(window.stream).horizon?.oldestReadable(now);
+    const oldest = lostBefore(window.stream, now);
     if (oldest !== undefined && window.end <= oldest) {
       notes.push(`${describe(window)} never finished and is now behind the exchange's horizon: its records are lost`);
       continue;

@@ -2,7 +2,7 @@ import type { Logger } from '../../logging/logger.ts';
 
 /** What an alert says: `text` for Slack (and anything that shows one line), the rest for machines. */
 export interface Alert {
-  event: 'sync_failed' | 'reconciliation_failed' | 'export_failed' | 'no_recent_success';
+  event: 'sync_failed' | 'reconciliation_failed' | 'export_failed' | 'no_recent_success' | 'window_lost';
   text: string;
   account?: string | null;
   accountId?: string | null;

@@ -2,6 +2,7 @@ import type pg from 'pg';
 
 import type { Logger } from '../../logging/logger.ts';
 import type { AlertSender } from './alert-sender.ts';
+import type { AlertClaim } from './heartbeat-claim.ts';
 
 export interface HeartbeatOptions {
   pool: pg.Pool;
@@ -11,6 +12,11 @@ export interface HeartbeatOptions {
   noSuccessAfterMs: number;
   checkEveryMs?: number;
   clock?: () => number;
+  /**
+   * Shared by every worker of the installation (redisAlertClaim): one of them sends a due alert,
+   * not each. Without it this heartbeat decides alone (one worker, tests).
+   */
+  claim?: AlertClaim;
 }
 
 /**
@@ -18,7 +24,8 @@ export interface HeartbeatOptions {
  * nightly run stopped: no worker picked up the schedule, every account fails).
  * A worker that just started counts from its start, so a fresh install or a
  * long-stopped worker does not alert at once; once alerted, it alerts again
- * only after another full period without success.
+ * only after another full period without success. With `claim`, N workers
+ * send one alert per period between them, not N.
  */
 export function startSuccessHeartbeat(options: HeartbeatOptions): { check(): Promise<void>; close(): void } {
   const clock = options.clock ?? Date.now;
@@ -36,6 +43,8 @@ export function startSuccessHeartbeat(options: HeartbeatOptions): { check(): Pro
     const since = Math.max(last ?? startedAt, startedAt, alertedAt ?? 0);
     if (now - since < options.noSuccessAfterMs) return;
     alertedAt = now;
+    // Another worker sent it (or is sending it) this period: this one waits a period as well.
+    if (options.claim && !(await options.claim(now, options.noSuccessAfterMs))) return;
     const hours = Math.round(options.noSuccessAfterMs / 3_600_000);
     options.sender.send({
       event: 'no_recent_success',

@@ -7,6 +7,8 @@ import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
 import { alertOnRuns } from '../../app/observability/alert-on-runs.ts';
 import { createAlertSender } from '../../app/observability/alert-sender.ts';
+import { redisAlertClaim } from '../../app/observability/heartbeat-claim.ts';
+import { watchLostWindows } from '../../app/observability/lost-window-alerts.ts';
 import { observeRunDurations } from '../../app/observability/observe-runs.ts';
 import { startMetricsServer } from '../../app/observability/start-metrics-server.ts';
 import { startSuccessHeartbeat } from '../../app/observability/success-heartbeat.ts';
@@ -43,8 +45,11 @@ export function registerWorkerCommand(program: Command): void {
               sender: alerts,
               log: logger('alerts'),
               noSuccessAfterMs: config.alerts.noSuccessAfterMs,
+              claim: redisAlertClaim(runtime.redis, runtime.prefix),
             })
           : undefined;
+        // Recorded (and logged) with or without a webhook: lost_window is the record of what is gone.
+        const lostWindows = watchLostWindows({ pool: runtime.pool, sender: alerts, log: logger('alerts') });
         // A busy port (a second worker on the host) costs the probes, never the work: the worker runs on.
         const metrics = await startMetricsServer(runtime, config.metrics, logger('metrics')).catch((error: unknown) => {
           log.error({ err: error, ...config.metrics }, 'metrics and probes not served (set METRICS_PORT per worker)');
@@ -65,6 +70,7 @@ export function registerWorkerCommand(program: Command): void {
           process.once('SIGTERM', () => stop('SIGTERM'));
         });
         heartbeat?.close();
+        lostWindows.close();
         await metrics?.close();
         await healer.close();
         await running.close();
