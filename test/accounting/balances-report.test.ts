@@ -151,9 +151,14 @@ describe('the balances report', () => {
       price: '84000',
       price_time_utc: '2026-02-28T12:00:00.000Z',
     });
-    expect(rows[0]!['price_source']).toContain('closes');
+    expect(rows[0]!['price_source']).toBe('import:closes');
     expect(rows[1]).toMatchObject({ valuation_currency: 'USDT', closing_value: '', price: '' });
-    expect(rows[2]).toMatchObject({ closing_value: '12891.76' });
+    expect(rows[2]).toMatchObject({
+      closing_value: '12891.76',
+      price: '1',
+      price_time_utc: '2026-02-28T22:59:59.999Z',
+      price_source: 'par',
+    });
     expect(rows.result.review).toEqual({ rows: 1, values: { unpriced: 1 } });
   });
 
