@@ -62,7 +62,7 @@ describe('ledgerline prices', () => {
     ]);
     const refreshed = await runCliLive(['prices', 'refresh', '--json'], env());
     expect(JSON.parse(refreshed.stdout)).toEqual({
-      accounts: [{ account: 'alice', inserted: 1, updated: 0, unchanged: 0 }],
+      accounts: [{ account: 'alice', inserted: 1, updated: 0, unchanged: 0, removed: 0 }],
     });
     const listed = await runCliLive(['prices', 'list', '--account', 'alice', '--base', 'BTC', '--json'], env());
     expect(JSON.parse(listed.stdout)).toEqual({

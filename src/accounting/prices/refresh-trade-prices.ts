@@ -15,6 +15,8 @@ export interface RefreshTradePricesResult {
   readonly updated: number;
   /** Points already there with the same price: nothing written. */
   readonly unchanged: number;
+  /** Points of the account no trade implies any more (the pairing of an order changed): deleted. */
+  readonly removed: number;
 }
 
 /** The whole stored history: trades are paired wherever their legs lie (ledger-entries.ts). */
@@ -39,8 +41,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  *   volume-weighted price. A quotient is rounded to 28 significant digits, half to even.
  *
  * Idempotent: an upsert on (account_id, base, quote, time, source) that rewrites only a changed
- * price; run it again and nothing changes. One transaction (DECLARE/FETCH, batches of 2,000), so
- * memory stays flat and a failure leaves the table as it was. `db` must not be in a transaction.
+ * price; run it again and nothing changes. The account's `trade` points that no trade implies any
+ * more (an order whose legs arrived late pairs differently) are deleted, so the table always holds
+ * exactly what the stored trades imply. One transaction (DECLARE/FETCH, batches of 2,000; the
+ * keys written are kept in a temporary table), so memory stays flat and a failure leaves the
+ * table as it was. `db` must not be in a transaction.
  *
  * When it runs: after each nightly sync of an account (jobs/sync/after-sync.ts, before the monthly
  * exports), and by `ledgerline prices refresh`. Reports read the table as it stands.
@@ -74,8 +79,13 @@ export async function refreshTradePrices(db: pg.ClientBase, accountId: string): 
   let inserted = 0;
   let updated = 0;
   let seen = 0;
+  let removed: number;
   await db.query('BEGIN');
   try {
+    await db.query(
+      `CREATE TEMP TABLE trade_price_keys (time timestamptz(3) NOT NULL, base text NOT NULL, quote text NOT NULL)
+       ON COMMIT DROP`,
+    );
     await db.query(`DECLARE trade_prices NO SCROLL CURSOR FOR ${text}`, p.values);
     for (;;) {
       const { rows } = await db.query<TradeRow>(`FETCH ${BATCH} FROM trade_prices`);
@@ -86,12 +96,19 @@ export async function refreshTradePrices(db: pg.ClientBase, accountId: string): 
       updated += written.updated;
     }
     await db.query('CLOSE trade_prices');
+    const stale = await db.query(
+      `DELETE FROM price p
+        WHERE p.account_id = $1::uuid AND p.source = $2
+          AND NOT EXISTS (SELECT 1 FROM trade_price_keys k WHERE k.time = p.time AND k.base = p.base AND k.quote = p.quote)`,
+      [accountId, TRADE_SOURCE],
+    );
+    removed = stale.rowCount ?? 0;
     await db.query('COMMIT');
   } catch (error) {
     await db.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
-  return { inserted, updated, unchanged: seen - inserted - updated };
+  return { inserted, updated, unchanged: seen - inserted - updated, removed };
 }
 
 interface TradeRow {
@@ -107,6 +124,15 @@ async function upsert(
   accountId: string,
   rows: TradeRow[],
 ): Promise<{ inserted: number; updated: number }> {
+  const ms = rows.map((row) => row.ms);
+  const bases = rows.map((row) => row.base);
+  const quotes = rows.map((row) => row.quote);
+  await db.query(
+    `INSERT INTO trade_price_keys (time, base, quote)
+     SELECT timestamptz 'epoch' + ms * interval '1 millisecond', base, quote
+       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS t(ms, base, quote)`,
+    [ms, bases, quotes],
+  );
   const { rows: result } = await db.query<{ inserted: boolean }>(
     `INSERT INTO price (time, base, quote, price, source, account_id)
      SELECT timestamptz 'epoch' + ms * interval '1 millisecond', base, quote, price, $5, $6::uuid
@@ -115,9 +141,9 @@ async function upsert(
      DO UPDATE SET price = EXCLUDED.price WHERE price.price <> EXCLUDED.price
      RETURNING xmax = 0 AS inserted`,
     [
-      rows.map((row) => row.ms),
-      rows.map((row) => row.base),
-      rows.map((row) => row.quote),
+      ms,
+      bases,
+      quotes,
       rows.map((row) => roundedQuotient(row.quote_amount, row.base_amount).toFixed()),
       TRADE_SOURCE,
       accountId,

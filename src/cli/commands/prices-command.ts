@@ -69,7 +69,7 @@ export function registerPricesCommands(program: Command): void {
     .command('refresh')
     .description("write the prices implied by an account's trades (every account by default); idempotent")
     .option('--account <name>', 'only this account')
-    .option('--json', 'one JSON object on stdout: { accounts: [{ account, inserted, updated, unchanged }] }')
+    .option('--json', 'one JSON object on stdout: { accounts: [{ account, inserted, updated, unchanged, removed }] }')
     .action((options: { account?: string; json?: boolean }) =>
       runTool(
         async (config) => {
@@ -85,7 +85,7 @@ export function registerPricesCommands(program: Command): void {
           else
             for (const a of accounts)
               console.log(
-                `${a.account}: ${a.inserted} new, ${a.updated} updated, ${a.unchanged} unchanged trade prices`,
+                `${a.account}: ${a.inserted} new, ${a.updated} updated, ${a.unchanged} unchanged, ${a.removed} removed trade prices`,
               );
         },
         { needs: ['postgres'] },
