@@ -18,6 +18,7 @@ const UNIT = [
   'test/accounting/lot-engine.test.ts',
   'test/accounting/lot-engine-property.test.ts',
   'test/accounting/walk-history.test.ts',
+  'test/accounting/beancount-names.test.ts',
   'test/exchange/parse-answer.test.ts',
   'test/exchange/retry-policy.test.ts',
   'test/exchange/signer.test.ts',
