@@ -71,6 +71,8 @@ describe('memoryPriceBook', () => {
   it('returns null for a coin nobody priced, and the currency itself at par', async () => {
     const book = memoryPriceBook('USDT', [point(0, 'BTC', 'USDT', '60000')]);
     expect(await book.value('DOGE', new Decimal(5), at(0))).toBeNull();
+    expect(await book.value('', new Decimal(5), at(0))).toBeNull();
+    expect((await book.value(' btc ', new Decimal(1), at(0)))?.price.toString()).toBe('60000');
     const par = await book.value('usdt', new Decimal('12.5'), at(0));
     expect(par?.value.toString()).toBe('12.5');
     expect(par?.price.toString()).toBe('1');

@@ -91,8 +91,8 @@ class PricePages implements PointFeed {
     this.index = 0;
     this.page = rows.map((row) => ({
       atMs: Number(row.ms),
-      base: row.base,
-      quote: row.quote,
+      base: row.base.toUpperCase(),
+      quote: row.quote.toUpperCase(),
       price: new Decimal(row.price),
       source: row.source,
     }));

@@ -62,8 +62,8 @@ export async function refreshTradePrices(db: pg.ClientBase, accountId: string): 
   const text = `${cte},
     oriented AS (
       SELECT ts,
-             CASE WHEN ${receivedIsQuote} THEN sent_coin ELSE received_coin END AS base,
-             CASE WHEN ${receivedIsQuote} THEN received_coin ELSE sent_coin END AS quote,
+             upper(CASE WHEN ${receivedIsQuote} THEN sent_coin ELSE received_coin END) AS base,
+             upper(CASE WHEN ${receivedIsQuote} THEN received_coin ELSE sent_coin END) AS quote,
              CASE WHEN ${receivedIsQuote} THEN sent_amount ELSE received_amount END AS base_amount,
              CASE WHEN ${receivedIsQuote} THEN received_amount ELSE sent_amount END AS quote_amount
       FROM entries
