@@ -39,6 +39,7 @@ await runTool(async (installation) => {
   console.log(report.summary);
   console.log('');
   console.log(`ledgerline demo: ${summary.account}, ${summary.seconds.toFixed(1)} s`);
+  console.log(`  phases          ${summary.phases.map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(', ')}`);
   console.log(
     `  rows stored     positions ${summary.rows.positions}, spot ${summary.rows.spot}, transfers ${summary.rows.transfers}`,
   );

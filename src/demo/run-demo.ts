@@ -19,6 +19,8 @@ export interface DemoSummary {
   account: string;
   rows: Record<string, number>;
   seconds: number;
+  /** Seconds per phase, in order (the machine's load shows in them: the demo prints them). */
+  phases: [string, number][];
   reconciliation: ReconciliationReport;
   reports: WrittenReport[];
 }
@@ -35,6 +37,13 @@ export interface DemoSummary {
  */
 export async function runDemo(config: Config, log: (line: string) => void): Promise<DemoSummary> {
   const started = Date.now();
+  const phases: [string, number][] = [];
+  let mark = started;
+  const phase = (name: string) => {
+    const now = Date.now();
+    phases.push([name, (now - mark) / 1000]);
+    mark = now;
+  };
   const applied = await migrateDatabase(config.databaseUrl);
   log(
     `database ${databaseName(config.databaseUrl)}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`,
@@ -56,16 +65,31 @@ export async function runDemo(config: Config, log: (line: string) => void): Prom
     });
     log(`account ${name} registered (uid ${account.uid}, key ${account.apiKey})`);
 
+    phase('set-up');
     const now = Date.now();
     const from = day.toMillis() - 400 * DAY;
     const backfill = await startBackfill(runtime, { account: name, stream: 'all', from, to: now, now });
     await watchWindows(runtime, backfill, { title: `backfill ${name} all streams`, inProcessWorker: true });
 
-    log('reconciling (coverage, balance continuity, paging, re-count of every window against the exchange)');
-    const reconciliation = await demoReconciliation(runtime, account.id);
+    phase('backfill');
+    log(
+      'reconciling (coverage, re-counts against the exchange: every positions and transfers window, the spot windows ' +
+        'read before they settled; spot balance continuity anchored at the exchange; paging)',
+    );
+    // The checks run side by side: each is timed from its own start.
+    const checkStarted = new Map<string, number>();
+    const reconciliation = await demoReconciliation(runtime, account.id, (check, _index, _total, result) => {
+      if (!result) checkStarted.set(check, Date.now());
+      else {
+        const seconds = (Date.now() - (checkStarted.get(check) ?? Date.now())) / 1000;
+        log(`  ${check} ${result.passed ? 'passed' : 'FAILED'} after ${seconds.toFixed(1)} s`);
+      }
+    });
+    phase('reconcile');
     const reports = await exportDemoReports(config, account, day);
+    phase('exports');
     const rows = await rowCounts(runtime.pool, account.id);
-    return { account: name, rows, seconds: (Date.now() - started) / 1000, reconciliation, reports };
+    return { account: name, rows, seconds: (Date.now() - started) / 1000, phases, reconciliation, reports };
   } finally {
     await workers.close();
     await runtime.close();

@@ -3,11 +3,13 @@ import type pg from 'pg';
 import { AccountNotFoundError } from '../accounts/account-errors.ts';
 import type { ExchangeClient } from '../exchange/index.ts';
 import type { Stream } from '../ingest/streams/registry.ts';
+import { planAnchors } from './checks/balance-anchors.ts';
 import { checkBalanceContinuity } from './checks/balance-check.ts';
 import { checkWindowCounts } from './checks/count-check.ts';
 import { checkCoverage } from './checks/coverage-check.ts';
-import { checkPagingStuck } from './checks/paging-check.ts';
+import { checkPagingStuck, findCrowdedInstants } from './checks/paging-check.ts';
 import { formatReport } from './format-report.ts';
+import { FreshReads } from './fresh-reads.ts';
 import type { RecountMode } from './recount-mode.ts';
 import type { CheckName, CheckResult, ReconciliationReport } from './report-types.ts';
 
@@ -47,33 +49,52 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
   const client = () => deps.clients.forAccount(accountId);
   const startedAt = new Date();
 
+  let finished = 0;
   const guarded = async (name: CheckName, run: () => Promise<CheckResult>): Promise<CheckResult> => {
-    const index = CHECK_ORDER.indexOf(name);
-    options.onCheck?.(name, index, CHECK_ORDER.length);
+    // The checks run side by side: told with how many have finished, so that a progress bar only moves forward.
+    options.onCheck?.(name, finished, CHECK_ORDER.length);
     let result: CheckResult;
     try {
       result = await run();
     } catch (caught) {
       result = failedCheck(name, recount, caught);
     }
-    options.onCheck?.(name, index, CHECK_ORDER.length, result);
+    options.onCheck?.(name, finished++, CHECK_ORDER.length, result);
     return result;
   };
-  const checks: CheckResult[] = [
-    await guarded('coverage', () => checkCoverage(pool, accountId)),
-    await guarded('balance-continuity', () =>
-      checkBalanceContinuity(pool, accountId, recount === 'none' ? undefined : client),
+
+  // What checks 2 and 3 will ask the exchange, found in the database first, so that the window
+  // re-counts (check 4) can answer what their own re-reads cover: those run first, and the other
+  // checks then ask the exchange only for the rest (fresh-reads.ts). A query that fails here
+  // fails the check that needs it, as before; the re-counts then simply answer nothing.
+  const online = recount !== 'none';
+  const crowded = findCrowdedInstants(pool, accountId, options.pageLimits);
+  const anchors = online ? planAnchors(pool, accountId) : undefined;
+  const [crowdedFound, anchorsPlanned] = await Promise.allSettled([crowded, anchors]);
+  const fresh =
+    online && crowdedFound.status === 'fulfilled' && anchorsPlanned.status === 'fulfilled'
+      ? new FreshReads(
+          anchorsPlanned.value?.queries ?? [],
+          crowdedFound.value.filter((c) => c.stream === 'spot').map((c) => c.ts),
+        )
+      : undefined;
+
+  // Side by side: the database work of each, and the re-counts of streams with budgets of their
+  // own; checks 2 and 3 wait for the spot re-reads before they ask the exchange anything.
+  const [coverage, counts, balance, paging] = await Promise.all([
+    guarded('coverage', () => checkCoverage(pool, accountId)),
+    guarded('window-counts', () =>
+      checkWindowCounts({ pool, accountId, recount, client, fresh }).finally(() => fresh?.finish()),
     ),
-    await guarded('paging-stuck', () =>
-      checkPagingStuck({
-        pool,
-        accountId,
-        pageLimits: options.pageLimits,
-        client: recount === 'none' ? null : client,
-      }),
+    guarded('balance-continuity', async () =>
+      checkBalanceContinuity(pool, accountId, anchors ? { plan: await anchors, client, fresh } : undefined),
     ),
-    await guarded('window-counts', () => checkWindowCounts({ pool, accountId, recount, client })),
-  ];
+    guarded('paging-stuck', async () =>
+      checkPagingStuck({ pool, accountId, crowded: await crowded, client: online ? client : null, fresh }),
+    ),
+  ]);
+  // Reported in the order a reader follows: coverage, continuity, paging, counts.
+  const checks: CheckResult[] = [coverage, balance, paging, counts];
 
   const finishedAt = new Date();
   const passed = checks.every((c) => c.passed);

@@ -26,12 +26,17 @@ export async function exchangeRecords(
   stream: Stream,
   scope: string,
   window: TimeWindow,
+  /** Told each record as served (fresh-reads.ts keeps what other checks ask of them). */
+  observe?: (item: unknown) => void,
 ): Promise<KeyedRecords> {
   const definition = streamDefinition(stream);
   const keys = new Set<string>();
   let count = 0;
   for await (const page of definition.pages(client, window, scope, null)) {
-    for (const item of page.items) keys.add(definition.keyOf(item));
+    for (const item of page.items) {
+      keys.add(definition.keyOf(item));
+      observe?.(item);
+    }
     count += page.items.length;
   }
   return { count, keys };

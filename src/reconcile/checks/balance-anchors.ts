@@ -4,6 +4,7 @@ import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
 import { coveredRanges, type Range } from '../../ingest/coverage/window-store.ts';
 import { instant } from '../describe.ts';
+import type { AnchorQuery, FreshReads } from '../fresh-reads.ts';
 
 const DAY = 86_400_000;
 /** One request may span at most 30 days (spec, spot-record). */
@@ -15,6 +16,11 @@ export interface AnchorResult {
   failures: string[];
 }
 
+export interface AnchorPlan {
+  coins: number;
+  queries: AnchorQuery[];
+}
+
 /**
  * The ends of each coin's balance chain, checked against the exchange. The
  * chain itself shows a missing record only between two stored ones: a
@@ -23,12 +29,11 @@ export interface AnchorResult {
  * back, within covered time), and one asks for the newest record in the
  * covered time up to 30 days after the last stored one: any answer other
  * than "none" and "the same record" is a stored copy that lacks a record.
+ *
+ * Planned from the database first, so that the window re-counts of the same
+ * run can answer the questions they cover (fresh-reads.ts).
  */
-export async function anchorCoinEnds(
-  pool: pg.Pool,
-  accountId: string,
-  client: () => Promise<ExchangeClient>,
-): Promise<AnchorResult> {
+export async function planAnchors(pool: pg.Pool, accountId: string): Promise<AnchorPlan> {
   const ends = await pool.query<{ coin: string; firstId: string; firstTs: string; lastId: string; lastTs: string }>(
     `SELECT DISTINCT ON (coin) coin,
             first_value(record_id) OVER w AS "firstId", ${toMs('first_value(ts) OVER w')} AS "firstTs",
@@ -39,46 +44,71 @@ export async function anchorCoinEnds(
       ORDER BY coin`,
     [accountId],
   );
-  if (ends.rows.length === 0) return { coins: 0, failures: [] };
+  if (ends.rows.length === 0) return { coins: 0, queries: [] };
   const covered = await coveredRanges(pool, { accountId, stream: 'spot', scope: '' });
   const holding = (ts: number): Range | undefined => covered.find((r) => r.start <= ts && ts < r.end);
-  const exchange = await client();
-  const failures: string[] = [];
+  const queries: AnchorQuery[] = [];
   for (const end of ends.rows) {
     const firstTs = Number(end.firstTs);
     const before = holding(firstTs);
     if (before) {
-      const [earlier] = await exchange.spotRecord({
+      queries.push({
         coin: end.coin,
-        startTime: String(Math.max(before.start, firstTs - SPAN)),
-        endTime: String(firstTs),
+        side: 'before',
+        startTime: Math.max(before.start, firstTs - SPAN),
+        endTime: firstTs,
         idLessThan: end.firstId,
-        limit: 1,
+        storedId: end.firstId,
       });
-      if (earlier) {
-        failures.push(
-          `${end.coin}: record ${earlier.id} at ${instant(Number(earlier.ts))} is on the exchange but not stored, ` +
-            `before the first stored record ${end.firstId}`,
-        );
-      }
     }
     const lastTs = Number(end.lastTs);
     const after = holding(lastTs);
     if (after) {
-      const endTime = Math.min(after.end - 1, lastTs + SPAN);
-      const [newest] = await exchange.spotRecord({
+      queries.push({
         coin: end.coin,
-        startTime: String(lastTs),
-        endTime: String(endTime),
-        limit: 1,
+        side: 'after',
+        startTime: lastTs,
+        endTime: Math.min(after.end - 1, lastTs + SPAN),
+        storedId: end.lastId,
       });
-      if (newest && newest.id !== end.lastId) {
-        failures.push(
-          `${end.coin}: record ${newest.id} at ${instant(Number(newest.ts))} is on the exchange but not stored, ` +
-            `after the last stored record ${end.lastId}`,
-        );
-      }
     }
   }
-  return { coins: ends.rows.length, failures };
+  return { coins: ends.rows.length, queries };
+}
+
+/** Answers each planned question from the run's re-reads where they cover it, else from the exchange. */
+export async function anchorCoinEnds(
+  plan: AnchorPlan,
+  client: () => Promise<ExchangeClient>,
+  fresh?: FreshReads,
+): Promise<AnchorResult> {
+  const failures: string[] = [];
+  await fresh?.ready;
+  for (const q of plan.queries) {
+    let answer = fresh?.anchorAnswer(q);
+    if (answer === undefined) {
+      const exchange = await client();
+      const [record] = await exchange.spotRecord({
+        coin: q.coin,
+        startTime: String(q.startTime),
+        endTime: String(q.endTime),
+        ...(q.idLessThan === undefined ? {} : { idLessThan: q.idLessThan }),
+        limit: 1,
+      });
+      answer = record ? { id: record.id, ts: Number(record.ts) } : null;
+    }
+    if (answer === null) continue;
+    if (q.side === 'before') {
+      failures.push(
+        `${q.coin}: record ${answer.id} at ${instant(answer.ts)} is on the exchange but not stored, ` +
+          `before the first stored record ${q.storedId}`,
+      );
+    } else if (answer.id !== q.storedId) {
+      failures.push(
+        `${q.coin}: record ${answer.id} at ${instant(answer.ts)} is on the exchange but not stored, ` +
+          `after the last stored record ${q.storedId}`,
+      );
+    }
+  }
+  return { coins: plan.coins, failures };
 }

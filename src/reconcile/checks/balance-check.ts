@@ -3,8 +3,9 @@ import type pg from 'pg';
 import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
 import { instant } from '../describe.ts';
+import type { FreshReads } from '../fresh-reads.ts';
 import type { BalanceBreak, BalanceCheck } from '../report-types.ts';
-import { anchorCoinEnds } from './balance-anchors.ts';
+import { anchorCoinEnds, type AnchorPlan } from './balance-anchors.ts';
 
 /** At most this many breaks are listed (all are counted). */
 export const BALANCE_BREAKS_LISTED = 50;
@@ -26,7 +27,7 @@ export async function checkBalanceContinuity(
   pool: pg.Pool,
   accountId: string,
   /** When given, each coin's first and last stored records are also checked against the exchange. */
-  client?: () => Promise<ExchangeClient>,
+  anchors?: { plan: AnchorPlan; client: () => Promise<ExchangeClient>; fresh?: FreshReads },
 ): Promise<BalanceCheck> {
   const stats = await pool.query<{ records: string; coins: string }>(
     `SELECT count(*) AS records, count(DISTINCT coin) AS coins FROM spot_record WHERE account_id = $1`,
@@ -66,15 +67,15 @@ export async function checkBalanceContinuity(
       `stored balance ${b.stored}, expected ${b.expected} (previous balance + amount + fee)`,
   );
   if (breakCount > breaks.length) failures.push(`... and ${breakCount - breaks.length} more breaks`);
-  const anchors = client ? await anchorCoinEnds(pool, accountId, client) : undefined;
-  if (anchors) failures.push(...anchors.failures);
+  const anchored = anchors ? await anchorCoinEnds(anchors.plan, anchors.client, anchors.fresh) : undefined;
+  if (anchored) failures.push(...anchored.failures);
   const { records, coins } = stats.rows[0]!;
   return {
     name: 'balance-continuity',
-    passed: breakCount === 0 && (anchors?.failures.length ?? 0) === 0,
+    passed: breakCount === 0 && (anchored?.failures.length ?? 0) === 0,
     examined:
       `${records} records of ${coins} coins` +
-      (anchors ? `; first and last records of ${anchors.coins} coins checked against the exchange` : ''),
+      (anchored ? `; first and last records of ${anchored.coins} coins checked against the exchange` : ''),
     failures,
     notes: [],
     breaks,

@@ -4,7 +4,8 @@ import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
 import type { Stream } from '../../ingest/streams/registry.ts';
 import { instant, windowName } from '../describe.ts';
-import { RECENT_RECOUNT_DAYS, type RecountMode } from '../recount-mode.ts';
+import type { FreshReads } from '../fresh-reads.ts';
+import { EDGE_SETTLED_DAYS, RECENT_RECOUNT_DAYS, type RecountMode } from '../recount-mode.ts';
 import type { CountCheck, CountMismatch, WindowName } from '../report-types.ts';
 import { exchangeRecords, recountStart, storedRecords } from '../window-records.ts';
 
@@ -25,6 +26,8 @@ export interface CountCheckOptions {
   accountId: string;
   recount: RecountMode;
   client: () => Promise<ExchangeClient>;
+  /** Keeps what the other checks will ask of the spot re-reads (fresh-reads.ts). */
+  fresh?: FreshReads;
 }
 
 /**
@@ -50,7 +53,13 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
       mismatches: [],
     };
   }
-  const windows = await windowsToRecount(pool, accountId, recount);
+  const { windows, settled } = await windowsToRecount(pool, accountId, recount);
+  if (settled > 0) {
+    base.notes.push(
+      `${settled} spot windows that had settled ${EDGE_SETTLED_DAYS} days before their read were not re-read (recount: edge); ` +
+        `the balance chain, anchored at the exchange, vouches for them`,
+    );
+  }
   const client = windows.length > 0 ? await options.client() : null;
   const now = client?.options.clock() ?? Date.now();
   const mismatches: CountMismatch[] = [];
@@ -58,52 +67,56 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
   let error: string | undefined;
   const byStream = new Map<Stream, WindowName[]>();
   for (const w of windows) byStream.set(w.stream, [...(byStream.get(w.stream) ?? []), w]);
-  await Promise.all(
-    [...byStream.values()].map(async (streamWindows) => {
-      for (const window of streamWindows) {
-        if (error !== undefined) return;
-        try {
-          const start = recountStart(client!, window.stream, window);
-          if (start === null) {
-            base.notes.push(`${windowName(window)}: not re-counted, older than the exchange's 3-month horizon`);
-            continue;
-          }
-          if (start > window.start) {
-            base.notes.push(`${windowName(window)}: re-counted from ${instant(start)}, the exchange's 3-month horizon`);
-          }
-          const args = [window.stream, window.scope, { start, end: window.end }] as const;
-          const [exchange, stored] = await Promise.all([
-            exchangeRecords(client!, ...args),
-            storedRecords(pool, accountId, ...args),
-          ]);
-          recounted += 1;
-          const missing = [...exchange.keys].filter((k) => !stored.keys.has(k));
-          const extra = [...stored.keys].filter((k) => !exchange.keys.has(k));
-          const settling = extra.filter((k) => (stored.pending.get(k) ?? -Infinity) >= now - SETTLING_GRACE_MS);
-          if (settling.length > 0) {
-            base.notes.push(
-              `${windowName(window)}: ${settling.length} transfer(s) stored as pending are no longer in the window ` +
-                `(settled since, their ts moved; the next sync updates them): ${settling.slice(0, KEYS_LISTED).join(', ')}`,
-            );
-          }
-          if (
-            missing.length > 0 ||
-            extra.length > settling.length ||
-            exchange.count !== stored.count - settling.length
-          ) {
-            mismatches.push({
-              ...window,
-              stored: stored.count,
-              exchange: exchange.count,
-              missing: missing.slice(0, KEYS_LISTED),
-              extra: extra.filter((k) => !settling.includes(k)).slice(0, KEYS_LISTED),
-            });
-          }
-        } catch (caught) {
-          error = `${windowName(window)}: ${caught instanceof Error ? caught.message : String(caught)}`;
+  const recountStream = async (streamWindows: WindowName[]): Promise<void> => {
+    for (const window of streamWindows) {
+      if (error !== undefined) return;
+      try {
+        const start = recountStart(client!, window.stream, window);
+        if (start === null) {
+          base.notes.push(`${windowName(window)}: not re-counted, older than the exchange's 3-month horizon`);
+          continue;
         }
+        if (start > window.start) {
+          base.notes.push(`${windowName(window)}: re-counted from ${instant(start)}, the exchange's 3-month horizon`);
+        }
+        const args = [window.stream, window.scope, { start, end: window.end }] as const;
+        const read = window.stream === 'spot' ? options.fresh?.begin(args[2]) : undefined;
+        const [exchange, stored] = await Promise.all([
+          exchangeRecords(client!, ...args, read?.see),
+          storedRecords(pool, accountId, ...args),
+        ]);
+        read?.complete();
+        recounted += 1;
+        const missing = [...exchange.keys].filter((k) => !stored.keys.has(k));
+        const extra = [...stored.keys].filter((k) => !exchange.keys.has(k));
+        const settling = extra.filter((k) => (stored.pending.get(k) ?? -Infinity) >= now - SETTLING_GRACE_MS);
+        if (settling.length > 0) {
+          base.notes.push(
+            `${windowName(window)}: ${settling.length} transfer(s) stored as pending are no longer in the window ` +
+              `(settled since, their ts moved; the next sync updates them): ${settling.slice(0, KEYS_LISTED).join(', ')}`,
+          );
+        }
+        if (missing.length > 0 || extra.length > settling.length || exchange.count !== stored.count - settling.length) {
+          mismatches.push({
+            ...window,
+            stored: stored.count,
+            exchange: exchange.count,
+            missing: missing.slice(0, KEYS_LISTED),
+            extra: extra.filter((k) => !settling.includes(k)).slice(0, KEYS_LISTED),
+          });
+        }
+      } catch (caught) {
+        error = `${windowName(window)}: ${caught instanceof Error ? caught.message : String(caught)}`;
       }
-    }),
+    }
+  };
+  await Promise.all(
+    [...byStream.entries()].map(([stream, streamWindows]) =>
+      // The checks waiting on the spot re-reads go on as soon as those are done.
+      stream === 'spot'
+        ? recountStream(streamWindows).finally(() => options.fresh?.finish())
+        : recountStream(streamWindows),
+    ),
   );
   base.notes.sort();
   mismatches.sort((a, b) => a.stream.localeCompare(b.stream) || a.scope.localeCompare(b.scope) || a.start - b.start);
@@ -112,7 +125,9 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
   return {
     ...base,
     passed: failures.length === 0,
-    examined: `${recounted} of ${windows.length} ${recount === 'recent' ? 'recently finished ' : ''}windows re-counted`,
+    examined:
+      `${recounted} of ${windows.length} ${recount === 'all' ? '' : 'recently finished '}windows re-counted` +
+      (settled > 0 ? ` (${settled} settled spot windows left to the balance chain)` : ''),
     failures,
     windowsRecounted: recounted,
     mismatches,
@@ -120,15 +135,30 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
   };
 }
 
-async function windowsToRecount(pool: pg.Pool, accountId: string, recount: 'recent' | 'all'): Promise<WindowName[]> {
-  const recent = recount === 'recent' ? `AND finished_at >= now() - interval '${RECENT_RECOUNT_DAYS} days'` : '';
-  const result = await pool.query<{ stream: Stream; scope: string; start: string; end: string }>(
-    `SELECT stream, scope, ${toMs('window_start')} AS start, ${toMs('window_end')} AS "end" FROM sync_window
+/**
+ * The done windows the mode re-counts, and how many spot windows `edge` leaves
+ * to the balance chain (recount-mode.ts says why that is safe only for spot).
+ */
+async function windowsToRecount(
+  pool: pg.Pool,
+  accountId: string,
+  recount: Exclude<RecountMode, 'none'>,
+): Promise<{ windows: WindowName[]; settled: number }> {
+  const recent = recount === 'all' ? '' : `AND finished_at >= now() - interval '${RECENT_RECOUNT_DAYS} days'`;
+  const result = await pool.query<{ stream: Stream; scope: string; start: string; end: string; settled: boolean }>(
+    `SELECT stream, scope, ${toMs('window_start')} AS start, ${toMs('window_end')} AS "end",
+            (stream = 'spot' AND started_at IS NOT NULL
+             AND window_end <= started_at - interval '${EDGE_SETTLED_DAYS} days') AS settled
+       FROM sync_window
       WHERE account_id = $1 AND status = 'done' ${recent}
       ORDER BY stream, scope, window_start, window_end`,
     [accountId],
   );
-  return result.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));
+  const rows = recount === 'edge' ? result.rows.filter((r) => !r.settled) : result.rows;
+  return {
+    windows: rows.map(({ settled: _settled, ...r }) => ({ ...r, start: Number(r.start), end: Number(r.end) })),
+    settled: result.rows.length - rows.length,
+  };
 }
 
 function describeMismatch(m: CountMismatch): string {

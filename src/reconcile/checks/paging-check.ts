@@ -4,6 +4,7 @@ import { msParam, toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
 import { type Stream, streamDefinition, STREAMS } from '../../ingest/streams/registry.ts';
 import { instant, streamName, windowName } from '../describe.ts';
+import type { FreshReads } from '../fresh-reads.ts';
 import type { PagingCheck, PagingSuspect, WindowName } from '../report-types.ts';
 import { exchangeRecords, recountStart } from '../window-records.ts';
 
@@ -45,23 +46,43 @@ export interface PagingCheckOptions {
   pageLimits?: Readonly<Partial<Record<Stream, number>>>;
   /** The account's exchange client, or null to judge from the stored data alone. */
   client: (() => Promise<ExchangeClient>) | null;
+  /** The suspects, when found beforehand (findCrowdedInstants). */
+  crowded?: readonly Crowded[];
+  /** The run's window re-reads: a spot suspect they hold is judged by their count, without a request. */
+  fresh?: FreshReads;
 }
 
-export async function checkPagingStuck(options: PagingCheckOptions): Promise<PagingCheck> {
-  const { pool, accountId } = options;
-  const suspects: PagingSuspect[] = [];
+export type Crowded = Omit<PagingSuspect, 'exchange' | 'verdict'>;
+
+/** Every (stream, scope, ts) holding at least a page of stored records, with the window it was read in. */
+export async function findCrowdedInstants(
+  pool: pg.Pool,
+  accountId: string,
+  pageLimits?: PagingCheckOptions['pageLimits'],
+): Promise<Crowded[]> {
+  const crowded: Crowded[] = [];
   for (const stream of STREAMS) {
     const definition = streamDefinition(stream);
-    const pageLimit = options.pageLimits?.[stream] ?? definition.pageLimit;
+    const pageLimit = pageLimits?.[stream] ?? definition.pageLimit;
     const found = await pool.query<{ scope: string; ts: string; stored: string }>(
       definition.crowdedInstantsQuery(accountId, pageLimit),
     );
     for (const row of found.rows) {
       const ts = Number(row.ts);
-      const stored = Number(row.stored);
       const window = await windowHolding(pool, accountId, stream, row.scope, ts);
-      suspects.push(await judge({ stream, scope: row.scope, ts, stored, pageLimit, window }, options.client));
+      crowded.push({ stream, scope: row.scope, ts, stored: Number(row.stored), pageLimit, window });
     }
+  }
+  return crowded;
+}
+
+export async function checkPagingStuck(options: PagingCheckOptions): Promise<PagingCheck> {
+  const { pool, accountId } = options;
+  const suspects: PagingSuspect[] = [];
+  const crowded = options.crowded ?? (await findCrowdedInstants(pool, accountId, options.pageLimits));
+  if (options.client) await options.fresh?.ready;
+  for (const instant of crowded) {
+    suspects.push(await judge(instant, options.client, options.fresh));
   }
   suspects.sort((a, b) => a.stream.localeCompare(b.stream) || a.scope.localeCompare(b.scope) || a.ts - b.ts);
   const failing = suspects.filter((s) => s.verdict === 'stuck' || s.verdict === 'unconfirmed');
@@ -79,12 +100,18 @@ export async function checkPagingStuck(options: PagingCheckOptions): Promise<Pag
 }
 
 async function judge(
-  suspect: Omit<PagingSuspect, 'exchange' | 'verdict'>,
+  suspect: Crowded,
   client: PagingCheckOptions['client'],
+  fresh: FreshReads | undefined,
 ): Promise<PagingSuspect> {
   const wholePages = suspect.stored % suspect.pageLimit === 0;
   const offline = { ...suspect, exchange: null };
   if (!client) return { ...offline, verdict: wholePages ? 'unconfirmed' : 'plausible' };
+  // The same count a read of that millisecond would give: the window holding it was paged by id to its end in this run.
+  const counted = suspect.stream === 'spot' ? fresh?.countAt(suspect.ts) : undefined;
+  if (counted !== undefined) {
+    return { ...suspect, exchange: counted, verdict: counted === suspect.stored ? 'verified' : 'stuck' };
+  }
   const exchange = await client();
   const instant = { start: suspect.ts, end: suspect.ts + 1 };
   if (recountStart(exchange, suspect.stream, instant) === null) {

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "recount_mode" ADD VALUE 'edge';
