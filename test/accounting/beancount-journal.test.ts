@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { BalanceTieOutError } from '../../src/accounting/balances/balance-tie-out-error.ts';
 import { exportCsvPath } from '../../src/export/export-files.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
@@ -136,6 +137,28 @@ describe('the beancount journal', () => {
     const check = beanCheck(tampered);
     expect(check.status).not.toBe(0);
     expect(check.output).toContain(`Balance failed for '${closing.account}'`);
+  });
+
+  it("refuses a journal whose records do not add up to the exchange's balance, writing nothing", async () => {
+    const accountId = await insertAccount(db.url, 'gap');
+    await insertSpot(db.url, accountId, [
+      { recordId: '1', coin: 'ETH', spotTaxType: 'Deposit', amount: '2', balance: '2', ts: '2026-05-02T10:00:00Z' },
+      // The exchange says 0.5 after a withdrawal of 1: a record is missing from the store.
+      {
+        recordId: '2',
+        coin: 'ETH',
+        spotTaxType: 'Withdrawal',
+        amount: '-1',
+        balance: '0.5',
+        ts: '2026-05-03T10:00:00Z',
+      },
+    ]);
+    const request = parseExportRequest({ report: 'beancount', accountId, from: '2026-05-01', to: '2026-05-31' });
+    const csvPath = exportCsvPath(dir, request);
+    await expect(
+      exportToFile({ databaseUrl: db.url, request, account: { id: accountId, name: 'gap' }, csvPath }),
+    ).rejects.toThrow(BalanceTieOutError);
+    await expect(readFile(csvPath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('books edge cases exactly: renamed coins, fees on both legs, a fill across the period end, unpaired and unmapped records', async () => {
