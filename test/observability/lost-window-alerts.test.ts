@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type AlertSender, createAlertSender } from '../../src/app/observability/alert-sender.ts';
 import { watchLostWindows } from '../../src/app/observability/lost-window-alerts.ts';
+import { createMetricsRegistry } from '../../src/app/observability/scrape-metrics.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { ensureWindows, failWindow, type WindowKey } from '../../src/ingest/coverage/window-store.ts';
 import { planRetries } from '../../src/ingest/retry-plan.ts';
@@ -126,6 +127,11 @@ describe('a window lost past the horizon', () => {
       }
       await sender.settled();
       expect(receiver.received.filter((a) => a.event === 'window_lost')).toHaveLength(3);
+      // And /metrics counts them.
+      const registry = createMetricsRegistry({ pool, queues: { all: () => [] } });
+      expect(await registry.getSingleMetricAsString('ledgerline_lost_windows')).toContain(
+        'ledgerline_lost_windows{account="acme",stream="positions"} 3',
+      );
     } finally {
       for (const worker of workers) worker.close();
     }

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
+import type { Queues } from '../../../jobs/definitions.ts';
 import type { Runtime } from '../../../jobs/runtime.ts';
 import { instrumentRegistry } from '../../metrics/instruments.ts';
 
@@ -20,7 +21,7 @@ const QUEUE_STATES = [
  * from src/metrics/instruments.ts. Each gauge is reset before it is filled,
  * so a deleted account or an emptied state leaves no stale series.
  */
-export function createMetricsRegistry(runtime: Pick<Runtime, 'pool' | 'queues'>): Registry {
+export function createMetricsRegistry(runtime: Pick<Runtime, 'pool'> & { queues: Pick<Queues, 'all'> }): Registry {
   const scraped = new Registry();
   const { pool, queues } = runtime;
 
@@ -49,6 +50,21 @@ export function createMetricsRegistry(runtime: Pick<Runtime, 'pool' | 'queues'>)
       );
       this.reset();
       for (const row of result.rows) this.set({ stream: row.stream, status: row.status }, row.n);
+    },
+  });
+
+  new Gauge({
+    name: 'ledgerline_lost_windows',
+    help: 'Windows recorded in lost_window (never finished, now wholly behind the horizon: records gone), by account and stream.',
+    labelNames: ['account', 'stream'] as const,
+    registers: [scraped],
+    async collect() {
+      const result = await pool.query<{ account: string; stream: string; n: number }>(
+        `SELECT a.name AS account, l.stream::text, count(*)::int AS n
+           FROM lost_window l JOIN account a ON a.id = l.account_id GROUP BY a.name, l.stream`,
+      );
+      this.reset();
+      for (const row of result.rows) this.set({ account: row.account, stream: row.stream }, row.n);
     },
   });
 
