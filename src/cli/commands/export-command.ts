@@ -31,7 +31,9 @@ interface ExportOptions {
 export function registerExportCommand(program: Command): void {
   program
     .command('export')
-    .description('write one CSV report and its manifest (streamed from Postgres)')
+    .description(
+      'write one report (CSV; the beancount journal as .beancount) and its manifest (streamed from Postgres)',
+    )
     .requiredOption('--report <name>', `one of ${REPORTS.map((r) => r.name).join(', ')}`)
     .requiredOption('--account <name>', 'the account, by name')
     .requiredOption('--from <date>', 'first day, yyyy-MM-dd (local midnight in --tz)')
@@ -42,7 +44,10 @@ export function registerExportCommand(program: Command): void {
     .option('--method <method>', 'realized gains: lot matching fifo, lifo, hifo or average (default fifo)')
     .option('--long-term-days <days>', 'realized gains: held more than this many days is long-term (default 365)')
     .option('--allow-partial', 'export even when the period is not fully synced (the file is marked _PARTIAL)')
-    .option('--out <file>', 'CSV file to write (default: EXPORT_DIR/<account id>/<report>_<from>_<to>_<tz>.csv)')
+    .option(
+      '--out <file>',
+      'file to write (default: EXPORT_DIR/<account id>/<report>_<from>_<to>_<tz>.csv, or .beancount for beancount)',
+    )
     .option(
       '--json',
       'print one JSON object (files, rows, sha256, partial) instead of the text; warnings stay on stderr',
