@@ -70,7 +70,10 @@ export function createRootLogger(options: RootLoggerOptions): Logger {
   if (pretty) {
     return pino({
       ...base,
-      transport: { target: 'pino-pretty', options: { translateTime: 'UTC:isoDateTime', destination: LOG_FD } },
+      transport: {
+        target: 'pino-pretty',
+        options: { translateTime: "UTC:yyyy-mm-dd'T'HH:MM:ss.l'Z'", destination: LOG_FD },
+      },
     });
   }
   // sync: a process that exits right after logging (a failed command) must not lose the line.
