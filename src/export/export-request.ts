@@ -65,6 +65,10 @@ export function parseExportRequest(input: ExportRequestInput): ExportRequest {
   if (coin !== undefined && !COIN.test(coin)) {
     throw new ValidationError('coin', 'must be a coin symbol (letters, digits and -; at most 32)', input.coin);
   }
+  // The journal must hold every coin to balance: a coin filter is refused rather than ignored.
+  if (coin !== undefined && !report.accepts.coin) {
+    throw new ValidationError('coin', `does not apply to ${report.name}`, input.coin);
+  }
   if (input.includePending && !report.accepts.includePending) {
     throw new ValidationError('pending', `applies only to broker-transfers, not to ${report.name}`);
   }

@@ -89,6 +89,9 @@ describe('export requests', () => {
     expect(parseExportRequest({ ...base, coin: ' btc ' }).coin).toBe('BTC');
     expect(failure(() => parseExportRequest({ ...base, includePending: true })).field).toBe('pending');
     expect(parseExportRequest({ ...base, report: 'broker-transfers', includePending: true }).includePending).toBe(true);
+    const journal = failure(() => parseExportRequest({ ...base, report: 'beancount', coin: 'BTC' }));
+    expect(journal.message).toBe('coin: does not apply to beancount (got "BTC")');
+    expect(parseExportRequest({ ...base, report: 'beancount', coin: ' ' }).coin).toBeUndefined();
   });
 
   it('derives a file name from the parameters alone', () => {
