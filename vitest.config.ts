@@ -50,6 +50,7 @@ const UNIT = [
   'test/unit/env-example.test.ts',
   'test/unit/exit-codes.test.ts',
   'test/unit/import-direction.test.ts',
+  'test/unit/logs-to-stderr.test.ts',
   'test/exchange/endpoint-table.test.ts',
   'test/unit/secret-box.test.ts',
   'test/unit/time-arguments.test.ts',
