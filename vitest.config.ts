@@ -15,6 +15,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const UNIT = [
   'test/accounting/memory-price-book.test.ts',
+  'test/accounting/price-book-property.test.ts',
   'test/accounting/lot-engine.test.ts',
   'test/accounting/lot-engine-property.test.ts',
   'test/accounting/walk-history.test.ts',
