@@ -64,6 +64,9 @@ export async function recordLostWindows(pool: pg.Pool, now: number, accountId?: 
            FROM sync_window w
           WHERE w.stream = $1::sync_stream AND w.status <> 'done' AND w.window_end <= ${msParam(2)}
             AND ($4::uuid IS NULL OR w.account_id = $4::uuid)
+            -- Skips what is recorded already (every check would otherwise re-try each old loss);
+            -- ON CONFLICT still settles two workers inserting the same new one at once.
+            AND NOT EXISTS (SELECT 1 FROM lost_window l WHERE l.window_id = w.id)
          ON CONFLICT (window_id) DO NOTHING
          RETURNING *)
        SELECT r.window_id AS "windowId", r.account_id AS "accountId", a.name AS account, r.stream, r.scope,
