@@ -1,6 +1,14 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly (ledgerline ships no build step).
-import { register } from 'tsx/esm/api';
+// Where the TypeScript sources are present (a clone), runs them through tsx: no build step, and never
+// a stale build. Where only the compiled JavaScript is (the Docker image ships dist/ without src/;
+// `npm run compile` makes it), runs that: it starts faster and needs no compiler at run time.
+import { existsSync } from 'node:fs';
+import { URL } from 'node:url';
 
-register();
-await import('../src/cli/main.ts');
+if (existsSync(new URL('../src/cli/main.ts', import.meta.url))) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+} else {
+  await import('../dist/src/cli/main.js');
+}

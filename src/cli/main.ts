@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 import { Command } from 'commander';
 
+import { PROJECT_ROOT } from '../config/project-root.ts';
 import { registerAccountsCommands } from './commands/accounts-command.ts';
 import { registerApikeysCommands } from './commands/apikeys-command.ts';
 import { registerBackfillCommand } from './commands/backfill-command.ts';
@@ -18,9 +20,9 @@ import { registerSyncCommand } from './commands/sync-command.ts';
 import { registerWebCommand } from './commands/web-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
 
-/** The version in package.json: ledgerline runs from its source tree (bin/ledgerline.js), so the file is there. */
+/** The version in package.json, beside src/ in a source tree and above dist/ in a compiled one. */
 function packageVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  const text = readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8');
   return (JSON.parse(text) as { version: string }).version;
 }
 

@@ -4,7 +4,9 @@ import path from 'node:path';
 
 import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg';
 
-export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../../..');
+import { PROJECT_ROOT } from '../../config/project-root.ts';
+
+export { PROJECT_ROOT };
 export const DEFAULT_SCHEMA_PATH = path.join(PROJECT_ROOT, 'prisma/schema.prisma');
 export const DEFAULT_MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'prisma/migrations');
 const LOCKFILE = 'migration_lock.toml';
