@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type pg from 'pg';
 
 import type { AccountService } from '../src/accounts/account-service.ts';
@@ -18,11 +18,11 @@ export interface Runtime {
   pool: pg.Pool;
   prisma: PrismaClient;
   /** Plain commands (rate budget, reads); BullMQ workers get their own connections. */
-  redis: Redis;
+  redis: Redis | Cluster;
   accounts: AccountService;
   clients: ClientProvider;
   queues: Queues;
   /** A new connection for a BullMQ Worker (blocking reads need their own). */
-  connection(): Redis;
+  connection(): Redis | Cluster;
   close(): Promise<void>;
 }

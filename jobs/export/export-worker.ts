@@ -1,5 +1,5 @@
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 import { QUEUE } from '../definitions.ts';
 import type { ExportJobData, ExportJobResult } from './export-job.ts';
@@ -11,7 +11,7 @@ import { createExportProcessor, type ExportProcessorDeps } from './export-proces
  * for its cursor, so a small concurrency is enough.
  */
 export function createExportWorker(options: {
-  connection: Redis;
+  connection: Redis | Cluster;
   deps: ExportProcessorDeps;
   prefix: string;
   concurrency?: number;

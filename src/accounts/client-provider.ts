@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 import {
   ExchangeAuthError,
@@ -32,7 +32,7 @@ export class ClientProvider {
 
   constructor(
     private readonly accounts: AccountService,
-    private readonly redis: Redis,
+    private readonly redis: Redis | Cluster,
     private readonly overrides: ClientOverrides = {},
   ) {}
 

@@ -1,11 +1,12 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 
 import type { Runtime } from '../../jobs/runtime.ts';
 import { AccountService } from '../accounts/account-service.ts';
 import { type ClientOverrides, ClientProvider } from '../accounts/client-provider.ts';
-import type { Config } from '../config/config.ts';
+import { type Config, hasHashTag } from '../config/config.ts';
 import { createPrisma } from '../db/prisma.ts';
+import { ValidationError } from '../errors/index.ts';
 import { PER_IP_PER_MINUTE } from '../exchange/endpoints.ts';
 import { ENDPOINT_NAMES, type EndpointName, ENDPOINTS } from '../exchange/index.ts';
 import { logger } from '../logging/logger.ts';
@@ -25,6 +26,16 @@ export interface RuntimeOptions {
  * web, demo, benchmarks) call it; jobs and domain code only receive parts of it.
  */
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
+  const prefix = options.prefix ?? config.queuePrefix;
+  // loadConfig checks QUEUE_PREFIX; a prefix given here (tests, the demo's) must pass the same rule
+  // (checked before anything is opened).
+  if (config.redisClusterNodes.length > 0 && !hasHashTag(prefix)) {
+    throw new ValidationError(
+      'QUEUE_PREFIX',
+      'must be hash-tagged in braces ({ledgerline}) on a Redis Cluster',
+      prefix,
+    );
+  }
   const pool = new pg.Pool({
     connectionString: config.databaseUrl,
     max: options.poolSize ?? config.workerConcurrency + 2,
@@ -33,9 +44,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   // here; without a listener it would crash the process. The pool reconnects.
   pool.on('error', (error) => logger('db').warn({ err: error }, 'idle database connection lost'));
   const prisma = createPrisma(config.databaseUrl);
-  const redis = createRedisConnection(config.redisUrl);
+  const redis = createRedisConnection(config);
   const accounts = new AccountService(prisma, config.masterKey);
-  const prefix = options.prefix ?? config.queuePrefix;
   const clients = new ClientProvider(accounts, redis, {
     // The rate budget lives beside the queues, so installations sharing a Redis keep theirs apart.
     rateBudget: {
@@ -50,9 +60,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     },
     ...options.clientOverrides,
   });
-  const connections: Redis[] = [];
+  const connections: (Redis | Cluster)[] = [];
   const connection = () => {
-    const created = createRedisConnection(config.redisUrl);
+    const created = createRedisConnection(config);
     connections.push(created);
     return created;
   };

@@ -1,5 +1,5 @@
 import { FlowProducer, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 import { JOB_OPTIONS, type QueueName, type Queues, type TypedQueue } from '../../jobs/definitions.ts';
 
@@ -16,9 +16,9 @@ export class QueueRegistry implements Queues {
 
   constructor(
     readonly prefix: string,
-    connection: Redis,
+    connection: Redis | Cluster,
     /** A dedicated connection for the flow producer, made on first use. */
-    private readonly flowConnection: () => Redis,
+    private readonly flowConnection: () => Redis | Cluster,
   ) {
     const make = <Q extends QueueName>(name: Q): TypedQueue<Q> =>
       new Queue(name, { prefix, connection, defaultJobOptions: JOB_OPTIONS[name] });

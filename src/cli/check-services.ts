@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 
 import type { Config } from '../config/config.ts';
@@ -56,8 +56,11 @@ async function probePostgres(config: Config): Promise<void> {
 }
 
 async function probeRedis(config: Config): Promise<void> {
-  const where = hostOf(config.redisUrl, 6379);
-  const redis = new Redis(config.redisUrl, {
+  const clustered = config.redisClusterNodes.length > 0;
+  const where = clustered
+    ? config.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')
+    : hostOf(config.redisUrl, 6379);
+  const options = {
     lazyConnect: true,
     connectTimeout: PROBE_TIMEOUT_MS,
     maxRetriesPerRequest: 0,
@@ -68,7 +71,20 @@ async function probeRedis(config: Config): Promise<void> {
     retryStrategy: () => null,
     // disconnect() otherwise keeps the process alive 2 s waiting for a socket that never opened.
     disconnectTimeout: 100,
-  });
+  };
+  // A cluster is probed as the runtime will use it: through its seed nodes, slots and all.
+  const redis = clustered
+    ? new Cluster(
+        config.redisClusterNodes.map((n) => ({ host: n.host, port: n.port })),
+        {
+          lazyConnect: true,
+          enableOfflineQueue: false,
+          enableReadyCheck: false,
+          clusterRetryStrategy: () => null,
+          redisOptions: options,
+        },
+      )
+    : new Redis(config.redisUrl, options);
   let lastError: unknown;
   // ioredis reports each failed connection attempt as an event; the probe's answer is the rejection below.
   redis.on('error', (error: unknown) => (lastError = error));
@@ -80,7 +96,8 @@ async function probeRedis(config: Config): Promise<void> {
       })(),
     );
   } catch (error) {
-    throw new ServiceUnreachableError('Redis', 'REDIS_URL', where, reasonOf(lastError ?? error), error);
+    const variable = clustered ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
+    throw new ServiceUnreachableError('Redis', variable, where, reasonOf(lastError ?? error), error);
   } finally {
     redis.disconnect();
   }

@@ -6,10 +6,28 @@ import type { ReportName } from '../vocabulary/report-names.ts';
 import { envSchema, parsePriceTolerance, parseTrustProxy } from './env-schema.ts';
 import { parseMasterKey } from './master-key.ts';
 
+export interface RedisNode {
+  readonly host: string;
+  readonly port: number;
+}
+
+/**
+ * Whether every key under the prefix hashes by one tag: the first `{...}` with
+ * something inside (Redis Cluster's rule). BullMQ's scripts and the rate
+ * budget's touch several keys at once, which a cluster allows only in one slot.
+ */
+export function hasHashTag(prefix: string): boolean {
+  const open = prefix.indexOf('{');
+  const close = open < 0 ? -1 : prefix.indexOf('}', open + 1);
+  return close > open + 1;
+}
+
 export interface Config {
   readonly env: 'development' | 'test' | 'production';
   readonly databaseUrl: string;
   readonly redisUrl: string;
+  /** A Redis Cluster's seed nodes (REDIS_CLUSTER_NODES); empty: the single Redis at redisUrl. */
+  readonly redisClusterNodes: readonly RedisNode[];
   /** 32-byte key of the secret box. Never log it. */
   readonly masterKey: Buffer;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -79,11 +97,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(issue.path.join('.') || 'environment', issue.message);
   }
   const raw = parsed.data;
+  if (raw.REDIS_CLUSTER_NODES.length > 0 && !hasHashTag(raw.QUEUE_PREFIX)) {
+    throw new ConfigError(
+      'QUEUE_PREFIX',
+      `must be hash-tagged in braces, e.g. {${raw.QUEUE_PREFIX}}, when REDIS_CLUSTER_NODES is set ` +
+        "(a queue's and a rate budget's keys must share one cluster slot)",
+    );
+  }
   const production = raw.NODE_ENV === 'production';
   return Object.freeze({
     env: raw.NODE_ENV,
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,
+    redisClusterNodes: Object.freeze(
+      raw.REDIS_CLUSTER_NODES.map((item) => {
+        const at = item.lastIndexOf(':');
+        return Object.freeze({ host: item.slice(0, at), port: Number(item.slice(at + 1)) });
+      }),
+    ),
     masterKey: parseMasterKey(raw.LEDGERLINE_MASTER_KEY, production),
     logLevel: raw.LOG_LEVEL,
     exportDir: path.resolve(raw.EXPORT_DIR),

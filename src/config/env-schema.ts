@@ -139,6 +139,13 @@ export const envSchema = z.object({
     'postgresql://postgres@127.0.0.1:5432/ledgerline',
   ),
   REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  // A Redis Cluster's seed nodes (host:port,host:port); when set, REDIS_URL is not used and
+  // QUEUE_PREFIX must be hash-tagged ({ledgerline}) so each budget's and queue's keys share a slot.
+  REDIS_CLUSTER_NODES: listOf(
+    '',
+    /^[A-Za-z0-9._-]+:([1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5])$/,
+    'must be comma-separated host:port pairs such as 10.0.0.1:7000,10.0.0.2:7000',
+  ),
   LEDGERLINE_MASTER_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   EXPORT_DIR: z.string().min(1, 'must not be empty').default('./exports'),

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { z } from 'zod';
 
 import { ValidationError } from '../errors/validation-error.ts';
@@ -20,7 +20,7 @@ export interface ExchangeClientOptions {
   /** The main account's UID: the rate budget is kept per UID. */
   uid: string;
   /** Shared by every process: holds the rate budget. */
-  redis: Redis;
+  redis: Redis | Cluster;
   locale?: Locale;
   timeouts?: Partial<TransportTimeouts>;
   retry?: Partial<RetryOptions>;

@@ -1,6 +1,6 @@
 import type { SessionStore } from '@fastify/session';
 import type { Session } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /** The session store did not answer in time: the request gets a plain 503 (answerFailuresPlainly). */
 export class SessionStoreUnavailableError extends Error {
@@ -21,7 +21,7 @@ export class SessionStoreUnavailableError extends Error {
  */
 export class RedisSessionStore implements SessionStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: Redis | Cluster,
     private readonly prefix: string,
     private readonly maxAgeS: number,
     private readonly ready: () => boolean | Promise<boolean>,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 const READY_WAIT_MS = 2_000;
 
@@ -33,7 +33,7 @@ export function answerFailuresPlainly(app: FastifyInstance): void {
  * waits at most two seconds for the connection (one shared wait, not a
  * listener per request) and says whether it is ready.
  */
-export function redisReadiness(redis: Redis): () => boolean | Promise<boolean> {
+export function redisReadiness(redis: Redis | Cluster): () => boolean | Promise<boolean> {
   let waiting: Promise<boolean> | undefined;
   return () => {
     if (redis.status === 'ready') return true;

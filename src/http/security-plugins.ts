@@ -3,7 +3,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 import { RedisSessionStore } from './redis-session-store.ts';
 import { cookieSecret, SESSION_COOKIE, SESSION_MAX_AGE_S, type WebTokens } from './web-auth.ts';
@@ -18,7 +18,7 @@ export const CSRF_COOKIE = 'll_csrf';
  */
 export async function registerSecurityPlugins(
   app: FastifyInstance,
-  options: { tokens: WebTokens; redis: Redis; prefix: string; redisReady: () => boolean | Promise<boolean> },
+  options: { tokens: WebTokens; redis: Redis | Cluster; prefix: string; redisReady: () => boolean | Promise<boolean> },
 ): Promise<void> {
   await app.register(fastifyHelmet, {
     // Helmet's policy needs a default-src that bull-board (its own scripts and styles) would have

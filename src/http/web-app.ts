@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import fastifyFormbody from '@fastify/formbody';
 import type { Queue } from 'bullmq';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type pg from 'pg';
 
 import { enqueueExport, type ExportJob, type ExportQueue } from '../../jobs/export/export-queue.ts';
@@ -54,7 +54,7 @@ export interface WebAppDeps {
   prisma: PrismaClient;
   exportQueue: ExportQueue;
   /** The Redis connection the export queue uses, and the sessions: each request waits for it (requireRedis). */
-  redis: Redis;
+  redis: Redis | Cluster;
   /** QUEUE_PREFIX: the sessions' keys live under it, beside the queues'. */
   prefix: string;
   /** Queues shown on bull-board (the export queue and the others). */

@@ -1,15 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-
 import { Queue, Worker } from 'bullmq';
-import { Cluster } from 'ioredis';
+import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { envSchema } from '../../src/config/env-schema.ts';
 import { RateBudget, type RateRule } from '../../src/exchange/rate-budget/rate-budget.ts';
+import { type LocalCluster, startRedisCluster } from '../helpers/redis-cluster.ts';
 
 /**
  * A 3-node Redis Cluster started by this file on free loopback ports (never skipped: without
@@ -17,99 +12,16 @@ import { RateBudget, type RateRule } from '../../src/exchange/rate-budget/rate-b
  * hash-tagged prefix the queues and the rate budget's multi-key scripts run unchanged on a
  * cluster, and why the tag must cover the installation rather than one budget.
  */
-const nodes: { port: number; process: ChildProcess }[] = [];
-let dir: string;
+let local: LocalCluster | undefined;
 let cluster: Cluster;
 
-function redisServerPath(): string {
-  try {
-    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error(
-      'redis-server is not installed: this test starts a 3-node Redis Cluster itself (apt-get install redis-server)',
-    );
-  }
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** Three ports, each with its cluster bus port (port + 10000) free as well. */
-async function freePorts(): Promise<number[]> {
-  const ports: number[] = [];
-  for (let port = 20_000 + Math.floor(Math.random() * 9_000); ports.length < 3; port += 1) {
-    if ((await portFree(port)) && (await portFree(port + 10_000))) ports.push(port);
-  }
-  return ports;
-}
-
-async function answers(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'pipe' });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error(`redis-server on port ${port} did not answer`);
-}
-
 beforeAll(async () => {
-  const server = redisServerPath();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'll-cluster-'));
-  for (const port of await freePorts()) {
-    const child = spawn(
-      server,
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        `nodes-${port}.conf`,
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dir,
-      ],
-      { stdio: 'ignore' },
-    );
-    nodes.push({ port, process: child });
-  }
-  for (const node of nodes) await answers(node.port);
-  execFileSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-yes'], {
-    stdio: 'pipe',
-  });
-  cluster = new Cluster(
-    nodes.map((n) => ({ host: '127.0.0.1', port: n.port })),
-    { redisOptions: { maxRetriesPerRequest: null } },
-  );
-  // The cluster takes a moment to agree on its slots after create.
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await cluster.set('{probe}:ready', '1');
-      break;
-    } catch (error) {
-      if (attempt > 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  local = await startRedisCluster();
+  cluster = local.cluster;
 }, 60_000);
 
 afterAll(async () => {
-  await cluster?.quit().catch(() => undefined);
-  for (const node of nodes) node.process.kill('SIGTERM');
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await local?.stop();
 });
 
 // An account's endpoint budget and the per-IP minute budget, taken together as every signed call does.

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -63,7 +63,10 @@ async function scanPostgres(url: string, needles: readonly string[]): Promise<Hi
 }
 
 /** Every key of the Redis server (other tests' too) with all its values, as text. */
-async function redisTexts(redis: Redis): Promise<Map<string, string>> {
+async function redisTexts(connection: Redis | Cluster): Promise<Map<string, string>> {
+  // SCAN walks one server: this test runs against the single Redis of the test setup.
+  if (!(connection instanceof Redis)) throw new Error('redisTexts reads a single Redis server, not a cluster');
+  const redis = connection;
   const texts = new Map<string, string>();
   let cursor = '0';
   do {
