@@ -41,7 +41,7 @@ function parseLimit(value: string | undefined): number {
 export function registerPricesCommands(program: Command): void {
   const prices = program
     .command('prices')
-    .description('the prices values are taken from: imported market data and the prices implied by trades');
+    .description('the prices valuations use: imported market data and the prices implied by trades');
 
   prices
     .command('import')
@@ -94,7 +94,7 @@ export function registerPricesCommands(program: Command): void {
 
   prices
     .command('list')
-    .description('price points in time order: imported ones, and with --account that account’s trade prices')
+    .description("price points in time order: imported ones, and with --account that account's trade prices")
     .option('--base <coin>', 'only this base coin')
     .option('--quote <coin>', 'only this quote coin')
     .option('--from <time>', 'from this time (date = 00:00 UTC, date-time with offset, or Unix ms), inclusive')
