@@ -116,6 +116,28 @@ describe('the beancount journal', () => {
     expect(opening.some((a) => !/^0\.0+$/.test(a.amount))).toBe(true);
   });
 
+  it('books every record of consecutive periods exactly once, each in the period of its own time', async () => {
+    const ids: string[] = [];
+    for (const [from, to] of [
+      ['2026-01-01', '2026-01-31'],
+      ['2026-02-01', '2026-02-28'],
+      ['2026-03-01', '2026-03-31'],
+    ] as const) {
+      const journal = await exportJournal(simulated.accountId, 'simulated', from, to, 'Asia/Tokyo');
+      expect(beanCheck(journal.csvPath).status).toBe(0);
+      for (const m of journal.text.matchAll(/^ {2}record_ids: "([^"]+)"$/gm)) ids.push(...m[1]!.split('+'));
+    }
+    const stored = await withClient(db.url, (c) =>
+      c.query<{ record_id: string }>(
+        `SELECT record_id FROM spot_record WHERE account_id = $1
+           AND ts >= '2025-12-31T15:00:00Z' AND ts < '2026-03-31T15:00:00Z'`,
+        [simulated.accountId],
+      ),
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(stored.rows.map((r) => r.record_id).sort());
+  });
+
   it("takes the installation's valuation currency as the operating currency, prices on the other side", async () => {
     const journal = await exportJournal(simulated.accountId, 'simulated', '2026-03-01', '2026-03-31', 'UTC', 'BTC');
     expect(journal.text).toContain('option "operating_currency" "BTC"');
