@@ -11,8 +11,8 @@ export interface Posting {
 
 /**
  * A beancount transaction: date, flag (`*` booked, `!` for an accountant to look at), narration,
- * metadata lines (key: "value") and postings, two spaces indented. Amounts are written as given:
- * the caller passes exact decimal text, so nothing is rounded here.
+ * metadata lines (key: "value") and postings, two spaces indented, and a blank line after it (to
+ * read). Amounts are written as given: the caller passes exact decimal text, so nothing is rounded.
  */
 export function transactionText(input: {
   day: string;
@@ -27,5 +27,5 @@ export function transactionText(input: {
     const price = p.price ? ` @@ ${p.price.amount} ${p.price.currency}` : '';
     lines.push(`  ${p.account}  ${p.amount} ${p.currency}${price}`);
   }
-  return lines.join('\n');
+  return `${lines.join('\n')}\n`;
 }
