@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { dropDatabase } from '../../src/db/ensure-database.ts';
+import { freshDatabaseUrl } from '../helpers/test-database.ts';
+
+/*
+ * The compiled build cannot rot: `npm run compile` into an image-shaped folder (bin/, dist/,
+ * package.json and prisma/, no src/, as the Dockerfile's runtime stage has them), then the CLI
+ * started from there through bin/ledgerline.js, which must pick dist/ because no sources are beside
+ * it. `migrate` exercises the WebAssembly schema engine and the path to prisma/; `runs --json` the
+ * compiled Prisma client. node_modules are found by walking up to the repository's, as npm would.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const IMAGE = path.join(ROOT, 'test-artifacts', `compiled-build-${process.pid}`);
+const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const MIGRATIONS = readdirSync(path.join(ROOT, 'prisma/migrations'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+const databaseUrl = freshDatabaseUrl('compiled');
+
+function ledgerline(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [path.join(IMAGE, 'bin/ledgerline.js'), ...args], {
+    cwd: IMAGE,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...env },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(() => {
+  rmSync(IMAGE, { recursive: true, force: true });
+  mkdirSync(path.join(IMAGE, 'bin'), { recursive: true });
+  // --no-check: emitting is what is tested here (`npm run build` type-checks), at half the time.
+  const compile = spawnSync(
+    'npm',
+    ['run', 'compile', '--silent', '--', '--out-dir', path.join(IMAGE, 'dist'), '--no-check'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  expect(compile.status, compile.stderr + compile.stdout).toBe(0);
+  cpSync(path.join(ROOT, 'bin/ledgerline.js'), path.join(IMAGE, 'bin/ledgerline.js'));
+  cpSync(path.join(ROOT, 'package.json'), path.join(IMAGE, 'package.json'));
+  cpSync(path.join(ROOT, 'prisma'), path.join(IMAGE, 'prisma'), { recursive: true });
+}, 150_000);
+
+afterAll(async () => {
+  rmSync(IMAGE, { recursive: true, force: true });
+  await dropDatabase(databaseUrl);
+});
+
+describe('the compiled build', () => {
+  it('holds JavaScript only, with its imports rewritten and the Lua scripts beside their modules', () => {
+    expect(existsSync(path.join(IMAGE, 'src'))).toBe(false);
+    const main = readFileSync(path.join(IMAGE, 'dist/src/cli/main.js'), 'utf8');
+    expect(main).toMatch(/from "\.\/commands\/accounts-command\.js"/);
+    expect(main).not.toMatch(/from ['"][^'"]+\.ts['"]/);
+    expect(existsSync(path.join(IMAGE, 'dist/src/app/observability/heartbeat-claim.lua'))).toBe(true);
+    expect(existsSync(path.join(IMAGE, 'dist/src/generated/prisma/client.js'))).toBe(true);
+  });
+
+  it('prints the version through bin/ledgerline.js with no sources beside it', () => {
+    const result = ledgerline(['--version']);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe(VERSION);
+    expect(result.status).toBe(0);
+  });
+
+  it('migrates a new database with the WebAssembly engine, then finds nothing to do', async () => {
+    const first = ledgerline(['migrate']);
+    expect(first.status, first.stderr).toBe(0);
+    for (const name of MIGRATIONS) expect(first.stdout).toContain(`applied ${name}`);
+
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ migration_name: string }>(
+        'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name',
+      );
+      expect(rows.map((row) => row.migration_name)).toEqual(MIGRATIONS);
+    } finally {
+      await client.end();
+    }
+
+    const second = ledgerline(['migrate']);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stdout).not.toContain('applied ');
+    expect(second.stdout).toContain('up to date');
+  });
+
+  it('reads through the compiled Prisma client', () => {
+    const result = ledgerline(['runs', '--json']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ runs: [] });
+  });
+
+  it('answers an unreachable Postgres with exit code 3, which migrate-when-ready.sh retries on', () => {
+    const result = ledgerline(['migrate'], { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/ledgerline' });
+    expect(result.status).toBe(3);
+    expect(result.stderr).toMatch(/Postgres at 127\.0\.0\.1:1 \(DATABASE_URL\) is unreachable/);
+  });
+});
