@@ -27,10 +27,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
+# WEB_HOST stays loopback here: docker-compose.yml opens the page on the container's interfaces.
 ENV NODE_ENV=production \
-    EXPORT_DIR=/data/exports \
-    WEB_HOST=0.0.0.0 \
-    WEB_PORT=8080
+    EXPORT_DIR=/data/exports
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
