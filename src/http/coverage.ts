@@ -13,6 +13,9 @@ export const REPORT_STREAMS: Readonly<Record<string, readonly Stream[]>> = {
   'futures-pnl': ['positions'],
   'futures-summary': ['positions'],
   'broker-transfers': ['transfers'],
+  'realized-gains': ['spot'],
+  'realized-gains-summary': ['spot'],
+  income: ['spot'],
 };
 
 export const STREAM_TITLES: Readonly<Record<Stream, string>> = {
