@@ -76,6 +76,44 @@ beforeAll(async () => {
     // 10 DOGE sold that were never held: no cost basis is invented.
     { recordId: 'f1', coin: 'DOGE', spotTaxType: 'Sell', amount: '-10', bizOrderId: 'o4', ts: at('2026-04-01') },
     { recordId: 'f2', coin: 'USDT', spotTaxType: 'Sell', amount: '5', bizOrderId: 'o4', ts: at('2026-04-01') },
+    // Fees on both legs of both trades. Buy: 300 USDT + 0.3 fee for 0.1 ETH less 0.0001 fee -> 0.0999 ETH for 300.3.
+    {
+      recordId: 'h1',
+      coin: 'USDT',
+      spotTaxType: 'Buy',
+      amount: '-300',
+      fee: '-0.3',
+      bizOrderId: 'o6',
+      ts: at('2026-05-01'),
+    },
+    {
+      recordId: 'h2',
+      coin: 'ETH',
+      spotTaxType: 'Buy',
+      amount: '0.1',
+      fee: '-0.0001',
+      bizOrderId: 'o6',
+      ts: at('2026-05-01'),
+    },
+    // Sell: 0.0998 ETH + 0.0001 fee (all 0.0999 held) for 400 USDT less 0.4 fee -> proceeds 399.6.
+    {
+      recordId: 'i1',
+      coin: 'ETH',
+      spotTaxType: 'Sell',
+      amount: '-0.0998',
+      fee: '-0.0001',
+      bizOrderId: 'o7',
+      ts: at('2026-06-01'),
+    },
+    {
+      recordId: 'i2',
+      coin: 'USDT',
+      spotTaxType: 'Sell',
+      amount: '400',
+      fee: '-0.4',
+      bizOrderId: 'o7',
+      ts: at('2026-06-01'),
+    },
     // The SOL sold 400 days after it came in: long-term with --long-term-days 365, short with 400.
     {
       recordId: 'g1',
@@ -152,6 +190,21 @@ describe('the realized-gains report', () => {
         'short',
       ],
       ['2026-04-01T10:00:00.000+00:00', 'DOGE', '10', '5', '', '', '', '', 'fifo', 'USDT', 'f1+f2', '', ''],
+      [
+        '2026-06-01T10:00:00.000+00:00',
+        'ETH',
+        '0.0999',
+        '399.6',
+        '300.3',
+        '99.3',
+        '2026-05-01T10:00:00.000+00:00',
+        '31',
+        'fifo',
+        'USDT',
+        'i1+i2',
+        'h1+h2',
+        'short',
+      ],
     ]);
     expect(result.review).toEqual({ rows: 1, values: { 'disposal-exceeds-holdings': 1 } });
   });
