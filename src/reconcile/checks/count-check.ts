@@ -35,7 +35,9 @@ export interface CountCheckOptions {
  * returns for that window now. The window is paged again exactly as
  * ingestion pages it and the keys of both sides are compared, so a mismatch
  * names the records on either side. `recent` re-counts the windows finished
- * in the last RECENT_RECOUNT_DAYS days, `all` every done window, `none` none.
+ * in the last RECENT_RECOUNT_DAYS days, `all` every done window, `none` none,
+ * `edge` the recent ones less the spot windows settled before their read
+ * (recount-mode.ts says why and what that gives up).
  *
  * Streams are re-counted side by side (each endpoint has its own rate
  * budget), the windows of one stream one after another.
