@@ -3,6 +3,9 @@ import { Transform, type TransformCallback } from 'node:stream';
 const COMMA = 0x2c;
 const QUOTE = 0x22;
 const NEWLINE = 0x0a;
+// Output leaves in blocks of about this size. Postgres sends ~8 KB at a time, and one write(2) and
+// one hash update per 8 KB cost the export ~0.5 s of system time at a million rows.
+const BLOCK_BYTES = 256 * 1024;
 
 /** What to do with a record whose flag (first field) is set: write its remaining bytes or drop them. */
 export type FlaggedRecordHandler = (flag: string, record: Buffer) => 'keep' | 'drop';
@@ -20,6 +23,8 @@ export class FlagStripper extends Transform {
   /** Records written (flag NULL, or kept by onFlagged). */
   records = 0;
   private tail: Buffer | undefined;
+  private out = Buffer.allocUnsafe(BLOCK_BYTES);
+  private written = 0;
 
   constructor(private readonly onFlagged: FlaggedRecordHandler) {
     super();
@@ -39,13 +44,21 @@ export class FlagStripper extends Transform {
 
   override _flush(callback: TransformCallback): void {
     // COPY ends every record with a newline: bytes left over mean the stream was cut short.
-    callback(this.tail?.length ? new Error('COPY output ended inside a record') : null);
+    if (this.tail?.length) return callback(new Error('COPY output ended inside a record'));
+    if (this.written > 0) this.push(this.out.subarray(0, this.written));
+    callback();
   }
 
   /** Writes every complete record of `buf`; returns the offset of the first incomplete one. */
   private scan(buf: Buffer): number {
-    const out = Buffer.allocUnsafe(buf.length);
-    let written = 0;
+    // Room for all of `buf` (output never exceeds input): a full block is pushed and a new one begun.
+    if (this.out.length - this.written < buf.length) {
+      if (this.written > 0) this.push(this.out.subarray(0, this.written));
+      this.out = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, buf.length));
+      this.written = 0;
+    }
+    const out = this.out;
+    let written = this.written;
     let pos = 0;
     let nextQuote = buf.indexOf(QUOTE);
     for (;;) {
@@ -79,7 +92,7 @@ export class FlagStripper extends Transform {
       }
       pos = end + 1;
     }
-    if (written > 0) this.push(out.subarray(0, written));
+    this.written = written;
     return pos;
   }
 }
