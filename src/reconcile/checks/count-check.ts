@@ -112,6 +112,8 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
       }
     }
   };
+  // No spot window to re-read: the checks waiting on spot re-reads need not wait for the others.
+  if (!byStream.has('spot')) options.fresh?.finish();
   await Promise.all(
     [...byStream.entries()].map(([stream, streamWindows]) =>
       // The checks waiting on the spot re-reads go on as soon as those are done.
