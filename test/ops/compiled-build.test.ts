@@ -1,12 +1,15 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { dropDatabase } from '../../src/db/ensure-database.ts';
 import { freshDatabaseUrl } from '../helpers/test-database.ts';
+import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 /*
  * The compiled build cannot rot: `npm run compile` into an image-shaped folder (bin/, dist/,
@@ -24,6 +27,8 @@ const MIGRATIONS = readdirSync(path.join(ROOT, 'prisma/migrations'), { withFileT
   .map((entry) => entry.name)
   .sort();
 const databaseUrl = freshDatabaseUrl('compiled');
+// QUEUE_PREFIX allows no colons, unlike the helpers' random prefixes.
+const queuePrefix = `llcompiled_${randomBytes(6).toString('hex')}`;
 
 function ledgerline(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [path.join(IMAGE, 'bin/ledgerline.js'), ...args], {
@@ -57,6 +62,10 @@ beforeAll(() => {
 afterAll(async () => {
   rmSync(IMAGE, { recursive: true, force: true });
   await dropDatabase(databaseUrl);
+  const redis = new Redis(TEST_REDIS_URL);
+  const keys = await redis.keys(`${queuePrefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
 });
 
 describe('the compiled build', () => {
@@ -103,6 +112,46 @@ describe('the compiled build', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ runs: [] });
   });
+
+  it('runs the worker compiled: /readyz and /metrics answer, and SIGTERM ends it with 0', async () => {
+    const worker = spawn(process.execPath, [path.join(IMAGE, 'bin/ledgerline.js'), 'worker'], {
+      cwd: IMAGE,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: queuePrefix,
+        METRICS_PORT: '0',
+      },
+    });
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    try {
+      // The worker logs (JSON, on stderr) the address its probes took on port 0.
+      const url = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        const timer = setTimeout(() => reject(new Error(`no probe address within 30 s:\n${seen}`)), 30_000);
+        worker.stderr!.on('data', (chunk: Buffer) => {
+          seen += chunk.toString('utf8');
+          const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"metrics and probes listening"/.exec(seen);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]!);
+          }
+        });
+      });
+      const ready = await fetch(`${url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ ready: true, postgres: true, redis: true });
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      expect(metrics).toMatch(/^# TYPE ledgerline_exchange_requests_total counter$/m);
+    } finally {
+      worker.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
 
   it('answers an unreachable Postgres with exit code 3, which migrate-when-ready.sh retries on', () => {
     const result = ledgerline(['migrate'], { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/ledgerline' });
