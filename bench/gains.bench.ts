@@ -10,7 +10,9 @@
  * interest and fee records (nothing to value). The holdings stay small, as an account's do, while the history
  * grows: memory must then stay flat. Prices are an imported source with a point per coin per
  * minute (so the price book streams ~4,300 points a day beside the records).
- * Each export runs in a child process of its own, so the RSS it reports is the export's alone.
+ * Each export runs in a child process of its own, so the RSS it reports is the export's alone;
+ * a last fifo run with a 48 MB V8 heap shows the walk's memory is bounded (RSS also measures how
+ * lazily V8 collects while it may grow).
  *
  *   npm run bench:gains            (BENCH_GAINS_ROWS=200000 for a quick run)
  */
@@ -77,11 +79,22 @@ async function child(): Promise<void> {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-function exportInChild(databaseUrl: string, accountId: string, to: string, method: string, out: string) {
+// The proof that memory is flat: the whole walk fits in a V8 heap this small (RSS alone also
+// measures how lazily V8 collects when it may grow).
+const CAPPED_HEAP_MB = 48;
+
+function exportInChild(
+  databaseUrl: string,
+  accountId: string,
+  to: string,
+  method: string,
+  out: string,
+  nodeFlags: string[] = [],
+) {
   return new Promise<ChildResult>((resolve, reject) => {
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', import.meta.filename, '--child', databaseUrl, accountId, to, method, out],
+      [...nodeFlags, '--import', 'tsx', import.meta.filename, '--child', databaseUrl, accountId, to, method, out],
       { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'silent' } },
     );
     let stdout = '';
@@ -173,6 +186,9 @@ async function main(): Promise<void> {
     for (const method of LOT_METHODS)
       large.push(await exportInChild(databaseUrl, accountId, lastDay, method, csv(method)));
     const again = await exportInChild(databaseUrl, accountId, lastDay, 'fifo', csv('fifo-again'));
+    const capped = await exportInChild(databaseUrl, accountId, lastDay, 'fifo', csv('fifo-capped'), [
+      `--max-old-space-size=${CAPPED_HEAP_MB}`,
+    ]);
     const fifo = large[0]!;
     const perSecond = (r: ChildResult, walked: number) => Math.round(walked / (r.ms / 1000));
 
@@ -189,6 +205,10 @@ async function main(): Promise<void> {
       [`RSS growth 100k -> ${records} (fifo)`, `${(fifo.peakRssMb - small.peakRssMb).toFixed(0)} MB`],
       ['flagged rows (fifo, full run)', JSON.stringify(fifo.review)],
       ['repeated export byte-identical', String(again.sha256 === fifo.sha256)],
+      [
+        `fifo with a ${CAPPED_HEAP_MB} MB V8 heap`,
+        `${(capped.ms / 1000).toFixed(2)} s, peak RSS ${capped.peakRssMb.toFixed(0)} MB, same bytes: ${capped.sha256 === fifo.sha256}`,
+      ],
     ];
     const width = Math.max(...table.map(([k]) => k.length));
     console.log('\nrealized-gains benchmark');
@@ -207,6 +227,10 @@ async function main(): Promise<void> {
         peakRssMb1mAnyMethod: Number(Math.max(...large.map((r) => r.peakRssMb)).toFixed(1)),
         review: fifo.review,
         repeatIdentical: again.sha256 === fifo.sha256,
+        cappedHeapMb: CAPPED_HEAP_MB,
+        cappedSeconds: Number((capped.ms / 1000).toFixed(3)),
+        cappedPeakRssMb: Number(capped.peakRssMb.toFixed(1)),
+        cappedIdentical: capped.sha256 === fifo.sha256,
         seedSeconds: Number(seedSeconds.toFixed(1)),
       }),
     );
