@@ -17,6 +17,9 @@ export interface ExportManifest {
     tz: string;
     coin: string | null;
     includePending: boolean | null;
+    /** Lot-matching reports only (realized-gains, realized-gains-summary). */
+    method?: string;
+    longTermDays?: number;
   };
   /** The zone of the file's Date column when its values carry no offset (Koinly, CoinTracking: UTC). */
   dateZone: string | null;
@@ -66,6 +69,8 @@ export function buildManifest(input: {
       tz: request.period.tz,
       coin: request.coin ?? null,
       includePending: request.includePending ?? null,
+      ...(request.method !== undefined ? { method: request.method } : {}),
+      ...(request.longTermDays !== undefined ? { longTermDays: request.longTermDays } : {}),
     },
     dateZone: input.dateZone ?? null,
     period: { start: request.period.start.toISOString(), end: request.period.end.toISOString() },

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 
 import { Decimal } from 'decimal.js';
@@ -5,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { ValidationError } from '../../src/errors/index.ts';
 import { exportBaseName, parseExportRequest, reportParams } from '../../src/export/export-request.ts';
+import { exportToFile } from '../../src/export/export-to-file.ts';
 import { reportByName } from '../../src/export/reports/index.ts';
 import { streamReport } from '../../src/export/stream-report.ts';
 import { insertAccount, insertSpot, parseCsv, withClient } from '../export/seed.ts';
@@ -263,6 +267,34 @@ describe('the income report', () => {
       ['2026-03-06T10:00:00.000+00:00', 'FOO', '7', '', 'USDT', 'Airdrop Reward-A', 'e1', ''],
     ]);
     expect(result.review).toEqual({ rows: 1, values: { unpriced: 1 } });
+  });
+});
+
+describe('the manifest of a gains export', () => {
+  it('names the method and the long-term threshold, and counts the flagged rows', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'gains-manifest-'));
+    try {
+      const request = parseExportRequest({
+        report: 'realized-gains',
+        accountId,
+        from: '2026-01-01',
+        to: '2026-12-31',
+        method: 'hifo',
+        longTermDays: '100',
+      });
+      const { manifest } = await exportToFile({
+        databaseUrl: db.url,
+        request,
+        account: { id: accountId, name: 'gains' },
+        csvPath: path.join(dir, 'gains.csv'),
+        valuation: { currency: 'USDT', priceToleranceMs: 3_600_000 },
+      });
+      expect(manifest.parameters).toMatchObject({ method: 'hifo', longTermDays: 100 });
+      expect(manifest.rowCount).toBe(4);
+      expect(manifest.review.values).toEqual({ 'disposal-exceeds-holdings': 1 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
