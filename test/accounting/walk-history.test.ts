@@ -159,6 +159,10 @@ describe('walking the ledger through the lots', () => {
     expect(events).toEqual(['disposal BTC 0.01 0 3 b', 'disposal BTC 0.99 400 297 b']);
   });
 
+  it('books nothing for income of amount 0', async () => {
+    expect(await walk([entry(0, 'zero', 'income', null, ['0', 'SOL'])], [price(0, 'SOL', '100')])).toEqual([]);
+  });
+
   it('skips the futures results', async () => {
     expect(await walk([entry(0, 'position:1', 'futures', null, ['5', 'USDT'])])).toEqual([]);
   });

@@ -80,7 +80,8 @@ async function* single(entry: LedgerEntry, engine: LotEngine, valueOf: ValueOf):
   const { category, atMs, recordIds } = entry;
   const keeps = KEEPS_LOTS.has(category);
   const incoming = entry.receivedCoin !== null && entry.receivedAmount !== null ? entry.receivedAmount : null;
-  if (incoming !== null && entry.receivedCoin !== null && !keeps) {
+  // A record of amount 0 (a fee-only record's other half) brings nothing: no income, no lot.
+  if (incoming !== null && entry.receivedCoin !== null && !keeps && !incoming.isZero()) {
     const coin = entry.receivedCoin;
     const valuation = await valueOf(coin, incoming, atMs);
     if (category === 'income') {
