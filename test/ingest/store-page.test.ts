@@ -236,6 +236,36 @@ describe('storePage', () => {
     expect(await getWindow(pool, w!.id)).toMatchObject({ cursor: null, pages: 0 });
   });
 
+  it('treats copies of one record far apart in a full page as next to each other (COPY is sent in chunks)', async () => {
+    const [w] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: 'dup3', start: 0, end: DAY }]);
+    const records = Array.from({ length: 499 }, (_, i) => spot(String(10_000 + i), '1'));
+    const same = await storePage(pool, {
+      windowId: w!.id,
+      accountId,
+      spec: spotRecordTable,
+      records: [...records, spot('10000', '1')],
+      fromCursor: null,
+      nextCursor: '10000',
+      last: false,
+    });
+    expect(same).toEqual({ inserted: 499, updated: 0, unchanged: 0 });
+    const [v] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: 'dup4', start: 0, end: DAY }]);
+    const different = [...Array.from({ length: 499 }, (_, i) => spot(String(20_000 + i), '1')), spot('20000', '2')];
+    const error = await storePage(pool, {
+      windowId: v!.id,
+      accountId,
+      spec: spotRecordTable,
+      records: different,
+      fromCursor: null,
+      nextCursor: '20000',
+      last: false,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DuplicateRecordError);
+    const rows = await pool.query(`SELECT count(*)::int AS n FROM spot_record WHERE record_id LIKE '2____'`);
+    expect(rows.rows[0].n).toBe(0);
+    expect(await getWindow(pool, v!.id)).toMatchObject({ cursor: null, pages: 0 });
+  });
+
   it('stores a page holding some rows stored already: new ones inserted, the cursor advanced once', async () => {
     const [first, second] = await ensureWindows(pool, [
       { accountId, stream: 'spot', scope: 'mixed', start: 0, end: DAY },

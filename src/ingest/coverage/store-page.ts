@@ -95,7 +95,6 @@ function copySql<R>(spec: TableSpec<R>): string {
  * whoever borrows it (a management action, a report) asynchronous too.
  */
 export async function storePage<R>(pool: pg.Pool, page: PageToStore<R>): Promise<UpsertStats> {
-  const rows = pageRows(page.spec, page.records, page.accountId);
   const client = await pool.connect();
   let broken = false;
   const inTransaction = async <T>(body: () => Promise<T>): Promise<T> => {
@@ -113,20 +112,42 @@ export async function storePage<R>(pool: pg.Pool, page: PageToStore<R>): Promise
     }
   };
   try {
-    if (rows.values.length > 0) {
+    if (page.records.length > 0) {
       try {
+        const copied = { rows: 0 };
         await inTransaction(async () => {
           await advance(client, page);
-          await pipeline(Readable.from([rows.copyText]), client.query(copyFrom(copySql(page.spec))));
+          await pipeline(Readable.from(copyChunks(page, copied)), client.query(copyFrom(copySql(page.spec))));
         });
-        return { inserted: rows.values.length, updated: 0, unchanged: 0 };
+        return { inserted: copied.rows, updated: 0, unchanged: 0 };
       } catch (error) {
         if (!storedAlready(error) || broken) throw error;
       }
     }
-    return await inTransaction(() => upsertWithCursor(client, page, rows));
+    return await inTransaction(() => upsertWithCursor(client, page, pageRows(page.spec, page.records, page.accountId)));
   } finally {
     client.release(broken);
+  }
+}
+
+/** Records encoded per COPY chunk: small enough that Postgres takes in one while the next is encoded. */
+const COPY_CHUNK = 100;
+
+/**
+ * The page's COPY text, encoded a chunk at a time and handed over between
+ * turns of the event loop, so that the server parses and indexes one chunk
+ * while this process encodes the next (encoding is ~15% of a page's time).
+ * Copies of one record are merged within a chunk (identical: once; different:
+ * DuplicateRecordError), not across chunks: COPY then meets the key twice
+ * (unique_violation) and the page goes the upsert way, whose pageRows does
+ * the same over the whole page. `copied.rows` counts the rows sent.
+ */
+async function* copyChunks<R>(page: PageToStore<R>, copied: { rows: number }): AsyncGenerator<string> {
+  for (let i = 0; i < page.records.length; i += COPY_CHUNK) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const rows = pageRows(page.spec, page.records.slice(i, i + COPY_CHUNK), page.accountId);
+    copied.rows += rows.values.length;
+    yield rows.copyText;
   }
 }
 
