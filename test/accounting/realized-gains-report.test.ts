@@ -21,13 +21,14 @@ let accountId: string;
 
 async function exportRows(
   report: 'realized-gains' | 'realized-gains-summary' | 'income',
-  options: { method?: string; longTermDays?: string; from?: string; to?: string } = {},
+  options: { method?: string; longTermDays?: string; from?: string; to?: string; tz?: string } = {},
 ) {
   const request = parseExportRequest({
     report,
     accountId,
     from: options.from ?? '2026-01-01',
     to: options.to ?? '2026-12-31',
+    tz: options.tz,
     method: options.method,
     longTermDays: options.longTermDays,
   });
@@ -221,6 +222,12 @@ describe('the realized-gains report', () => {
       ['BTC', '0.005', '399.6', '250.25025025025025025', '149.34974974974974975', 'a1+a2'],
     ]);
     expect(rows.every((r) => r[8] === 'lifo')).toBe(true);
+  });
+
+  it('writes its times in the zone of the period, each with its own offset', async () => {
+    const { rows } = await exportRows('realized-gains', { tz: 'Europe/Berlin' });
+    expect(rows[0]!.slice(0, 2)).toEqual(['2026-03-01T11:00:00.000+01:00', 'BTC']);
+    expect(rows[0]![6]).toBe('2025-06-01T12:00:00.000+02:00');
   });
 
   it('writes gain = proceeds - cost_basis exactly on every priced row, under every method', async () => {
