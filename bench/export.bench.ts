@@ -25,6 +25,7 @@ import pg from 'pg';
 
 import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';
+import { copyStatement } from '../src/export/copy-report.ts';
 import { parseExportRequest, reportParams } from '../src/export/export-request.ts';
 import { exportToFile } from '../src/export/export-to-file.ts';
 import { reportByName } from '../src/export/reports/index.ts';
@@ -150,6 +151,29 @@ async function psqlCopy(databaseUrl: string, accountId: string, to: string, out:
   return { ms, bytes: (await stat(out)).size };
 }
 
+/** The plan Postgres picks for the export's COPY query (the nodes, outermost first). */
+async function planOfCopy(databaseUrl: string, accountId: string, to: string): Promise<string> {
+  const request = parseExportRequest({ report: 'spot-ledger', accountId, from: '2026-01-01', to, tz: 'UTC' });
+  const report = reportByName('spot-ledger');
+  if (report.kind !== 'sql') throw new Error('spot-ledger is a SQL report');
+  const select = copyStatement(report, reportParams(request, 'bench')).replace(
+    /^COPY \(|\) TO STDOUT \(FORMAT csv\)$/g,
+    '',
+  );
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("SET TIME ZONE 'UTC'");
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${select}`);
+    return rows
+      .map((r) => r['QUERY PLAN'].trim().replace(/^-> +/, ''))
+      .filter((line) => !/^(Sort Key|Presorted Key|Index Cond|Workers Planned)/.test(line))
+      .join(' / ');
+  } finally {
+    await client.end();
+  }
+}
+
 async function seed(databaseUrl: string, rows: number): Promise<string> {
   const accountId = randomUUID();
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -211,6 +235,8 @@ async function main(): Promise<void> {
     const accountId = await seed(databaseUrl, days * ROWS_PER_DAY);
     const seedSeconds = (performance.now() - t0) / 1000;
     console.log(`seeded ${days * ROWS_PER_DAY} spot records in ${seedSeconds.toFixed(1)} s (throwaway database)`);
+    const copyPlan = await planOfCopy(databaseUrl, accountId, lastDay);
+    console.log(`COPY plan: ${copyPlan}`);
 
     // Warm the cache once so neither side pays for the first read from disk.
     await psqlCopy(databaseUrl, accountId, lastDay, path.join(dir, 'warm.csv'));
@@ -285,6 +311,7 @@ async function main(): Promise<void> {
         exportRunsSeconds: exports.map((r) => Number((r.ms / 1000).toFixed(3))),
         psqlRunsSeconds: copies.map((r) => Number((r.ms / 1000).toFixed(3))),
         seedSeconds: Number(seedSeconds.toFixed(1)),
+        copyPlan,
       }),
     );
   } finally {
