@@ -83,7 +83,10 @@ export async function refreshTradePrices(db: pg.ClientBase, accountId: string): 
   await db.query('BEGIN');
   try {
     await db.query(
-      `CREATE TEMP TABLE trade_price_keys (time timestamptz(3) NOT NULL, base text NOT NULL, quote text NOT NULL)
+      // Keyed: the price rows written in this transaction have no statistics yet, so the planner
+      // takes them for one row and tests each against the keys in a nested loop; without an index
+      // on the keys that loop is quadratic (5 s at 16,000 points, 135 s at 80,000).
+      `CREATE TEMP TABLE trade_price_keys (time timestamptz(3), base text, quote text, PRIMARY KEY (time, base, quote))
        ON COMMIT DROP`,
     );
     await db.query(`DECLARE trade_prices NO SCROLL CURSOR FOR ${text}`, p.values);
