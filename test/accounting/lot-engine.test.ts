@@ -49,8 +49,8 @@ describe('the lot engine', () => {
     engine.acquire('ETH', d('3'), d('100'), 0, 'a');
     const first = engine.dispose('ETH', d('1'), d('50'), DAY, 's1');
     const second = engine.dispose('ETH', d('2'), d('90'), 2 * DAY, 's2');
-    expect(summary(first)).toEqual(['1 50 33.333333333333333333 a']);
-    expect(summary(second)).toEqual(['2 90 66.666666666666666667 a']);
+    expect(summary(first)).toEqual(['1 50 33.3333333333 a']);
+    expect(summary(second)).toEqual(['2 90 66.6666666667 a']);
     expect(engine.held('ETH').isZero()).toBe(true);
     expect(engine.openLots).toBe(0);
   });

@@ -194,7 +194,8 @@ describe('the realized-gains report', () => {
         'b1+b2',
         'short',
       ],
-      ['2026-04-01T10:00:00.000+00:00', 'DOGE', '10', '5', '', '', '', '', 'fifo', 'USDT', 'f1+f2', '', ''],
+      // Sold beyond the holdings: cost basis 0 (the whole proceeds are gain), flagged for review.
+      ['2026-04-01T10:00:00.000+00:00', 'DOGE', '10', '5', '0', '5', '', '', 'fifo', 'USDT', 'f1+f2', '', ''],
       [
         '2026-06-01T10:00:00.000+00:00',
         'ETH',
@@ -214,12 +215,12 @@ describe('the realized-gains report', () => {
     expect(result.review).toEqual({ rows: 1, values: { 'disposal-exceeds-holdings': 1 } });
   });
 
-  it('matches LIFO: the newest lot first, the older one split with its cost rounded to 18 places', async () => {
+  it('matches LIFO: the newest lot first, the older one split with its cost rounded to 10 places', async () => {
     const { rows } = await exportRows('realized-gains', { method: 'lifo' });
-    // 1000 x 0.005 / 0.01998 = 250.250250250250250250|25...: 18 places, half even.
+    // 1000 x 0.005 / 0.01998 = 250.2502502502|5025...: 10 places, half even.
     expect(rows.slice(0, 2).map((r) => r.slice(1, 6).concat(r[11]!))).toEqual([
       ['BTC', '0.02', '1598.4', '1500', '98.4', 'b1+b2'],
-      ['BTC', '0.005', '399.6', '250.25025025025025025', '149.34974974974974975', 'a1+a2'],
+      ['BTC', '0.005', '399.6', '250.2502502503', '149.3497497497', 'a1+a2'],
     ]);
     expect(rows.every((r) => r[8] === 'lifo')).toBe(true);
   });
@@ -230,7 +231,7 @@ describe('the realized-gains report', () => {
     expect(rows[0]![6]).toBe('2025-06-01T12:00:00.000+02:00');
   });
 
-  it('writes gain = proceeds - cost_basis exactly on every priced row, under every method', async () => {
+  it('writes gain = proceeds - cost_basis exactly on every row with proceeds, under every method', async () => {
     for (const method of ['fifo', 'lifo', 'hifo', 'average']) {
       const { rows } = await exportRows('realized-gains', { method });
       for (const r of rows.filter((row) => row[5] !== '')) {

@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 
-import { minus, plus, ZERO } from '../lots/lot-arithmetic.ts';
+import { minus, money, plus, ZERO } from '../lots/lot-arithmetic.ts';
 import type { LotEngine } from '../lots/lot-engine.ts';
 import type { PriceBook, Valuation } from '../prices/price-book.ts';
 import type { GainsEvent } from './gains-event.ts';
@@ -37,8 +37,12 @@ export async function* walkHistory(
   book: PriceBook,
   engine: LotEngine,
 ): AsyncGenerator<GainsEvent> {
-  const valueOf = async (coin: string, quantity: Decimal, atMs: number): Promise<Valuation | null> =>
-    quantity.isZero() ? null : book.value(coin, quantity, new Date(atMs));
+  // Market values enter the lots and proceeds at MONEY_PLACES (lot-arithmetic.ts).
+  const valueOf = async (coin: string, quantity: Decimal, atMs: number): Promise<Valuation | null> => {
+    if (quantity.isZero()) return null;
+    const valuation = await book.value(coin, quantity, new Date(atMs));
+    return valuation && { ...valuation, value: money(valuation.value) };
+  };
   for await (const entry of entries) {
     if (entry.category === NOT_SPOT) continue;
     if (entry.category === 'trade' && entry.flag === null && entry.sentCoin !== null && entry.receivedCoin !== null) {
@@ -63,8 +67,8 @@ async function* trade(
   const sent = plus(entry.sentAmount ?? ZERO, entry.feeCoin === sentCoin ? fee : ZERO);
   const received = minus(entry.receivedAmount ?? ZERO, entry.feeCoin === receivedCoin ? fee : ZERO);
   let value: Decimal | null;
-  if (sentCoin === currency) value = sent;
-  else if (receivedCoin === currency) value = received;
+  if (sentCoin === currency) value = money(sent);
+  else if (receivedCoin === currency) value = money(received);
   else
     value =
       (await valueOf(receivedCoin, received, entry.atMs))?.value ??

@@ -12,8 +12,17 @@ import { Decimal } from 'decimal.js';
  */
 const Exact = Decimal.clone({ precision: 200, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
 
+/**
+ * Decimal places of a value in the valuation currency: a market value (quantity x price) and the
+ * cost of part of a lot are rounded to it, half to even. Ten places is far below any currency's
+ * smallest unit, and it keeps every printed value within 20 significant digits below 10^10, so a
+ * reader checking gain = proceeds - cost_basis with decimal.js's or Python's default precision (20
+ * and 28 digits) finds it exact too; unrounded, a price quotient's 28 digits times a quantity
+ * gave values of 35 digits.
+ */
+export const MONEY_PLACES = 10;
 /** Decimal places of a cost or proceeds share. */
-export const COST_PLACES = 18;
+export const COST_PLACES = MONEY_PLACES;
 
 export const ZERO = new Decimal(0);
 
@@ -36,6 +45,11 @@ export function share(total: Decimal, part: Decimal, whole: Decimal): Decimal {
   if (part.eq(whole)) return total;
   const exact = new Exact(total).times(part).div(whole);
   return new Decimal(exact.toDecimalPlaces(COST_PLACES, Decimal.ROUND_HALF_EVEN));
+}
+
+/** A value in the valuation currency at MONEY_PLACES places (half even). */
+export function money(value: Decimal): Decimal {
+  return new Decimal(new Exact(value).toDecimalPlaces(MONEY_PLACES, Decimal.ROUND_HALF_EVEN));
 }
 
 /** Whether lot a's unit cost (cost/quantity) is above lot b's, compared without dividing. */

@@ -5,7 +5,7 @@ import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { gainsEvents, type LotSettings, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
-import { holdingDays, termOf, UNPRICED } from './realized-gains.ts';
+import { holdingDays, reportedCostBasis, termOf, UNPRICED } from './realized-gains.ts';
 
 /** `unknown`: the part of a disposal beyond the holdings, which has no acquisition date. */
 const TERMS = ['short', 'long', 'unknown'] as const;
@@ -31,12 +31,13 @@ function termOfMatch(match: LotMatch, longTermDays: number): Term {
 function add(totals: Totals, match: LotMatch): void {
   totals.matches++;
   totals.quantity = plus(totals.quantity, match.quantity);
-  if (match.proceeds === null || match.costBasis === null) {
+  const costBasis = reportedCostBasis(match);
+  if (match.proceeds === null || costBasis === null) {
     totals.unpriced++;
     return;
   }
   totals.proceeds = plus(totals.proceeds, match.proceeds);
-  totals.cost = plus(totals.cost, match.costBasis);
+  totals.cost = plus(totals.cost, costBasis);
 }
 
 function row(level: string, coin: string, term: Term, t: Totals, settings: LotSettings): ReportRow {

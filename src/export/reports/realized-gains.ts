@@ -1,12 +1,18 @@
+import type { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 
-import { minus, plain } from '../../accounting/lots/lot-arithmetic.ts';
+import { minus, plain, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 import { gainsEvents, type LotSettings, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 
-/** Flag of a disposal part beyond the holdings: no lot, so no cost basis (never invented). */
+/**
+ * Flag of a disposal part beyond the holdings: coins the ledger never saw come in (e.g. moved in
+ * from the user's futures account, whose cost lies elsewhere). Their cost basis is written as 0,
+ * the conservative convention tax tools use for a missing purchase history (the whole proceeds
+ * are gain: never less tax than due), and the row is flagged for an accountant to supply it.
+ */
 export const EXCEEDS_HOLDINGS = `${REVIEW_PREFIX}disposal-exceeds-holdings`;
 /** Flag of a row whose proceeds or cost basis could not be priced: left empty, never guessed. */
 export const UNPRICED = `${REVIEW_PREFIX}unpriced`;
@@ -28,12 +34,17 @@ export function termOf(days: number, longTermDays: number): 'short' | 'long' {
   return days > longTermDays ? 'long' : 'short';
 }
 
+/** The cost basis a match is reported with: 0 beyond the holdings (EXCEEDS_HOLDINGS), null unpriced. */
+export function reportedCostBasis(match: LotMatch): Decimal | null {
+  return match.beyondHoldings ? ZERO : match.costBasis;
+}
+
 /** The cells of one match; gain is proceeds - cost_basis of the printed values, exactly. */
 export function gainRow(match: LotMatch, settings: LotSettings, tz: string): ReportRow {
+  const costBasis = reportedCostBasis(match);
   const proceeds = match.proceeds === null ? null : plain(match.proceeds);
-  const cost = match.costBasis === null ? null : plain(match.costBasis);
-  const gain =
-    match.proceeds !== null && match.costBasis !== null ? plain(minus(match.proceeds, match.costBasis)) : null;
+  const cost = costBasis === null ? null : plain(costBasis);
+  const gain = match.proceeds !== null && costBasis !== null ? plain(minus(match.proceeds, costBasis)) : null;
   const days = match.acquiredAtMs === null ? null : holdingDays(match.acquiredAtMs, match.disposedAtMs);
   const flag = match.beyondHoldings ? EXCEEDS_HOLDINGS : gain === null ? UNPRICED : null;
   return {
