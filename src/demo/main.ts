@@ -46,9 +46,10 @@ await runTool(async (installation) => {
   const passed = report.checks.filter((c) => c.passed).length;
   console.log(`  checks          ${passed}/${report.checks.length} passed${report.passed ? '' : ' (FAILED)'}`);
   console.log(`  reports         ${path.relative(process.cwd(), config.exportDir) || '.'}/`);
+  const width = Math.max(...summary.reports.map((r) => r.report.length));
   for (const r of summary.reports) {
     console.log(
-      `    ${r.report.padEnd(17)} ${String(r.rows).padStart(6)} rows  ${path.relative(process.cwd(), r.csvPath)}` +
+      `    ${r.report.padEnd(width)} ${String(r.rows).padStart(6)} rows  ${path.relative(process.cwd(), r.csvPath)}` +
         (r.unpairedLegs > 0 ? `  (${r.unpairedLegs} unpaired trade legs)` : '') +
         (r.gap ? `  (partial: ${r.gap})` : ''),
     );

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 import { DateTime } from 'luxon';
 import type pg from 'pg';
 
@@ -12,6 +14,7 @@ import type { ReconciliationReport } from '../reconcile/index.ts';
 import { spawnSimulator } from '../simulator/child-simulator.ts';
 import { demoReconciliation } from './demo-checks.ts';
 import { exportDemoReports, type WrittenReport } from './demo-exports.ts';
+import { loadDemoPrices } from './demo-prices.ts';
 
 const DAY = 86_400_000;
 
@@ -72,6 +75,18 @@ export async function runDemo(config: Config, log: (line: string) => void): Prom
     await watchWindows(runtime, backfill, { title: `backfill ${name} all streams`, inProcessWorker: true });
 
     phase('backfill');
+    const prices = await loadDemoPrices(
+      runtime.pool,
+      config.exportDir,
+      account.id,
+      DateTime.fromMillis(from).toUTC(),
+      day,
+    );
+    log(
+      `prices: ${prices.imported} daily closes imported from ${path.relative(process.cwd(), prices.file)} ` +
+        `(source simulator), ${prices.tradePoints} points implied by the account's trades`,
+    );
+    phase('prices');
     log(
       'reconciling (coverage, re-counts against the exchange: every positions and transfers window, the spot windows ' +
         'read before they settled; spot balance continuity anchored at the exchange; paging) and exporting',

@@ -1,6 +1,7 @@
 import type { Rng } from '../prng.ts';
 import { coinIndex, SPOT_COINS } from './coins.ts';
 import { FIXED_DECIMALS } from './fixed.ts';
+import { USDT_PRICE } from './reference-prices.ts';
 import { SPOT_TAX_TYPES } from './spot-tax-types.ts';
 import { DAY, HOUR, MINUTE, SECOND } from './time.ts';
 
@@ -38,9 +39,6 @@ const KIND_TYPES = Object.fromEntries(
 const FEE_DEDUCT = typeIndex('Transaction fee deduct');
 const USDT = coinIndex('USDT');
 const BGB = coinIndex('BGB');
-
-/** Typical prices in USDT, so the two legs of a fill are worth about the same. */
-const USDT_PRICE: Record<string, number> = { USDT: 1, BTC: 80_000, ETH: 3_000, SOL: 160, XRP: 1.2, DOGE: 0.2, BGB: 5 };
 
 /** The order kind a drawn record type starts: every trade type and the BGB fee type come from orders. */
 export function orderKindOf(type: number): OrderKind | undefined {
