@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { openPriceBook } from '../../src/accounting/prices/open-price-book.ts';
 import { loadDemoPrices } from '../../src/demo/demo-prices.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
 import { insertAccount } from '../export/seed.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
 
 const db = useTestDatabase('demoprices');
 let pool: pg.Pool;
