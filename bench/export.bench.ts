@@ -45,6 +45,8 @@ interface ChildResult {
   ms: number;
   baselineRssMb: number;
   peakRssMb: number;
+  /** CPU the export process used (user + system), s: Postgres' own work is not in it. */
+  cpuSeconds: number;
 }
 
 // ---------------------------------------------------------------------------- child: one export
@@ -53,6 +55,7 @@ async function child(): Promise<void> {
   const baselineRssMb = process.memoryUsage().rss / 2 ** 20;
   const request = parseExportRequest({ report: 'spot-ledger', accountId, from: '2026-01-01', to, tz: 'UTC' });
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   // The Node encoder is reachable through streamReport only (exportToFile takes the default path).
   const manifest =
     encoder === 'node'
@@ -72,6 +75,7 @@ async function child(): Promise<void> {
           })
         ).manifest;
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   // maxRSS is the high-water mark of this process (kB), sampled by the kernel: nothing is missed.
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const result: ChildResult = {
@@ -81,6 +85,7 @@ async function child(): Promise<void> {
     ms,
     baselineRssMb,
     peakRssMb,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
@@ -273,6 +278,10 @@ async function main(): Promise<void> {
         'Node encoder (former path), 1M rows, 1 run',
         `${(node.ms / 1000).toFixed(2)} s (ratio ${(node.ms / copy.ms).toFixed(2)}, same bytes: ${node.sha256 === large.sha256})`,
       ],
+      [
+        'export process CPU, COPY / Node encoder',
+        `${large.cpuSeconds.toFixed(2)} s / ${node.cpuSeconds.toFixed(2)} s (Postgres' CPU not included)`,
+      ],
       ['CSV size export / psql', `${(large.bytes / 2 ** 20).toFixed(1)} MB / ${(copy.bytes / 2 ** 20).toFixed(1)} MB`],
       ['peak RSS at 100k rows', `${small.peakRssMb.toFixed(0)} MB (baseline ${small.baselineRssMb.toFixed(0)} MB)`],
       [
@@ -300,7 +309,9 @@ async function main(): Promise<void> {
         peakRssMb1m: Number(large.peakRssMb.toFixed(1)),
         rssTargetMb: 200,
         rssGrowthMb: Number(rssGrowthMb.toFixed(1)),
+        exportCpuSeconds: Number(large.cpuSeconds.toFixed(3)),
         nodeEncoderSeconds: Number((node.ms / 1000).toFixed(3)),
+        nodeEncoderCpuSeconds: Number(node.cpuSeconds.toFixed(3)),
         nodeEncoderRatio: Number((node.ms / copy.ms).toFixed(3)),
         nodeEncoderSameBytes: node.sha256 === large.sha256,
         nodeEncoderPeakRssMb: Number(node.peakRssMb.toFixed(1)),
