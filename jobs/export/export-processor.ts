@@ -4,9 +4,8 @@ import { UnrecoverableError } from 'bullmq';
 
 import type { PrismaClient } from '../../src/db/prisma.ts';
 import { LedgerlineError } from '../../src/errors/index.ts';
-import { exportCsvPath } from '../../src/export/export-files.ts';
+import { exportCovered } from '../../src/export/export-covered.ts';
 import { parseExportRequest, type ValuationSettings } from '../../src/export/export-request.ts';
-import { exportToFile } from '../../src/export/export-to-file.ts';
 import { type ExportJobResult, exportRequestInput } from './export-job.ts';
 import type { ExportJob } from './export-queue.ts';
 
@@ -33,14 +32,18 @@ export function createExportProcessor(deps: ExportProcessorDeps) {
         select: { id: true, name: true },
       });
       if (!account) throw new UnrecoverableError(`accountId: no account with id ${request.accountId}`);
-      const { csvPath, manifestPath, manifest } = await exportToFile({
+      // Jobs are not interactive: a period the history does not fully cover is written as a
+      // `_PARTIAL` file whose manifest lists the gaps (the web page shows them), never passed off as whole.
+      const { csvPath, manifestPath, manifest, gap } = await exportCovered({
         databaseUrl: deps.databaseUrl,
+        exportDir: deps.exportDir,
         request,
         account,
-        csvPath: exportCsvPath(deps.exportDir, request),
+        partial: 'mark',
         valuation: deps.valuation,
         now: deps.now,
       });
+      if (gap) await job.log(`partial: ${gap}`);
       if (manifest.unmapped.rows > 0) {
         await job.log(
           `${manifest.unmapped.rows} rows with unmapped values: ${JSON.stringify(manifest.unmapped.values)}`,

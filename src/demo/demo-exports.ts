@@ -2,10 +2,8 @@ import type { DateTime } from 'luxon';
 
 import type { AccountSummary } from '../accounts/account-service.ts';
 import type { Config } from '../config/config.ts';
-import { describeFirstGap, exportCoverage, partialPath } from '../export/export-coverage.ts';
-import { exportCsvPath } from '../export/export-files.ts';
+import { exportCovered } from '../export/export-covered.ts';
 import { parseExportRequest } from '../export/export-request.ts';
-import { exportToFile } from '../export/export-to-file.ts';
 import { REPORTS } from '../export/reports/index.ts';
 
 export interface WrittenReport {
@@ -31,16 +29,12 @@ export async function exportDemoReports(
     const request = parseExportRequest({ report: report.name, accountId: account.id, from, to, tz: 'UTC' });
     // The positions older than the exchange's 3-month horizon were never readable: those files are
     // exported as partial (what --allow-partial does), and say so.
-    const coverage = await exportCoverage(config.databaseUrl, account.id, request.period, report.streams);
-    const gap = describeFirstGap(coverage);
-    const chosen = exportCsvPath(config.exportDir, request);
-    const csvPath = gap ? partialPath(chosen) : chosen;
-    const { manifest } = await exportToFile({
+    const { manifest, gap, csvPath } = await exportCovered({
       databaseUrl: config.databaseUrl,
+      exportDir: config.exportDir,
       request,
       account,
-      csvPath,
-      coverage,
+      partial: 'mark',
       valuation: config.valuation,
     });
     written.push({ report: report.name, rows: manifest.rowCount, unpairedLegs: manifest.unpairedLegs, gap, csvPath });

@@ -18,7 +18,7 @@ import { listExports } from '../../src/export/export-files.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL, useTestRedis } from '../helpers/test-redis.ts';
-import { insertAccount, insertSpot } from './seed.ts';
+import { insertAccount, insertCoverage, insertSpot } from './seed.ts';
 
 const db = useTestDatabase('exportjobs');
 const redisHelper = useTestRedis('export');
@@ -37,6 +37,8 @@ beforeAll(async () => {
     { recordId: 'a1', coin: 'BTC', spotTaxType: 'Deposit', amount: '1.5', ts: '2026-09-30T22:30:00Z' },
     { recordId: 'a2', coin: 'BTC', spotTaxType: 'Sell', amount: '-0.5', ts: '2026-10-31T22:59:59Z' },
   ]);
+  // Alice's spot history is synced through October (Berlin time); nothing of Bob's is.
+  await insertCoverage(db.url, alice, '2026-09-01', '2026-11-02', ['spot']);
 });
 
 afterEach(async () => {
@@ -100,6 +102,22 @@ describe('export queue', () => {
     ).toEqual(['a1', 'a2']);
     const listed = await listExports(dir, alice);
     expect(listed.map((l) => [l.csvFile, l.manifest.sha256])).toEqual([[result.csvFile, result.sha256]]);
+  });
+
+  it('writes a period the synced history does not cover as _PARTIAL, its gaps in the manifest', async () => {
+    const q = queue();
+    const e = events();
+    await e.waitUntilReady();
+    worker();
+    const request = parseExportRequest({ report: 'spot-ledger', accountId: bob, from: '2026-10-01', to: '2026-10-31' });
+    const result = await (await enqueueExport(q, request)).waitUntilFinished(e, 20_000);
+    expect(result).toMatchObject({ csvFile: 'spot-ledger_2026-10-01_2026-10-31_UTC_PARTIAL.csv', rowCount: 0 });
+    const [listed] = await listExports(dir, bob);
+    expect(listed!.csvFile).toBe(result.csvFile);
+    expect(listed!.manifest.partial).toBe(true);
+    expect(listed!.manifest.coverage?.streams[0]?.gaps).toEqual([
+      { start: '2026-10-01T00:00:00.000Z', end: '2026-11-01T00:00:00.000Z' },
+    ]);
   });
 
   it('keeps one job per export: a second request returns it, replaceFinished runs it again', async () => {

@@ -216,7 +216,8 @@ describe('the accountants page in a real browser', () => {
     expect(await page.textContent('#coverage')).toContain('partial');
     await screenshot(page, 'export-done');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#downloads a:text-is("CSV")')]);
-    expect(download.suggestedFilename()).toBe('spot-ledger_2026-01-01_2026-01-31_Europe~Berlin.csv');
+    // The period is not fully synced: the file says so in its name as well as on the page.
+    expect(download.suggestedFilename()).toBe('spot-ledger_2026-01-01_2026-01-31_Europe~Berlin_PARTIAL.csv');
     const content = await readFile((await download.path())!, 'utf8');
     const rows = parseCsv(content);
     expect(rows[0]).toEqual([
@@ -246,10 +247,13 @@ describe('the accountants page in a real browser', () => {
     const manifest = JSON.parse(await readFile((await manifestDownload.path())!, 'utf8')) as Record<string, unknown>;
     expect(manifest.sha256).toBe(createHash('sha256').update(content).digest('hex'));
     expect(manifest.rowCount).toBe(3);
+    expect(manifest.partial).toBe(true);
 
     // The finished export is listed on the home page too.
     await page.goto(`${base}/`);
-    expect(await page.locator('a[href$="spot-ledger_2026-01-01_2026-01-31_Europe~Berlin.csv"]').count()).toBe(1);
+    expect(await page.locator('a[href$="spot-ledger_2026-01-01_2026-01-31_Europe~Berlin_PARTIAL.csv"]').count()).toBe(
+      1,
+    );
     await screenshot(page, 'exports');
 
     // The accountants' queue board is the read-only one; the admin's is refused.
@@ -272,7 +276,7 @@ describe('the accountants page in a real browser', () => {
   it('refuses the pages and the download to a browser without the token', async () => {
     const context = await browser();
     const page = await context.newPage();
-    const csv = `${direct}/downloads/${accountId}/spot-ledger_2026-01-01_2026-01-31_Europe~Berlin.csv`;
+    const csv = `${direct}/downloads/${accountId}/spot-ledger_2026-01-01_2026-01-31_Europe~Berlin_PARTIAL.csv`;
     const refused = await context.request.get(csv);
     expect(refused.status()).toBe(401);
     expect(await refused.text()).not.toContain('9001');

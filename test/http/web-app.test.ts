@@ -414,7 +414,8 @@ describe('exports', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(response.headers['content-disposition']).toBe(
-      'attachment; filename="spot-ledger_2026-01-01_2026-01-31_UTC.xlsx"',
+      // Nothing of this account was ever synced: the export was accepted as partial, and is named so.
+      'attachment; filename="spot-ledger_2026-01-01_2026-01-31_UTC_PARTIAL.xlsx"',
     );
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);

@@ -4,10 +4,8 @@ import type { Command } from 'commander';
 
 import { createPrisma } from '../../db/prisma.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { CoverageGapError, describeFirstGap, exportCoverage, partialPath } from '../../export/export-coverage.ts';
-import { exportCsvPath } from '../../export/export-files.ts';
+import { exportCovered } from '../../export/export-covered.ts';
 import { parseExportRequest } from '../../export/export-request.ts';
-import { exportToFile } from '../../export/export-to-file.ts';
 import { parsePeriod } from '../../export/period.ts';
 import { reportByName, REPORTS } from '../../export/reports/index.ts';
 import { printJson } from '../plain-table.ts';
@@ -76,17 +74,13 @@ export function registerExportCommand(program: Command): void {
             longTermDays: options.longTermDays,
           });
           // A period the stored history does not fully cover is refused, unless asked for: then marked.
-          const coverage = await exportCoverage(config.databaseUrl, account.id, request.period, report.streams);
-          const gap = describeFirstGap(coverage);
-          if (gap && !options.allowPartial) throw new CoverageGapError(gap);
-          const chosen = options.out ? path.resolve(options.out) : exportCsvPath(config.exportDir, request);
-          const csvPath = gap ? partialPath(chosen) : chosen;
-          const { manifestPath, unpairedPath, manifest } = await exportToFile({
+          const { csvPath, manifestPath, unpairedPath, manifest, gap } = await exportCovered({
             databaseUrl: config.databaseUrl,
+            exportDir: config.exportDir,
             request,
             account,
-            csvPath,
-            coverage,
+            partial: options.allowPartial ? 'mark' : 'refuse',
+            out: options.out ? path.resolve(options.out) : undefined,
             valuation: config.valuation,
           });
           const p = request.period;
