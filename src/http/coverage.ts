@@ -1,22 +1,15 @@
 import type pg from 'pg';
 
 import type { PrismaClient } from '../db/prisma.ts';
+import { REPORTS } from '../export/reports/index.ts';
 import { type StreamStatus, streamStatuses } from '../ingest/coverage/stream-status.ts';
 import type { Range } from '../ingest/coverage/window-store.ts';
 import { isStream, type Stream, STREAMS } from '../ingest/streams/registry.ts';
 
-/** The streams whose records a report reads: the ones whose coverage decides whether it is complete. */
-export const REPORT_STREAMS: Readonly<Record<string, readonly Stream[]>> = {
-  'spot-ledger': ['spot'],
-  koinly: ['spot'],
-  cointracking: ['spot'],
-  'futures-pnl': ['positions'],
-  'futures-summary': ['positions'],
-  'broker-transfers': ['transfers'],
-  'realized-gains': ['spot'],
-  'realized-gains-summary': ['spot'],
-  income: ['spot'],
-};
+/** The streams whose records a report reads (its definition says): their coverage decides whether it is complete. */
+function reportStreams(report: string): readonly Stream[] {
+  return REPORTS.find((r) => r.name === report)?.streams ?? STREAMS;
+}
 
 export const STREAM_TITLES: Readonly<Record<Stream, string>> = {
   positions: 'Futures positions',
@@ -123,7 +116,7 @@ export async function periodGaps(
   period: { start: Date; end: Date },
   asOf?: Date,
 ): Promise<PeriodGap[]> {
-  const streams = REPORT_STREAMS[report] ?? STREAMS;
+  const streams = reportStreams(report);
   const result = await pool.query<{ stream: string; scope: string | null; start: string | null; end: string | null }>(
     `WITH wanted AS (
        SELECT unnest($2::sync_stream[]) AS stream
