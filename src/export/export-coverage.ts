@@ -67,6 +67,31 @@ export async function exportCoverage(
   }
 }
 
+/**
+ * Where the account's stored history of these streams starts: the earliest window ever planned
+ * for any of them (a failed or never-finished one included, so its gap shows), or `periodStart`
+ * when that is earlier or nothing was planned.
+ */
+export async function historyStart(
+  databaseUrl: string,
+  accountId: string,
+  streams: readonly Stream[],
+  periodStart: Date,
+): Promise<Date> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'ledgerline-export' });
+  await client.connect();
+  try {
+    const result = await client.query<{ start: Date | null }>(
+      `SELECT min(window_start) AS start FROM sync_window WHERE account_id = $1 AND stream = ANY($2::sync_stream[])`,
+      [accountId, streams],
+    );
+    const start = result.rows[0]?.start;
+    return start && start < periodStart ? start : periodStart;
+  } finally {
+    await client.end();
+  }
+}
+
 /** One line naming the first gap, e.g. `spot has no synced data from ... to ...`. */
 export function describeFirstGap(coverage: ExportCoverage): string | undefined {
   const stream = coverage.streams.find((s) => s.gaps.length > 0);

@@ -1,5 +1,5 @@
 import type { ExportCoverage } from './export-coverage.ts';
-import { CoverageGapError, describeFirstGap, exportCoverage, partialPath } from './export-coverage.ts';
+import { CoverageGapError, describeFirstGap, exportCoverage, historyStart, partialPath } from './export-coverage.ts';
 import { exportCsvPath } from './export-files.ts';
 import type { ExportRequest, ValuationSettings } from './export-request.ts';
 import { type ExportedFile, exportToFile } from './export-to-file.ts';
@@ -37,7 +37,16 @@ export async function exportCovered(options: {
 }): Promise<CoveredExport> {
   const { request } = options;
   const report = reportByName(request.report);
-  const coverage = await exportCoverage(options.databaseUrl, request.accountId, request.period, report.streams);
+  const from =
+    report.coverage === 'history'
+      ? await historyStart(options.databaseUrl, request.accountId, report.streams, request.period.start)
+      : request.period.start;
+  const coverage = await exportCoverage(
+    options.databaseUrl,
+    request.accountId,
+    { start: from, end: request.period.end },
+    report.streams,
+  );
   const gap = describeFirstGap(coverage);
   if (gap && options.partial === 'refuse') throw new CoverageGapError(gap);
   const chosen = options.out ?? exportCsvPath(options.exportDir, request);

@@ -59,6 +59,12 @@ interface ReportBase {
    * line end; the file takes this extension instead of `.csv`. Manifest, hashing and flags as usual.
    */
   readonly textFile?: { readonly extension: string };
+  /**
+   * `history`: the report's rows depend on records before the period too (lots carried in), so the
+   * coverage it needs runs from the start of the stored history (the account's first planned
+   * window of each stream), not from the period's start. Default `period`.
+   */
+  readonly coverage?: 'period' | 'history';
   /** Which optional parameters the report understands. */
   readonly accepts: {
     readonly coin: boolean;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { useTestDatabase } from '../helpers/test-database.ts';
+import { insertWindows } from '../http/coverage-seed.ts';
 import { insertAccount, insertCoverage, insertSpot } from './seed.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/ledgerline.js');
@@ -179,6 +180,25 @@ describe('ledgerline export', () => {
       'positions COIN-FUTURES',
       'positions USDC-FUTURES',
     ]);
+  });
+
+  it('refuses realized gains when the history before the period has a gap (lots would be lost); the ledger is whole', async () => {
+    const holey = await insertAccount(db.url, 'holey');
+    // Synced from October, November failed, December on done: December itself is covered.
+    await insertWindows(db.url, holey, [
+      { stream: 'spot', start: '2026-10-01T00:00:00Z', end: '2026-11-01T00:00:00Z', status: 'done' },
+      { stream: 'spot', start: '2026-11-01T00:00:00Z', end: '2026-12-01T00:00:00Z', status: 'failed' },
+      { stream: 'spot', start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', status: 'done' },
+    ]);
+    const args = ['--account', 'holey', '--from', '2026-12-01', '--to', '2026-12-31'];
+    const ledger = await run(['export', '--report', 'spot-ledger', ...args]);
+    expect(ledger.status).toBe(0);
+    const gains = await run(['export', '--report', 'realized-gains', ...args]);
+    expect(gains.status).toBe(1);
+    expect(gains.stderr).toMatch(/spot has no synced data from 2026-11-01T00:00:00.000Z to 2026-12-01T00:00:00.000Z;/);
+    const partial = await run(['export', '--report', 'realized-gains', ...args, '--allow-partial', '--json']);
+    expect(partial.status).toBe(0);
+    expect(JSON.parse(partial.stdout)).toMatchObject({ partial: true });
   });
 
   it('refuses an account never synced, writing nothing', async () => {

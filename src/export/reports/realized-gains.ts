@@ -75,6 +75,8 @@ export function realizedGainsReportWith(openBook: OpenBook): ComputedReportDefin
     description:
       'one row per disposal and lot it consumed in the period (fifo, lifo, hifo or average over the whole history), with proceeds, cost basis, gain and holding period in the valuation currency',
     streams: ['spot'],
+    // A gap anywhere before the period loses lots, and so cost bases: the whole history must be synced.
+    coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true },
     columns: [
       text('disposed_at'),
