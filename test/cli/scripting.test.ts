@@ -61,6 +61,7 @@ interface StatusJson {
   accounts: {
     name: string;
     disabled: boolean;
+    lost: { stream: string; scope: string; start: string; end: string; readableFrom: string; reason: string }[];
     streams: { stream: string; gaps: { start: string; end: string }[]; failed: unknown[]; problemGaps: unknown[] }[];
   }[];
 }
@@ -121,6 +122,27 @@ describe('scripting', () => {
     expect(status.ok).toBe(false);
     expect(status.accounts[0]!.streams.find((s) => s.stream === 'positions')!.failed).toHaveLength(1);
     expect(json.status).toBe(1);
+
+    // Once the horizon passes it, the failed window is recorded lost: status names it for good.
+    await pool.query(
+      `INSERT INTO lost_window (window_id, account_id, stream, scope, window_start, window_end, readable_from, reason)
+       SELECT id, account_id, stream, scope, window_start, window_end, now(), 'failed: apikey/password is incorrect'
+         FROM sync_window WHERE id = $1`,
+      [w!.id],
+    );
+    const lost = JSON.parse(runCli(['status', '--json', '--account', 'failing'], env()).stdout) as StatusJson;
+    expect(lost.accounts[0]!.lost).toEqual([
+      expect.objectContaining({
+        stream: 'positions',
+        scope: 'USDT-FUTURES',
+        reason: 'failed: apikey/password is incorrect',
+      }),
+    ]);
+    const lostText = runCli(['status', '--account', 'failing'], env());
+    expect(lostText.stdout).toMatch(
+      /LOST: positions USDT-FUTURES .* can no longer be read \(the exchange serves from /,
+    );
+    expect(lostText.stdout).toMatch(/1 window\(s\) lost past the horizon \(exit 1\)/);
 
     // Every account at once: one bad account is enough.
     expect(runCli(['status'], env()).status).toBe(1);

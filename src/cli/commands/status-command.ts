@@ -27,10 +27,21 @@ function nightlyLine(next: number | undefined, workers: number): string {
   return 'not scheduled (start `ledgerline worker`)';
 }
 
+/** A window that can no longer be read: the exchange's horizon passed it before it was (lost_window). */
+interface LostWindow {
+  stream: string;
+  scope: string;
+  windowStart: Date;
+  windowEnd: Date;
+  readableFrom: Date;
+  reason: string;
+}
+
 interface AccountStatus {
   account: AccountSummary;
   warnings: string[];
   streams: StreamStatus[];
+  lost: LostWindow[];
 }
 
 /** `status --json`: one object, stable field names, instants as ISO 8601 UTC. */
@@ -39,11 +50,19 @@ function statusJson(now: number, next: number | undefined, workers: number, acco
     ok,
     now: new Date(now).toISOString(),
     nightly: { next: next ? new Date(next).toISOString() : null, workers },
-    accounts: accounts.map(({ account, warnings, streams }) => ({
+    accounts: accounts.map(({ account, warnings, streams, lost }) => ({
       name: account.name,
       uid: account.uid,
       disabled: account.disabledAt !== null,
       warnings,
+      lost: lost.map((l) => ({
+        stream: l.stream,
+        scope: l.scope,
+        start: l.windowStart.toISOString(),
+        end: l.windowEnd.toISOString(),
+        readableFrom: l.readableFrom.toISOString(),
+        reason: l.reason,
+      })),
       streams: streams.map((s) => {
         const problems = streamProblems(s, now);
         return {
@@ -85,12 +104,17 @@ export function registerStatusCommand(program: Command): void {
           const statuses: AccountStatus[] = [];
           for (const account of accounts) {
             const streams = await streamStatuses(runtime.pool, account.id, now);
-            statuses.push({ account, streams, warnings: horizonWarnings(streams, now) });
+            const lost = await runtime.prisma.lostWindow.findMany({
+              where: { accountId: account.id },
+              orderBy: [{ stream: 'asc' }, { scope: 'asc' }, { windowStart: 'asc' }],
+            });
+            statuses.push({ account, streams, warnings: horizonWarnings(streams, now), lost });
           }
           const problems = statuses.flatMap((a) => a.streams.map((s) => streamProblems(s, now)));
           const gapCount = problems.reduce((n, p) => n + p.gaps.length, 0);
           const failedCount = problems.reduce((n, p) => n + p.failed.length, 0);
-          const ok = gapCount + failedCount === 0;
+          const lostCount = statuses.reduce((n, a) => n + a.lost.length, 0);
+          const ok = gapCount + failedCount + lostCount === 0;
           if (!ok) process.exitCode = EXIT.failed;
 
           if (options.json) {
@@ -99,10 +123,18 @@ export function registerStatusCommand(program: Command): void {
           }
           console.log(`next nightly sync: ${nightlyLine(nightly?.next, workers)}`);
           if (accounts.length === 0) console.log('no accounts registered');
-          for (const { account, streams, warnings } of statuses) {
+          for (const { account, streams, warnings, lost } of statuses) {
             const state = account.disabledAt ? ' [disabled: not in the nightly run]' : '';
             console.log(`\naccount ${account.name} (uid ${account.uid})${state}`);
             for (const warning of warnings) console.log(`  WARNING: ${warning}`);
+            // Lost for good: the gap stays in every report of that range; only the exchange's own export has it.
+            for (const l of lost) {
+              console.log(
+                `  LOST: ${l.stream}${l.scope ? ` ${l.scope}` : ''} ${formatInstant(l.windowStart.getTime())} .. ` +
+                  `${formatInstant(l.windowEnd.getTime())} can no longer be read (the exchange serves from ` +
+                  `${formatInstant(l.readableFrom.getTime())}): ${l.reason}`,
+              );
+            }
             for (const s of streams) {
               console.log(`  ${s.stream}${s.scope ? ` ${s.scope}` : ''}`);
               console.log(`    covered       ${ranges(s.covered)}`);
@@ -114,7 +146,10 @@ export function registerStatusCommand(program: Command): void {
               if (s.lastFailure) console.log(`    last failure  ${when(s.lastFailure.at)}: ${s.lastFailure.error}`);
             }
           }
-          if (!ok) console.log(`\nnot complete: ${gapCount} gap(s), ${failedCount} failed range(s) (exit 1)`);
+          if (!ok) {
+            const lostText = lostCount > 0 ? `, ${lostCount} window(s) lost past the horizon` : '';
+            console.log(`\nnot complete: ${gapCount} gap(s), ${failedCount} failed range(s)${lostText} (exit 1)`);
+          }
         } finally {
           await runtime.close();
         }
