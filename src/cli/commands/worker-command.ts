@@ -33,6 +33,13 @@ export function registerWorkerCommand(program: Command): void {
       runTool(async (config) => {
         const concurrency = parseConcurrency(options.concurrency, config.workerConcurrency);
         const log = logger('worker');
+        // Listened for before anything starts: the probes answer ready while the start-up goes on,
+        // and a SIGTERM then (an orchestrator stopping a container that just came up) must still
+        // end in the orderly stop below once the start-up is done, not kill the process mid-way.
+        const stopSignal = new Promise<string>((resolve) => {
+          process.once('SIGINT', () => resolve('SIGINT'));
+          process.once('SIGTERM', () => resolve('SIGTERM'));
+        });
         const runtime = createRuntime(config);
         await upsertSchedules(runtime);
         const webhookUrl = config.alerts.webhookUrl;
@@ -61,14 +68,8 @@ export function registerWorkerCommand(program: Command): void {
         const resumed = await resumeUnfinishedActions(runtime);
         if (resumed.length > 0) log.warn({ actions: resumed }, 'unfinished management actions resumed');
         log.info({ concurrency, prefix: runtime.prefix }, 'worker started');
-        await new Promise<void>((resolve) => {
-          const stop = (signal: string) => {
-            log.info({ signal }, 'worker stopping: finishing or releasing the current pages');
-            resolve();
-          };
-          process.once('SIGINT', () => stop('SIGINT'));
-          process.once('SIGTERM', () => stop('SIGTERM'));
-        });
+        const signal = await stopSignal;
+        log.info({ signal }, 'worker stopping: finishing or releasing the current pages');
         heartbeat?.close();
         lostWindows.close();
         await metrics?.close();
