@@ -11,7 +11,7 @@
  *
  *   npm run bench:export            (BENCH_EXPORT_ROWS=200000 for a quick run)
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -31,6 +31,7 @@ import { exportToFile } from '../src/export/export-to-file.ts';
 import { reportByName } from '../src/export/reports/index.ts';
 import { SPOT_TAX_TYPES } from '../src/export/spot-tax-types.ts';
 import { streamReport } from '../src/export/stream-report.ts';
+import { runBenchChild } from './lib/bench-child.ts';
 
 const run = promisify(execFile);
 const ROWS_PER_DAY = 100_000;
@@ -97,20 +98,7 @@ function exportInChild(
   out: string,
   encoder: 'copy' | 'node' = 'copy',
 ): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', import.meta.filename, '--child', databaseUrl, accountId, to, out, encoder],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'silent' } },
-    );
-    let stdout = '';
-    proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    proc.on('error', reject);
-    proc.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`export child exited with ${code}`));
-      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as ChildResult);
-    });
-  });
+  return runBenchChild<ChildResult>(import.meta.filename, [databaseUrl, accountId, to, out, encoder]);
 }
 
 // ---------------------------------------------------------------------------- parent

@@ -16,7 +16,6 @@
  *
  *   npm run bench:gains            (BENCH_GAINS_ROWS=200000 for a quick run)
  */
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,6 +28,7 @@ import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';
 import { parseExportRequest } from '../src/export/export-request.ts';
 import { exportToFile } from '../src/export/export-to-file.ts';
+import { runBenchChild } from './lib/bench-child.ts';
 
 const ROWS_PER_DAY = 100_000;
 const TOTAL_ROWS = Number(process.env.BENCH_GAINS_ROWS ?? 1_000_000);
@@ -90,21 +90,8 @@ function exportInChild(
   method: string,
   out: string,
   nodeFlags: string[] = [],
-) {
-  return new Promise<ChildResult>((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      [...nodeFlags, '--import', 'tsx', import.meta.filename, '--child', databaseUrl, accountId, to, method, out],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'silent' } },
-    );
-    let stdout = '';
-    proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    proc.on('error', reject);
-    proc.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`export child exited with ${code}`));
-      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as ChildResult);
-    });
-  });
+): Promise<ChildResult> {
+  return runBenchChild<ChildResult>(import.meta.filename, [databaseUrl, accountId, to, method, out], nodeFlags);
 }
 
 // ---------------------------------------------------------------------------- parent
