@@ -4,7 +4,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 
-import { BOARD_PATH, READ_ONLY_BOARD_PATH } from './web-auth.ts';
+import { BOARD_PATH, boardGuard, READ_ONLY_BOARD_PATH } from './web-auth.ts';
 
 export { BOARD_PATH, READ_ONLY_BOARD_PATH };
 
@@ -16,14 +16,19 @@ async function mountBoard(app: FastifyInstance, queues: readonly Queue[], path: 
     options: { uiConfig: { boardTitle: readOnlyMode ? 'Queues (read-only)' : 'Queues (admin)' } },
   });
   serverAdapter.setBasePath(path);
-  await app.register(serverAdapter.registerPlugin(), { prefix: path });
+  // A scope of its own: its guard runs for every route registered in it (bull-board's, and those
+  // of the static and view plugins it brings) and for no other, whatever spelling was routed here.
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', boardGuard(readOnlyMode ? 'read-only' : 'admin'));
+    await scope.register(serverAdapter.registerPlugin(), { prefix: path });
+  });
 }
 
 /**
  * Two boards over the same queues: the admin's at BOARD_PATH with every action, and a read-only
- * one (bull-board's readOnlyMode hides the buttons) at READ_ONLY_BOARD_PATH for accountants. The
- * app's auth hook, not the UI, enforces the split: only the admin reaches BOARD_PATH, and
- * READ_ONLY_BOARD_PATH answers reads only.
+ * one (bull-board's readOnlyMode hides the buttons) at READ_ONLY_BOARD_PATH for accountants. Each
+ * board's guard (boardGuard), not the UI, enforces the split: only the admin reaches the admin
+ * board's routes, and the read-only board's routes answer reads only.
  */
 export async function mountBullBoards(app: FastifyInstance, queues: readonly Queue[]): Promise<void> {
   await mountBoard(app, queues, BOARD_PATH, false);

@@ -82,6 +82,17 @@ const under = (url: string, root: string) => url === root || url.startsWith(`${r
 const PUBLIC = new Set(['/login', '/healthz', '/livez', '/readyz']);
 
 /**
+ * The route the router matched, as registered (`/admin/queues/api/queues/:queueName/pause`), or
+ * undefined when none did. Every decision reads this, never `request.url`: the router decodes
+ * `%61dmin` to `admin` and routes an absolute-form target (`http://host/admin/...`), so a check on
+ * the raw URL and the route that answers could disagree.
+ */
+const routeOf = (request: FastifyRequest): string | undefined => request.routeOptions.url;
+
+const refuse = (reply: FastifyReply, code: number, text: string) =>
+  reply.code(code).type('text/plain; charset=utf-8').send(`${text}\n`);
+
+/**
  * A state-changing request bull-board's own script sends: PUT, PATCH and DELETE, or a JSON POST.
  * A page of another origin cannot send any of them without a CORS preflight, which this server
  * never grants, so they need no form token (bull-board's script could not send one).
@@ -92,29 +103,27 @@ function boardApiCall(request: FastifyRequest): boolean {
 }
 
 /**
- * The one gate before every route:
+ * The one gate before every route, the unmatched ones included:
  * - a state-changing request the browser marks as cross-site is refused outright;
- * - everything but sign-in and the health check needs a role, from a stored session or a bearer
- *   token (a bearer token from an address that failed too often is refused);
- * - bull-board's actions are the admin's; the read-only board answers reads only.
- * The CSRF token is checked after the body is parsed (csrfGuard).
+ * - every route but sign-in and the probes needs a role, from a stored session or a bearer token
+ *   (a bearer token from an address that failed too often is refused).
+ * What a role may do on the boards is decided inside their plugin scopes (boardGuard), so it holds
+ * for whatever path reached them. The CSRF token is checked after the body is parsed (csrfGuard).
  */
 export function authGuard(tokens: WebTokens, limiter: SignInLimiter) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    const url = request.url.split('?')[0]!;
+    const route = routeOf(request);
     const unsafe = request.method !== 'GET' && request.method !== 'HEAD';
     const site = request.headers['sec-fetch-site'];
     if (unsafe && site && site !== 'same-origin' && site !== 'none') {
-      return reply.code(403).type('text/plain; charset=utf-8').send('cross-origin request refused\n');
+      return refuse(reply, 403, 'cross-origin request refused');
     }
-    if (PUBLIC.has(url)) return;
+    if (route !== undefined && PUBLIC.has(route)) return;
 
     const given = bearer(request);
     let role: Role | undefined;
     if (given !== undefined) {
-      if (await limiter.blocked(request.ip)) {
-        return reply.code(429).type('text/plain; charset=utf-8').send('too many failed attempts: wait a minute\n');
-      }
+      if (await limiter.blocked(request.ip)) return refuse(reply, 429, 'too many failed attempts: wait a minute');
       role = roleOfToken(given, tokens);
       if (!role) await limiter.failed(request.ip, request.log, 'bearer');
     } else {
@@ -124,19 +133,30 @@ export function authGuard(tokens: WebTokens, limiter: SignInLimiter) {
       const wantsPage =
         request.method === 'GET' &&
         (request.headers.accept ?? '').includes('text/html') &&
-        !url.startsWith('/downloads/') &&
-        !url.startsWith('/stream/');
+        !route?.startsWith('/downloads/') &&
+        !route?.startsWith('/stream/');
       if (wantsPage) return reply.code(303).header('location', '/login').send();
-      return reply.code(401).type('text/plain; charset=utf-8').send('sign in required\n');
+      return refuse(reply, 401, 'sign in required');
     }
     request.role = role;
+  };
+}
 
-    if (under(url, READ_ONLY_BOARD_PATH) && unsafe) {
-      return reply.code(403).type('text/plain; charset=utf-8').send('this board is read-only\n');
+/**
+ * The gate of one board, added as an onRequest hook inside the plugin scope its routes are
+ * registered in (bull-board.ts): fastify runs it for exactly the routes of that scope, after
+ * authGuard, however the path was spelled. It allows, rather than refuses: the admin board only to
+ * the admin, the read-only board only reads, and nothing to a request without a role.
+ */
+export function boardGuard(board: 'admin' | 'read-only') {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (request.role === null) return refuse(reply, 401, 'sign in required');
+    if (board === 'admin') {
+      if (request.role === 'admin') return;
+      return refuse(reply, 403, 'the queue actions need the admin token');
     }
-    if (under(url, BOARD_PATH) && role !== 'admin') {
-      return reply.code(403).type('text/plain; charset=utf-8').send('the queue actions need the admin token\n');
-    }
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    return refuse(reply, 403, 'this board is read-only');
   };
 }
 
@@ -149,10 +169,10 @@ export function authGuard(tokens: WebTokens, limiter: SignInLimiter) {
  */
 export function csrfGuard(app: FastifyInstance) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    const url = request.url.split('?')[0]!;
+    const route = routeOf(request);
     const unsafe = request.method !== 'GET' && request.method !== 'HEAD';
-    if (!unsafe || PUBLIC.has(url) || bearer(request) !== undefined) return;
-    if (under(url, BOARD_PATH) && boardApiCall(request)) return;
+    if (!unsafe || (route !== undefined && PUBLIC.has(route)) || bearer(request) !== undefined) return;
+    if (route !== undefined && under(route, BOARD_PATH) && boardApiCall(request)) return;
     // csrfProtection is synchronous: it either calls back or has already answered 403.
     let passed = false;
     app.csrfProtection(request, reply, () => {
