@@ -58,6 +58,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       headersMs: config.exchangeTimeoutMs,
       bodyMs: config.exchangeTimeoutMs,
     },
+    maxAnswerBytes: config.exchangeMaxAnswerBytes,
     ...options.clientOverrides,
   });
   const connections: (Redis | Cluster)[] = [];

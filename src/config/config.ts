@@ -48,6 +48,8 @@ export interface Config {
   readonly exchangeRateFactor: number;
   /** How long the exchange may take to answer (headers, then body) before a request counts as failed. */
   readonly exchangeTimeoutMs: number;
+  /** The largest answer read from the exchange, in bytes: a larger one is refused as malformed. */
+  readonly exchangeMaxAnswerBytes: number;
   readonly sync: {
     /** How far back before the end of covered data each incremental sync re-reads. */
     readonly lookbackMs: number;
@@ -125,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerHealIntervalMs: raw.WORKER_HEAL_INTERVAL_MS,
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
+    exchangeMaxAnswerBytes: raw.EXCHANGE_MAX_ANSWER_BYTES,
     sync: Object.freeze({
       lookbackMs: raw.SYNC_LOOKBACK_HOURS * HOUR,
       settlingLookbackMs: raw.SYNC_TRANSFER_LOOKBACK_HOURS * HOUR,

@@ -208,6 +208,13 @@ export const envSchema = z.object({
     .min(500, 'must be at least 500')
     .max(120_000, 'must be at most 120000')
     .default(15_000),
+  // The largest answer the client reads: one larger is refused as malformed, unread past the limit.
+  EXCHANGE_MAX_ANSWER_BYTES: z.coerce
+    .number({ message: 'must be a whole number of bytes' })
+    .int('must be a whole number of bytes')
+    .min(1_048_576, 'must be at least 1048576 (1 MiB)')
+    .max(268_435_456, 'must be at most 268435456 (256 MiB)')
+    .default(16_777_216),
   EXCHANGE_RATE_FACTOR: z.coerce
     .number({ message: 'must be a number' })
     .positive('must be greater than 0')

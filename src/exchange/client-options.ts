@@ -9,7 +9,7 @@ import { ENDPOINT_NAMES, type EndpointName, PER_IP_PER_MINUTE } from './endpoint
 import type { RateBudgetOptions } from './rate-budget/rate-budget.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './retry-policy.ts';
 import { type Locale, LOCALES } from './signer.ts';
-import { DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
+import { DEFAULT_MAX_ANSWER_BYTES, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
 
 export interface ExchangeClientOptions {
   /** Origin of the exchange, e.g. `https://api.example.com` or the simulator's URL. */
@@ -32,6 +32,8 @@ export interface ExchangeClientOptions {
   clock?: () => number;
   /** Keep-alive connections to the exchange. */
   connections?: number;
+  /** The largest answer read, in bytes (default 16 MiB): a larger one is refused as malformed. */
+  maxAnswerBytes?: number;
   rateBudget?: RateBudgetOptions & {
     /** Per-second limits that differ from the spec's table (a simulator scaled for a test). */
     perSecond?: Partial<Record<EndpointName, number>>;
@@ -51,6 +53,7 @@ export interface ResolvedClientOptions {
   retry: RetryOptions;
   clock: () => number;
   connections: number;
+  maxAnswerBytes: number;
   ipKey: string;
   perSecond: Partial<Record<EndpointName, number>>;
   perIpPerMinute: number;
@@ -82,6 +85,7 @@ const optionsSchema = z.object({
     .partial()
     .optional(),
   connections: positiveInt.optional(),
+  maxAnswerBytes: positiveInt.optional(),
   rateBudget: z
     .object({
       perSecond: z.partialRecord(z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]]), positiveInt).optional(),
@@ -120,6 +124,7 @@ export function resolveClientOptions(options: ExchangeClientOptions): ResolvedCl
     retry: { ...DEFAULT_RETRY, ...data.retry },
     clock: options.clock ?? Date.now,
     connections: data.connections ?? 8,
+    maxAnswerBytes: data.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     ipKey: ipKey ?? hostname(),
     perSecond: perSecond ?? {},
     perIpPerMinute: perIpPerMinute ?? PER_IP_PER_MINUTE,

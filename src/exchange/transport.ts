@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
+
 import { Pool } from 'undici';
 
 import { exchangeRateLimited, exchangeRequests } from '../metrics/instruments.ts';
-import { ExchangeNetworkError } from './errors/exchange-error.ts';
+import { ExchangeNetworkError, OversizedResponseError } from './errors/exchange-error.ts';
 
 export interface TransportTimeouts {
   /** Opening a TCP connection. */
@@ -13,6 +15,13 @@ export interface TransportTimeouts {
 }
 
 export const DEFAULT_TIMEOUTS: TransportTimeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 };
+
+/**
+ * The largest answer read (EXCHANGE_MAX_ANSWER_BYTES): 16 MiB. A full page of 500 records is
+ * well under 1 MiB; without a bound, a page whose records carry large extra fields (all kept in
+ * `raw`) is held whole, as text and then parsed, however large it is.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export interface TransportRequest {
   endpoint: string;
@@ -41,12 +50,20 @@ const NOT_SENT_CODES = new Set([
 /**
  * Keep-alive HTTP/1.1 to one exchange origin. Turns every socket-level
  * failure into an ExchangeNetworkError that says whether the request may have
- * reached the exchange, which is what decides if a POST may be repeated.
+ * reached the exchange, which is what decides if a POST may be repeated. An
+ * answer larger than `maxAnswerBytes` is refused (OversizedResponseError) by
+ * its Content-Length or, without one, as soon as more has arrived: the
+ * connection is closed there, nothing more is read.
  */
 export class Transport {
   private readonly pool: Pool;
 
-  constructor(origin: string, timeouts: TransportTimeouts = DEFAULT_TIMEOUTS, connections = 8) {
+  constructor(
+    origin: string,
+    timeouts: TransportTimeouts = DEFAULT_TIMEOUTS,
+    connections = 8,
+    private readonly maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
+  ) {
     this.pool = new Pool(origin, {
       connections,
       connectTimeout: timeouts.connectMs,
@@ -59,6 +76,7 @@ export class Transport {
   async send(request: TransportRequest): Promise<HttpAnswer> {
     let status: number;
     let bodyStream;
+    let declaredLength;
     try {
       const answer = await this.pool.request({
         method: request.method,
@@ -68,6 +86,7 @@ export class Transport {
       });
       status = answer.statusCode;
       bodyStream = answer.body;
+      declaredLength = answer.headers['content-length'];
       exchangeRequests.inc({ endpoint: request.endpoint, status: String(status) });
       if (status === 429) exchangeRateLimited.inc({ endpoint: request.endpoint });
     } catch (cause) {
@@ -81,8 +100,14 @@ export class Transport {
         requestMayHaveBeenSent: code === undefined || !NOT_SENT_CODES.has(code),
       });
     }
+    const limit = this.maxAnswerBytes;
+    if (typeof declaredLength === 'string' && Number(declaredLength) > limit) {
+      abandon(bodyStream);
+      throw new OversizedResponseError(request.endpoint, limit, `Content-Length ${declaredLength}`, status);
+    }
+    let body: string | undefined;
     try {
-      return { status, body: await bodyStream.text() };
+      body = await readWithin(bodyStream, limit);
     } catch (cause) {
       throw new ExchangeNetworkError({
         endpoint: request.endpoint,
@@ -93,11 +118,48 @@ export class Transport {
         requestMayHaveBeenSent: true,
       });
     }
+    if (body === undefined) {
+      throw new OversizedResponseError(
+        request.endpoint,
+        limit,
+        'more than that arrived: reading stopped there',
+        status,
+      );
+    }
+    return { status, body };
   }
 
   async close(): Promise<void> {
     await this.pool.close();
   }
+}
+
+/**
+ * The body as text, or undefined as soon as more than `limit` bytes have arrived (the stream is
+ * then abandoned, which closes the connection: the rest is never read). Decoded as undici's
+ * `text()` would: UTF-8, a leading byte-order mark skipped.
+ */
+async function readWithin(body: Readable, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limit) {
+      abandon(body);
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  const bytes = Buffer.concat(chunks, received);
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString('utf8', bom ? 3 : 0);
+}
+
+/** Stops reading an answer: undici aborts the request and closes its connection. */
+function abandon(body: Readable): void {
+  // Destroying it raises the abort as an 'error' event that no one else waits for any more.
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import { lostBefore } from './coverage/lost-windows.ts';
+import { isLost, lostBefore } from './coverage/lost-windows.ts';
 import { type SyncWindowRow, unfinishedWindows } from './coverage/window-store.ts';
 import type { Stream } from './streams/registry.ts';
 import { formatInstant } from './time-arguments.ts';
@@ -22,7 +22,7 @@ const describe = (w: SyncWindowRow) =>
  * stream entirely behind its horizon cannot be read any more: it stays
  * failed, for reconciliation to report, and is named in the notes; the
  * worker records it in lost_window and alerts once (recordLostWindows, by
- * the same `lostBefore` test).
+ * the same `isLost` test on the same clock: `now` is the exchange's).
  */
 export async function planRetries(
   pool: pg.Pool,
@@ -33,11 +33,11 @@ export async function planRetries(
   const windows: SyncWindowRow[] = [];
   const notes: string[] = [];
   for (const window of await unfinishedWindows(pool, accountId, streams)) {
-    const oldest = lostBefore(window.stream, now);
-    if (oldest !== undefined && window.end <= oldest) {
+    if (isLost(window, now)) {
       notes.push(`${describe(window)} never finished and is now behind the exchange's horizon: its records are lost`);
       continue;
     }
+    const oldest = lostBefore(window.stream, now);
     if (oldest !== undefined && window.start < oldest) {
       notes.push(`${describe(window)}: read again, but what is before ${formatInstant(oldest)} is lost`);
     }

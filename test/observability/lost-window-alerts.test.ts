@@ -67,7 +67,9 @@ describe('a window lost past the horizon', () => {
     await pool.query(`UPDATE sync_window SET status = 'done' WHERE id = $1`, [done!.id]);
 
     // Two workers check at the same moment, then both again.
-    const workers = [1, 2].map(() => watchLostWindows({ pool, sender, log, checkAtStart: false, clock: () => NOW }));
+    const workers = [1, 2].map(() =>
+      watchLostWindows({ pool, sender, log, checkAtStart: false, exchangeNow: async () => NOW }),
+    );
     try {
       const found = await Promise.all(workers.map((w) => w.check()));
       const again = await Promise.all(workers.map((w) => w.check()));
@@ -118,7 +120,13 @@ describe('a window lost past the horizon', () => {
       expect(retries.windows.map((w) => w.id)).toEqual([straddling!.id]);
 
       // A month on, the straddling window has passed the horizon too: one alert more, for it alone.
-      const later = watchLostWindows({ pool, sender, log, checkAtStart: false, clock: () => NOW + 30 * DAY });
+      const later = watchLostWindows({
+        pool,
+        sender,
+        log,
+        checkAtStart: false,
+        exchangeNow: async () => NOW + 30 * DAY,
+      });
       try {
         expect((await later.check()).map((w) => w.windowId)).toEqual([straddling!.id]);
         expect(await later.check()).toEqual([]);

@@ -49,6 +49,16 @@ describe('loadConfig', () => {
     expect(configError({ LEDGERLINE_MASTER_KEY: 'short' }).field).toBe('LEDGERLINE_MASTER_KEY');
   });
 
+  it('bounds an exchange answer at 16 MiB by default; EXCHANGE_MAX_ANSWER_BYTES is whole bytes from 1 MiB to 256 MiB', () => {
+    expect(loadConfig({}).exchangeMaxAnswerBytes).toBe(16 * 1_048_576);
+    expect(loadConfig({ EXCHANGE_MAX_ANSWER_BYTES: '33554432' }).exchangeMaxAnswerBytes).toBe(32 * 1_048_576);
+    for (const bad of ['16MiB', '1.5', '1000', '300000000']) {
+      const error = configError({ EXCHANGE_MAX_ANSWER_BYTES: bad });
+      expect(error.field).toBe('EXCHANGE_MAX_ANSWER_BYTES');
+      expect(error.message).toMatch(/whole number of bytes|at least 1048576|at most 268435456/);
+    }
+  });
+
   it('rejects unknown log levels and bad redis URLs', () => {
     expect(configError({ LOG_LEVEL: 'loud' }).field).toBe('LOG_LEVEL');
     expect(configError({ REDIS_URL: 'http://127.0.0.1:6379' }).field).toBe('REDIS_URL');

@@ -1,6 +1,10 @@
 import type pg from 'pg';
 
-import { type LostWindow, recordLostWindows } from '../../ingest/coverage/lost-windows.ts';
+import {
+  accountsWithOpenForgettingWindows,
+  type LostWindow,
+  recordLostWindows,
+} from '../../ingest/coverage/lost-windows.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Alert, AlertSender } from './alert-sender.ts';
 
@@ -35,23 +39,40 @@ export interface LostWindowWatchOptions {
   checkEveryMs?: number;
   /** Whether to check at once, not only after the first `checkEveryMs` (default true). */
   checkAtStart?: boolean;
-  clock?: () => number;
+  /**
+   * The exchange's "now" for an account: what the sync plans and names lost windows by
+   * (`exchangeNow` of jobs/ingest/exchange-now.ts, the offset the account's client measured).
+   * Never the local clock: the horizon is the exchange's, and a local clock months off it would
+   * leave lost_window empty while the sync says "lost" (or record windows still readable).
+   */
+  exchangeNow: (accountId: string) => Promise<number>;
 }
 
 /**
  * Finds, now and then every `checkEveryMs`, the windows that passed the horizon unread, records
- * each in lost_window and alerts for it. Only the process whose insert recorded a window is
- * handed it, so with any number of workers, and on every later check, a loss alerts once.
+ * each in lost_window and alerts for it. Each account is judged on its exchange's clock, read
+ * only for accounts with an unfinished window that could be lost. Only the process whose insert
+ * recorded a window is handed it, so with any number of workers, and on every later check, a
+ * loss alerts once.
  */
 export function watchLostWindows(options: LostWindowWatchOptions): { check(): Promise<LostWindow[]>; close(): void } {
-  const clock = options.clock ?? Date.now;
-
   async function check(): Promise<LostWindow[]> {
-    const lost = await recordLostWindows(options.pool, clock());
-    for (const window of lost) {
-      const alert = alertOfLostWindow(window);
-      options.log.error({ ...alert, text: undefined }, alert.text);
-      options.sender?.send(alert);
+    const lost: LostWindow[] = [];
+    for (const accountId of await accountsWithOpenForgettingWindows(options.pool)) {
+      let now: number;
+      try {
+        now = await options.exchangeNow(accountId);
+      } catch (error) {
+        // Not judged on the local clock instead: the next check, or the sync, tries again.
+        options.log.warn({ err: error, accountId }, "lost windows not checked: the exchange's clock could not be read");
+        continue;
+      }
+      for (const window of await recordLostWindows(options.pool, accountId, now)) {
+        const alert = alertOfLostWindow(window);
+        options.log.error({ ...alert, text: undefined }, alert.text);
+        options.sender?.send(alert);
+        lost.push(window);
+      }
     }
     return lost;
   }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 
 import { startHealing } from '../../../jobs/heal.ts';
+import { exchangeNow } from '../../../jobs/ingest/exchange-now.ts';
 import { resumeUnfinishedActions } from '../../../jobs/management/resume-actions.ts';
 import { upsertSchedules } from '../../../jobs/schedules.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
@@ -56,7 +57,13 @@ export function registerWorkerCommand(program: Command): void {
             })
           : undefined;
         // Recorded (and logged) with or without a webhook: lost_window is the record of what is gone.
-        const lostWindows = watchLostWindows({ pool: runtime.pool, sender: alerts, log: logger('alerts') });
+        // Judged on each account's exchange clock, like the sync.
+        const lostWindows = watchLostWindows({
+          pool: runtime.pool,
+          sender: alerts,
+          log: logger('alerts'),
+          exchangeNow: (accountId) => exchangeNow(runtime, accountId),
+        });
         // A busy port (a second worker on the host) costs the probes, never the work: the worker runs on.
         const metrics = await startMetricsServer(runtime, config.metrics, logger('metrics')).catch((error: unknown) => {
           log.error({ err: error, ...config.metrics }, 'metrics and probes not served (set METRICS_PORT per worker)');

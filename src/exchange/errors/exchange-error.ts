@@ -101,6 +101,29 @@ export class MalformedResponseError extends ExchangeError {
   }
 }
 
+/** `bytes` as people read a limit: whole MiB or KiB when it is one, with the exact count beside. */
+function sizeText(bytes: number): string {
+  if (bytes % 1_048_576 === 0) return `${bytes / 1_048_576} MiB (${bytes} bytes)`;
+  if (bytes % 1_024 === 0) return `${bytes / 1_024} KiB (${bytes} bytes)`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * An answer larger than the client reads (EXCHANGE_MAX_ANSWER_BYTES, 16 MiB by default), refused
+ * before it is parsed, its reading stopped at the limit. Malformed and final like any answer of
+ * the wrong shape, deliberately: the same request would get as large an answer again, so a GET
+ * is not repeated, and a POST so answered is ambiguous like any unreadable answer (§3.4).
+ */
+export class OversizedResponseError extends MalformedResponseError {
+  readonly limitBytes: number;
+
+  /** `seen`: what showed it, e.g. `Content-Length 18000000`. */
+  constructor(endpoint: string, limitBytes: number, seen: string, httpStatus: number) {
+    super(endpoint, 'body', `larger than the ${sizeText(limitBytes)} limit on an answer (${seen})`, httpStatus);
+    this.limitBytes = limitBytes;
+  }
+}
+
 /**
  * A state-changing call failed after the request may have reached the exchange
  * (timeout, reset, 5xx, unreadable answer): it may or may not have taken effect.
