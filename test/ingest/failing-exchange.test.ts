@@ -11,6 +11,7 @@ import { createMetricsRegistry } from '../../src/app/observability/scrape-metric
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { watchWindows, WindowsFailedError } from '../../src/cli/watch-windows.ts';
 import { loadConfig } from '../../src/config/config.ts';
+import { RateBudget } from '../../src/exchange/index.ts';
 import { streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
 import { planRetries } from '../../src/ingest/retry-plan.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
@@ -70,6 +71,7 @@ let proxy: BreakingProxy;
 let runtime: Runtime;
 let workers: RunningWorkers;
 let closedPort: number;
+let healthy: ReturnType<RunningSimulator['createAccount']>;
 
 beforeAll(async () => {
   // Spot records at 2 requests per second: every retry after a failure meets a spent budget (the
@@ -82,6 +84,7 @@ beforeAll(async () => {
   closedPort = (nobody.address() as AddressInfo).port;
   await new Promise((resolve) => nobody.close(resolve));
 
+  healthy = sim.createAccount({ broker: true, uta: true, withData: true });
   const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, NODE_ENV: 'test' });
   runtime = createRuntime(config, {
     prefix: randomPrefix('failingexchange').replaceAll(':', '-'),
@@ -95,6 +98,13 @@ beforeAll(async () => {
     name: 'broken',
     baseUrl: proxy.url,
     ...sim.demo,
+    isBrokerParent: true,
+    isUnifiedAccount: true,
+  });
+  await runtime.accounts.add({
+    name: 'healthy',
+    baseUrl: sim.url,
+    ...healthy,
     isBrokerParent: true,
     isUnifiedAccount: true,
   });
@@ -214,5 +224,23 @@ describe('an exchange that keeps failing during a backfill', () => {
     expect(window!.status).toBe('failed');
     expect(window!.last_error).toMatch(/^ExchangeNetworkError: spotRecord: NETWORK ECONNREFUSED: /);
     expect(window!.attempts).toBeLessThanOrEqual(QUEUE_ATTEMPTS * (1 + CLIENT_ATTEMPTS));
+  }, 60_000);
+
+  it('counts no attempt and records no error for budget waits alone: an account at its budget is healthy', async () => {
+    // Its budget spent for the next 2 s (as after a 429): every window's first request waits, away from its slot.
+    await new RateBudget(runtime.redis, { prefix: budgetPrefix }).pause(`spotRecord:uid:${healthy.uid}`, 2_000);
+    const now = Date.now();
+    const started = await startBackfill(runtime, {
+      account: 'healthy',
+      stream: 'spot',
+      from: now - 80 * DAY,
+      to: now,
+      now,
+    });
+    expect(started.windows.length).toBeGreaterThanOrEqual(3);
+    expect(await outcomeOf(started)).toBe('done');
+    for (const window of await windowRows(started)) {
+      expect(window).toEqual({ status: 'done', attempts: 1, last_error: null });
+    }
   }, 60_000);
 });
