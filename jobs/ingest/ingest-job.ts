@@ -10,6 +10,11 @@ export interface IngestWindowJob {
   /** [start, end) in Unix ms, for people reading the queue; the window row is the truth. */
   start: number;
   end: number;
+  /**
+   * The run of the job (BullMQ's attemptsStarted) that last gave its worker slot up (a budget
+   * wait, a time slice, a shutdown): the run right after it resumes that try, not a new one.
+   */
+  handedBackInRun?: number;
 }
 
 /**

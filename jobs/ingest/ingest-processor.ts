@@ -3,12 +3,14 @@ import type pg from 'pg';
 
 import type { ClientProvider } from '../../src/accounts/client-provider.ts';
 import { LedgerlineError } from '../../src/errors/index.ts';
+import type { ExchangeError } from '../../src/exchange/errors/exchange-error.ts';
+import { reportingFailedRequests } from '../../src/exchange/failed-requests.ts';
 import {
   BACK_BEFORE_TURN_MS,
   BudgetWaitError,
   withoutBudgetWaits,
 } from '../../src/exchange/rate-budget/budget-wait.ts';
-import { failWindow, startWindow } from '../../src/ingest/coverage/window-store.ts';
+import { failWindow, recordFailedRequest, startWindow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow, type WindowRunResult } from '../../src/ingest/run-window.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import type { IngestWindowJob } from './ingest-job.ts';
@@ -50,6 +52,22 @@ async function backOfTheLine(job: Job<IngestWindowJob>): Promise<void> {
 }
 
 /**
+ * Gives the worker slot up until `at`, marking the job's next run as the resumption of this one
+ * (its window's attempts count tries, not budget waits or time slices). Returns the error that
+ * tells BullMQ so, for the processor to throw.
+ */
+async function handBack(job: Job<IngestWindowJob>, at: number, token: string | undefined): Promise<DelayedError> {
+  await job.updateData({ ...job.data, handedBackInRun: job.attemptsStarted });
+  await job.moveToDelayed(at, token);
+  return new DelayedError();
+}
+
+/** Whether this run resumes the one before it, which gave its slot up (see handBack). */
+function resumes(job: Job<IngestWindowJob>): boolean {
+  return job.data.handedBackInRun !== undefined && job.data.handedBackInRun === job.attemptsStarted - 1;
+}
+
+/**
  * Reads one window. The error's class decides what BullMQ does: a permanent
  * error (bad credentials, a rejected parameter) fails the job at once, a
  * transient one is retried with backoff and resumes from the stored cursor.
@@ -60,7 +78,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
     const entity = { jobId: job.id, accountId, stream, scope: scope || undefined, windowId };
     let window;
     try {
-      window = await startWindow(deps.pool, windowId);
+      window = await startWindow(deps.pool, windowId, !resumes(job));
     } catch (error) {
       // The coverage ledger is unreachable (a database outage): nothing can be recorded, so say it here.
       deps.log.error({ ...entity, err: error }, 'ingest window not started: its row could not be read');
@@ -80,32 +98,41 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       window.pages === 0 ? 'ingest window started' : 'ingest window resumed',
     );
     const began = Date.now();
+    // Each request the exchange fails counts on the window at once, with its error, whether the
+    // client retries it or not: a failing exchange shows while the retries go on.
+    const recordFailure = async (failure: ExchangeError): Promise<void> => {
+      try {
+        await recordFailedRequest(deps.pool, windowId, describe(failure));
+      } catch (recordError) {
+        deps.log.warn({ ...entity, err: recordError }, 'failed request not recorded on its window');
+      }
+    };
     try {
       const client = await deps.clients.forAccount(accountId);
       // A job never holds its worker slot while its account's budget is spent: the wait throws
       // BudgetWaitError (below), so other accounts' windows run meanwhile.
       const result = await withoutBudgetWaits(`ingest:${job.id ?? windowId}`, () =>
-        runWindow({
-          pool: deps.pool,
-          client,
-          window,
-          shouldStop: deps.stopping,
-          shouldYield: () => Date.now() - began > TIME_SLICE_MS,
-          onPage: (progress) => job.updateProgress({ pages: progress.pages, rows: progress.rows }),
-        }),
+        reportingFailedRequests(recordFailure, () =>
+          runWindow({
+            pool: deps.pool,
+            client,
+            window,
+            shouldStop: deps.stopping,
+            shouldYield: () => Date.now() - began > TIME_SLICE_MS,
+            onPage: (progress) => job.updateProgress({ pages: progress.pages, rows: progress.rows }),
+          }),
+        ),
       );
       if (!result.done && !deps.stopping()) {
         // Its time slice is over: behind the windows waiting now, from the stored cursor.
         deps.log.debug({ ...entity, pages: result.pages }, 'ingest window yields its worker slot');
         await backOfTheLine(job);
-        await job.moveToDelayed(Date.now(), token);
-        throw new DelayedError();
+        throw await handBack(job, Date.now(), token);
       }
       if (!result.done) {
         // Shutting down: hand the job back; it resumes from the stored cursor.
         deps.log.info({ ...entity, pages: result.pages }, 'ingest window released for shutdown');
-        await job.moveToDelayed(Date.now() + 500, token);
-        throw new DelayedError();
+        throw await handBack(job, Date.now() + 500, token);
       }
       if (result.readFrom !== undefined) {
         deps.log.warn(
@@ -121,8 +148,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
         // Back at its turn in the budget, from the stored cursor (the pages read so far are stored).
         deps.log.debug({ ...entity, waitMs: error.waitMs }, 'ingest window waits for its rate budget');
         await backOfTheLine(job);
-        await job.moveToDelayed(Date.now() + Math.max(0, error.waitMs - BACK_BEFORE_TURN_MS), token);
-        throw new DelayedError();
+        throw await handBack(job, Date.now() + Math.max(0, error.waitMs - BACK_BEFORE_TURN_MS), token);
       }
       const canRetry = retryable(error);
       const final = !canRetry || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

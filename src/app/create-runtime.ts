@@ -10,7 +10,7 @@ import { ValidationError } from '../errors/index.ts';
 import { PER_IP_PER_MINUTE } from '../exchange/endpoints.ts';
 import { ENDPOINT_NAMES, type EndpointName, ENDPOINTS } from '../exchange/index.ts';
 import { logger } from '../logging/logger.ts';
-import { QueueRegistry } from './queue-registry.ts';
+import { type JobOptionOverrides, QueueRegistry } from './queue-registry.ts';
 import { createRedisConnection } from './redis-connection.ts';
 
 export interface RuntimeOptions {
@@ -18,6 +18,8 @@ export interface RuntimeOptions {
   prefix?: string;
   poolSize?: number;
   clientOverrides?: ClientOverrides;
+  /** Queue default job options that differ from jobs/definitions.ts (tests: fewer attempts, shorter backoff). */
+  jobOptions?: JobOptionOverrides;
 }
 
 /**
@@ -67,7 +69,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     connections.push(created);
     return created;
   };
-  const queues = new QueueRegistry(prefix, redis, connection);
+  const queues = new QueueRegistry(prefix, redis, connection, options.jobOptions);
   return {
     config,
     prefix,

@@ -1,9 +1,12 @@
-import { FlowProducer, Queue } from 'bullmq';
+import { type DefaultJobOptions, FlowProducer, Queue } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 
 import { JOB_OPTIONS, type QueueName, type Queues, type TypedQueue } from '../../jobs/definitions.ts';
 
 type QueueMap = { [Q in QueueName]: TypedQueue<Q> };
+
+/** Per queue, default job options that replace those of jobs/definitions.ts. */
+export type JobOptionOverrides = Partial<Record<QueueName, DefaultJobOptions>>;
 
 /**
  * The only place queues are constructed: each with QUEUE_PREFIX and its
@@ -19,9 +22,11 @@ export class QueueRegistry implements Queues {
     connection: Redis | Cluster,
     /** A dedicated connection for the flow producer, made on first use. */
     private readonly flowConnection: () => Redis | Cluster,
+    /** Options that differ from a queue's defaults (a test's short backoff), merged over them. */
+    jobOptions: JobOptionOverrides = {},
   ) {
     const make = <Q extends QueueName>(name: Q): TypedQueue<Q> =>
-      new Queue(name, { prefix, connection, defaultJobOptions: JOB_OPTIONS[name] });
+      new Queue(name, { prefix, connection, defaultJobOptions: { ...JOB_OPTIONS[name], ...jobOptions[name] } });
     // Built eagerly (cheap: they share the runtime's connection), so the map is complete by type.
     this.#queues = {
       ingest: make('ingest'),

@@ -6,7 +6,9 @@ import type { Logger } from '../logging/logger.ts';
 import type { ResolvedClientOptions } from './client-options.ts';
 import { type EndpointName, ENDPOINTS } from './endpoints.ts';
 import { ExchangeError, ExchangeRateLimitError } from './errors/exchange-error.ts';
-import type { RateBudget, RateRule } from './rate-budget/rate-budget.ts';
+import { failedRequestListener } from './failed-requests.ts';
+import { BudgetWaitError, waitingInPlaceUpTo } from './rate-budget/budget-wait.ts';
+import type { RateBudget, RateRule, Slot } from './rate-budget/rate-budget.ts';
 import { validateRequest } from './requests/validate-request.ts';
 import { parseAnswer } from './responses/parse-answer.ts';
 import { backoffDelay, decideRetry } from './retry-policy.ts';
@@ -15,6 +17,14 @@ import type { Transport } from './transport.ts';
 
 /** How long a 429 stops a budget: one full window, since the exchange has just counted too many. */
 const PAUSE_AFTER_429_MS = 1_000;
+
+/**
+ * How long a retry waits in place for its budget slot, even for a caller that otherwise leaves on
+ * a budget wait (an ingest job): as long as the longest default backoff. A caller that left would
+ * come back to a new call at its first attempt, so a failing exchange behind a spent budget (spot
+ * records: 1/s, every retry waits) would be retried for ever, its failures never counted.
+ */
+export const RETRY_WAIT_IN_PLACE_MS = 5_000;
 
 /**
  * The thin signing transport under the typed methods: validate, wait for a
@@ -44,8 +54,9 @@ export class SignedCaller {
     const pathAndQuery = queryString === '' ? spec.path : `${spec.path}?${queryString}`;
     const rules = this.rulesOf(endpoint);
 
+    let failure: ExchangeError | undefined;
     for (let attempt = 1; ; attempt += 1) {
-      const slot = await this.budget.acquire(rules);
+      const slot = failure === undefined ? await this.budget.acquire(rules) : await this.slotForRetry(rules, failure);
       const started = Date.now();
       try {
         let answer;
@@ -77,6 +88,7 @@ export class SignedCaller {
         return data;
       } catch (error) {
         if (!(error instanceof ExchangeError)) throw error;
+        await failedRequestListener()?.(error);
         if (error instanceof ExchangeRateLimitError) await this.budget.pause(rules[0]!.key, PAUSE_AFTER_429_MS);
         const decision = decideRetry(spec.method, error, attempt, this.options.retry);
         if (!decision.retry) {
@@ -92,7 +104,26 @@ export class SignedCaller {
           'exchange call retried',
         );
         await sleep(delay);
+        failure = error;
       }
+    }
+  }
+
+  /**
+   * The slot of a retry: waited for in place up to RETRY_WAIT_IN_PLACE_MS. A longer wait ends the
+   * call with the failure it was retrying, for the caller's own retries (the queue's backoff) to
+   * take up: the retry is never traded for a budget wait that would forget it.
+   */
+  private async slotForRetry(rules: RateRule[], failure: ExchangeError): Promise<Slot> {
+    try {
+      return await waitingInPlaceUpTo(RETRY_WAIT_IN_PLACE_MS, () => this.budget.acquire(rules));
+    } catch (error) {
+      if (!(error instanceof BudgetWaitError)) throw error;
+      this.log.warn(
+        { endpoint: failure.endpoint, code: failure.code, status: failure.httpStatus, waitMs: error.waitMs },
+        'exchange call failed: no budget slot for its retry soon enough',
+      );
+      throw failure;
     }
   }
 

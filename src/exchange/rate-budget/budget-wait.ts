@@ -48,6 +48,17 @@ export function withoutBudgetWaits<T>(
   return yielding.run({ waiter, waitInPlaceMs }, work);
 }
 
+/**
+ * Runs `work` so that a caller that leaves on a budget wait (withoutBudgetWaits) waits in place
+ * for up to `waitInPlaceMs` instead; longer waits still throw BudgetWaitError. A caller that
+ * waits in place anyway is left as it is.
+ */
+export function waitingInPlaceUpTo<T>(waitInPlaceMs: number, work: () => Promise<T>): Promise<T> {
+  const policy = yielding.getStore();
+  if (!policy || policy.waitInPlaceMs >= waitInPlaceMs) return work();
+  return yielding.run({ ...policy, waitInPlaceMs }, work);
+}
+
 /** The current context's waiter and how long it waits in place; undefined: wait as long as it takes. */
 export function budgetWaitPolicy(): { waiter: string; waitInPlaceMs: number } | undefined {
   return yielding.getStore();

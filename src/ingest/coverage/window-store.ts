@@ -78,14 +78,32 @@ export async function getWindow(db: pg.Pool | pg.ClientBase, id: string): Promis
   return result.rows[0] && toRow(result.rows[0]);
 }
 
-/** Marks a window as being read (one more attempt) and returns its state. */
-export async function startWindow(db: pg.Pool, id: string): Promise<SyncWindowRow | undefined> {
+/**
+ * Marks a window as being read and returns its state. `newAttempt`: a try of its own (the first,
+ * one after a failure or a lost worker) counts in `attempts`; a job back from a budget wait or a
+ * time slice only resumes the try it gave its slot up in.
+ */
+export async function startWindow(db: pg.Pool, id: string, newAttempt = true): Promise<SyncWindowRow | undefined> {
   await db.query(
-    `UPDATE sync_window SET status = 'running', attempts = attempts + 1, started_at = COALESCE(started_at, now()), updated_at = now()
+    `UPDATE sync_window SET status = 'running', attempts = attempts + CASE WHEN $2::boolean THEN 1 ELSE 0 END,
+       started_at = COALESCE(started_at, now()), updated_at = now()
       WHERE id = $1 AND status <> 'done'`,
-    [id],
+    [id, newAttempt],
   );
   return getWindow(db, id);
+}
+
+/**
+ * One request of the window's reading failed (retried or not): it counts as an attempt and its
+ * error is the window's last, at once, so progress and status show a failing exchange while the
+ * retries go on.
+ */
+export async function recordFailedRequest(db: pg.Pool, id: string, error: string): Promise<void> {
+  await db.query(
+    `UPDATE sync_window SET attempts = attempts + 1, last_error = $2, updated_at = now()
+      WHERE id = $1 AND status <> 'done'`,
+    [id, error.slice(0, 2000)],
+  );
 }
 
 export async function failWindow(db: pg.Pool, id: string, error: string, final: boolean): Promise<void> {
