@@ -6,9 +6,9 @@ import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { bookingOf } from '../../src/booking/spot-bookings.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { type ExportedFile, exportToFile } from '../../src/export/export-to-file.ts';
-import { bookingOf } from '../../src/export/spot-tax-types.ts';
 import { FUTURES_MARKETS } from '../../src/simulator/data/markets.ts';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';

@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { SPOT_TAX_TYPES as CLIENT_SPOT_TAX_TYPES } from '../../src/exchange/spot-tax-types.ts';
-import { EXCHANGE_API_DOC, fencedLines, markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
-import { REPORTS } from '../../src/export/reports/index.ts';
 import {
   ACCOUNTING_CATEGORIES,
   bookingArrays,
   bookingOf,
   SPOT_TAX_TYPES,
   UNMAPPED_CATEGORY,
-} from '../../src/export/spot-tax-types.ts';
+} from '../../src/booking/spot-bookings.ts';
+import { SPOT_TAX_TYPES as CLIENT_SPOT_TAX_TYPES } from '../../src/exchange/spot-tax-types.ts';
+import { EXCHANGE_API_DOC, fencedLines, markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
+import { REPORTS } from '../../src/export/reports/index.ts';
 import { SPOT_TAX_TYPES as SIMULATOR_SPOT_TAX_TYPES } from '../../src/simulator/data/spot-tax-types.ts';
 import { REPORT_NAMES } from '../../src/vocabulary/report-names.ts';
 

@@ -33,6 +33,7 @@ const FOLDERS: [string, Layer | 'simulator'][] = [
   ['src/market-data/', 'domain'],
   ['src/accounting/', 'domain'],
   ['src/accounts/', 'domain'],
+  ['src/booking/', 'domain'],
   ['src/exchange/', 'exchange'],
   ['src/config/', 'foundation'],
   ['src/db/', 'foundation'],

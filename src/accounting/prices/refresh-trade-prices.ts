@@ -1,9 +1,9 @@
 import type pg from 'pg';
 
+import { ledgerEntriesCte } from '../../booking/ledger-entries.ts';
+import { SqlParams } from '../../booking/sql-params.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { parsePeriod } from '../../export/period.ts';
-import { ledgerEntriesCte } from '../../export/reports/ledger-entries.ts';
-import { SqlParams } from '../../export/sql-params.ts';
 import { PREFERRED_QUOTES } from './latest-prices.ts';
 import { roundedQuotient } from './price-arithmetic.ts';
 import { TRADE_SOURCE } from './price-point.ts';

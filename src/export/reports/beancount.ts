@@ -1,5 +1,5 @@
-import { beancountJournal } from '../../accounting/journal/beancount-journal.ts';
-import { beancountCurrency } from '../../accounting/journal/beancount-names.ts';
+import { beancountJournal } from '../journal/beancount-journal.ts';
+import { beancountCurrency } from '../journal/beancount-names.ts';
 import type { ComputedReportDefinition } from '../report-definition.ts';
 import { text } from '../report-definition.ts';
 

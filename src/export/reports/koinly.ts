@@ -1,7 +1,7 @@
+import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from '../../booking/ledger-entries.ts';
+import { SqlParams } from '../../booking/sql-params.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { SqlParams } from '../sql-params.ts';
-import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
 
 /** Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC. */
 export const koinlyReport: SqlReportDefinition = {

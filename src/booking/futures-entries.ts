@@ -1,4 +1,4 @@
-import type { SqlParams } from '../sql-params.ts';
+import type { SqlParams } from './sql-params.ts';
 
 /** Koinly's tag for profit and loss of futures (its CSV spelling; "Realized P&L" in its app). */
 export const KOINLY_REALIZED = 'realized gain';

@@ -1,4 +1,4 @@
-import { byteOrder } from '../sql-fragments.ts';
+import { byteOrder } from './sql-fragments.ts';
 
 /**
  * How trade legs pair (docs/reports.md, "Trades"), as SQL shared by the tax-tool entries

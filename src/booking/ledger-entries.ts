@@ -1,8 +1,8 @@
-import { OMITTED_PREFIX, type ReportParams, REVIEW_PREFIX, UNPAIRED_LEG } from '../report-definition.ts';
-import { bookingArrays } from '../spot-tax-types.ts';
-import { byteOrder } from '../sql-fragments.ts';
-import type { SqlParams } from '../sql-params.ts';
+import { OMITTED_PREFIX, type ReportParams, REVIEW_PREFIX, UNPAIRED_LEG } from '../export/report-definition.ts';
 import { futuresEntries } from './futures-entries.ts';
+import { bookingArrays } from './spot-bookings.ts';
+import { byteOrder } from './sql-fragments.ts';
+import type { SqlParams } from './sql-params.ts';
 import { tradeOrderCtes } from './trade-orders.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { Decimal } from 'decimal.js';
 import type pg from 'pg';
 
-import type { LedgerEntry } from '../../accounting/gains/ledger-entry.ts';
-import { SqlParams } from '../sql-params.ts';
 import { ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
+import type { LedgerEntry } from './ledger-entry.ts';
+import { SqlParams } from './sql-params.ts';
 
 /** Entries fetched per round trip: the most held at once. */
 const BATCH = 2_000;
