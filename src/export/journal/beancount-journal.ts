@@ -3,8 +3,8 @@ import { DateTime } from 'luxon';
 import type pg from 'pg';
 
 import { coinBalances } from '../../accounting/balances/coin-balances.ts';
+import { REVIEW_PREFIX, UNPAIRED_LEG } from '../../booking/entry-flags.ts';
 import { bookingOf } from '../../booking/spot-bookings.ts';
-import { REVIEW_PREFIX, UNPAIRED_LEG } from '../report-definition.ts';
 import { beancountCurrency, beancountString } from './beancount-names.ts';
 import { counterAccount, feeAccount, OPENING_BALANCES, spotAccount } from './journal-accounts.ts';
 import { type JournalGroup, journalGroups, type JournalLeg } from './journal-groups.ts';

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 
-import { type AccountingCategory, bookingArrays } from '../../booking/spot-bookings.ts';
+import type { AccountingCategory } from '../../booking/categories.ts';
+import { bookingArrays } from '../../booking/spot-bookings.ts';
 import { utcTime } from '../../booking/sql-fragments.ts';
 import { tradeOrderCtes } from '../../booking/trade-orders.ts';
 import { PrefetchingQueryStream } from '../prefetching-query-stream.ts';

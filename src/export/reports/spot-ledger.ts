@@ -1,4 +1,5 @@
-import { bookingArrays, UNMAPPED_CATEGORY } from '../../booking/spot-bookings.ts';
+import { UNMAPPED_CATEGORY } from '../../booking/categories.ts';
+import { bookingArrays } from '../../booking/spot-bookings.ts';
 import { byteOrder, localTime, unixMs, unmappedCell, unmappedFlag, utcTime } from '../../booking/sql-fragments.ts';
 import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
