@@ -23,13 +23,13 @@ import { promisify } from 'node:util';
 
 import pg from 'pg';
 
+import { SPOT_TAX_TYPES } from '../src/booking/spot-bookings.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';
 import { copyStatement } from '../src/export/copy-report.ts';
 import { parseExportRequest, reportParams } from '../src/export/export-request.ts';
 import { exportToFile } from '../src/export/export-to-file.ts';
 import { reportByName } from '../src/export/reports/index.ts';
-import { SPOT_TAX_TYPES } from '../src/export/spot-tax-types.ts';
 import { streamReport } from '../src/export/stream-report.ts';
 import { runBenchChild } from './lib/bench-child.ts';
 

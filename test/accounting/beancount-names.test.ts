@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { accountComponent, beancountCurrency, beancountString } from '../../src/accounting/journal/beancount-names.ts';
+import { accountComponent, beancountCurrency, beancountString } from '../../src/export/journal/beancount-names.ts';
 
 // beancount 2's lexer: a currency, and an account name component.
 const CURRENCY = /^[A-Z](?:[A-Z0-9'._-]{0,22}[A-Z0-9])?$/;

@@ -2,12 +2,12 @@ import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 
 import type { GainsEvent } from '../../src/accounting/gains/gains-event.ts';
-import type { LedgerEntry } from '../../src/accounting/gains/ledger-entry.ts';
 import { walkHistory } from '../../src/accounting/gains/walk-history.ts';
 import { LotEngine } from '../../src/accounting/lots/lot-engine.ts';
 import type { LotMethod } from '../../src/accounting/lots/lot-method.ts';
 import { memoryPriceBook } from '../../src/accounting/prices/memory-price-book.ts';
 import type { PricePointInput } from '../../src/accounting/prices/price-point.ts';
+import type { LedgerEntry } from '../../src/booking/ledger-entry.ts';
 
 const DAY = 86_400_000;
 const t0 = Date.UTC(2026, 0, 1);

@@ -6,9 +6,12 @@ import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { bookingOf } from '../../src/booking/spot-bookings.ts';
+import { labelsOf } from '../../src/booking/tax-tool-labels.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { type ExportedFile, exportToFile } from '../../src/export/export-to-file.ts';
-import { bookingOf } from '../../src/export/spot-tax-types.ts';
+import { COINTRACKING_TYPES } from '../../src/export/reports/cointracking.ts';
+import { KOINLY_LABELS } from '../../src/export/reports/koinly.ts';
 import { FUTURES_MARKETS } from '../../src/simulator/data/markets.ts';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
@@ -299,19 +302,20 @@ describe('reports on the demo data', () => {
       }
       if (ids.length === 1) {
         const r = records.get(ids[0]!)!;
-        const booking = bookingOf(r.spotTaxType!);
+        const koinly = labelsOf(KOINLY_LABELS, r.spotTaxType!);
+        const coinTracking = labelsOf(COINTRACKING_TYPES, r.spotTaxType!);
         expect(date).toBe(`${isoUtc(r.ts!).slice(0, 19).replace('T', ' ')} UTC`);
         expect(ct[10]).toBe(isoUtc(r.ts!).slice(0, 19).replace('T', ' '));
         if (r.amount!.startsWith('-')) {
-          expect([sent, sentCoin, received, label]).toEqual([abs(r.amount!), r.coin, '', booking.koinly.out]);
-          expect([ct[0], ct[3], ct[4]]).toEqual([booking.coinTracking.out, abs(r.amount!), r.coin]);
+          expect([sent, sentCoin, received, label]).toEqual([abs(r.amount!), r.coin, '', koinly.out]);
+          expect([ct[0], ct[3], ct[4]]).toEqual([coinTracking.out, abs(r.amount!), r.coin]);
         } else if (new Decimal(r.amount!).isZero()) {
           expect(new Decimal(r.fee!).isZero() ? received : sent).toBe(
             new Decimal(r.fee!).isZero() ? r.amount : abs(r.fee!),
           );
         } else {
-          expect([received, receivedCoin, sent, label]).toEqual([r.amount, r.coin, '', booking.koinly.in]);
-          expect([ct[0], ct[1], ct[2]]).toEqual([booking.coinTracking.in, r.amount, r.coin]);
+          expect([received, receivedCoin, sent, label]).toEqual([r.amount, r.coin, '', koinly.in]);
+          expect([ct[0], ct[1], ct[2]]).toEqual([coinTracking.in, r.amount, r.coin]);
         }
         if (r.amount!.startsWith('-') && !new Decimal(r.fee!).isZero()) {
           expect([fee, feeCoin, ct[5], ct[6]]).toEqual([abs(r.fee!), r.coin, abs(r.fee!), r.coin]);
@@ -319,7 +323,7 @@ describe('reports on the demo data', () => {
           expect([fee, ct[5]]).toEqual(['', '']);
         }
         expect(ct[7]).toBe(ACCOUNT_NAME);
-        expect(ct[8]).toBe(booking.category);
+        expect(ct[8]).toBe(bookingOf(r.spotTaxType!).category);
       }
     }
     // Moves between spot and futures are left out (the futures results stand for the futures

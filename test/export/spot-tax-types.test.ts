@@ -2,18 +2,19 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
+import { ACCOUNTING_CATEGORIES, UNMAPPED_CATEGORY } from '../../src/booking/categories.ts';
+import { bookingArrays, bookingOf, SPOT_TAX_TYPES } from '../../src/booking/spot-bookings.ts';
+import { labelsOf } from '../../src/booking/tax-tool-labels.ts';
 import { SPOT_TAX_TYPES as CLIENT_SPOT_TAX_TYPES } from '../../src/exchange/spot-tax-types.ts';
 import { EXCHANGE_API_DOC, fencedLines, markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
+import { COINTRACKING_TYPES } from '../../src/export/reports/cointracking.ts';
 import { REPORTS } from '../../src/export/reports/index.ts';
-import {
-  ACCOUNTING_CATEGORIES,
-  bookingArrays,
-  bookingOf,
-  SPOT_TAX_TYPES,
-  UNMAPPED_CATEGORY,
-} from '../../src/export/spot-tax-types.ts';
+import { KOINLY_LABELS } from '../../src/export/reports/koinly.ts';
 import { SPOT_TAX_TYPES as SIMULATOR_SPOT_TAX_TYPES } from '../../src/simulator/data/spot-tax-types.ts';
 import { REPORT_NAMES } from '../../src/vocabulary/report-names.ts';
+
+const koinly = (type: string) => labelsOf(KOINLY_LABELS, type);
+const coinTracking = (type: string) => labelsOf(COINTRACKING_TYPES, type);
 
 // The documented list (docs/exchange-api.md §8.4), one value per line of a fenced block: the
 // repository alone is enough to check the code tables against the contract.
@@ -60,21 +61,21 @@ describe('spotTaxType booking table', () => {
       'Remove from Pool',
     ]);
     const outgoing = new Set(['', 'Cost', 'Loan fee', 'Add to Pool']);
-    for (const [type, booking] of Object.entries(SPOT_TAX_TYPES)) {
-      expect(incoming.has(booking.koinly.in), `${type} in`).toBe(true);
-      expect(outgoing.has(booking.koinly.out), `${type} out`).toBe(true);
-      expect(booking.coinTracking.in).not.toMatch(/Fee|Expense|Withdrawal|Spend/);
-      expect(booking.coinTracking.out).not.toMatch(/Income|Reward|Airdrop|^Deposit$/);
+    for (const type of [...Object.keys(SPOT_TAX_TYPES), 'Brand new type']) {
+      expect(incoming.has(koinly(type).in), `${type} in`).toBe(true);
+      expect(outgoing.has(koinly(type).out), `${type} out`).toBe(true);
+      expect(coinTracking(type).in).not.toMatch(/Fee|Expense|Withdrawal|Spend/);
+      expect(coinTracking(type).out).not.toMatch(/Income|Reward|Airdrop|^Deposit$/);
     }
-    expect(bookingOf('Airdrop Reward-A').koinly.in).toBe('Airdrop');
+    expect(koinly('Airdrop Reward-A').in).toBe('Airdrop');
     // Moves that keep ownership are pool moves in Koinly, never disposals.
     for (const type of ['User lock-up', 'Subscribe', 'Delegate', 'Withdraw to strategy account']) {
-      expect(bookingOf(type).koinly.out, type).toBe('Add to Pool');
+      expect(koinly(type).out, type).toBe('Add to Pool');
     }
     for (const type of ['Unlock locked order', 'Redemption', 'Undelegate', 'Deposit from strategy account']) {
-      expect(bookingOf(type).koinly.in, type).toBe('Remove from Pool');
+      expect(koinly(type).in, type).toBe('Remove from Pool');
     }
-    expect(bookingOf('Transaction fee deduct').coinTracking.out).toBe('Other Fee');
+    expect(coinTracking('Transaction fee deduct').out).toBe('Other Fee');
     expect(bookingOf('Buy').category).toBe('trade');
   });
 
@@ -95,23 +96,18 @@ describe('spotTaxType booking table', () => {
     );
     for (const [type, booking] of flagged) expect(booking.review!.length, type).toBeGreaterThan(20);
     // Decided, not flagged: rebates and refunds lower costs, negative interest is a borrowing cost.
-    expect(bookingOf('Trading fee rebate').koinly.in).toBe('Fee refund');
-    expect(bookingOf('Refund Copy Trade commission').coinTracking.in).toBe('Income (non taxable)');
-    expect([bookingOf('Interest').koinly.out, bookingOf('Interest').coinTracking.out]).toEqual([
-      'Loan fee',
-      'Borrowing Fee',
-    ]);
+    expect(koinly('Trading fee rebate').in).toBe('Fee refund');
+    expect(coinTracking('Refund Copy Trade commission').in).toBe('Income (non taxable)');
+    expect([koinly('Interest').out, coinTracking('Interest').out]).toEqual(['Loan fee', 'Borrowing Fee']);
   });
 
   it('passes the same table to SQL as parallel arrays', () => {
     const arrays = bookingArrays();
     expect(arrays.types).toHaveLength(80);
     const i = arrays.types.indexOf('Interest');
-    expect([arrays.categories[i], arrays.koinlyIn[i], arrays.koinlyOut[i]]).toEqual([
-      'income',
-      'Lending interest',
-      'Loan fee',
-    ]);
+    expect([arrays.categories[i], arrays.omitted[i], arrays.review[i]]).toEqual(['income', false, false]);
+    const transfer = arrays.types.indexOf('Transfer out');
+    expect([arrays.categories[transfer], arrays.omitted[transfer]]).toEqual(['internal-transfer', true]);
   });
 
   it('lists the same report names in the registry and in the config-facing list', () => {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import { bookingArrays } from '../../export/spot-tax-types.ts';
+import { bookingArrays } from '../../booking/spot-bookings.ts';
 import { BalanceTieOutError } from './balance-tie-out-error.ts';
 
 /** One coin's movement over a period, every amount as Postgres' exact numeric text. */

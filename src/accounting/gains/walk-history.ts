@@ -1,10 +1,10 @@
 import type { Decimal } from 'decimal.js';
 
+import type { LedgerEntry } from '../../booking/ledger-entry.ts';
 import { minus, money, plus, ZERO } from '../lots/lot-arithmetic.ts';
 import type { LotEngine } from '../lots/lot-engine.ts';
 import type { PriceBook, Valuation } from '../prices/price-book.ts';
 import type { GainsEvent } from './gains-event.ts';
-import type { LedgerEntry } from './ledger-entry.ts';
 
 /** Categories that move coins without a change of owner (locks, earn, the user's own accounts). */
 const KEEPS_LOTS: ReadonlySet<string> = new Set(['internal-transfer', 'lock', 'earn']);

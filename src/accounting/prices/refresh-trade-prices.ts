@@ -1,9 +1,8 @@
 import type pg from 'pg';
 
+import { ledgerEntriesCte } from '../../booking/ledger-entries.ts';
+import { SqlParams } from '../../booking/sql-params.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { parsePeriod } from '../../export/period.ts';
-import { ledgerEntriesCte } from '../../export/reports/ledger-entries.ts';
-import { SqlParams } from '../../export/sql-params.ts';
 import { PREFERRED_QUOTES } from './latest-prices.ts';
 import { roundedQuotient } from './price-arithmetic.ts';
 import { TRADE_SOURCE } from './price-point.ts';
@@ -20,7 +19,7 @@ export interface RefreshTradePricesResult {
 }
 
 /** The whole stored history: trades are paired wherever their legs lie (ledger-entries.ts). */
-const WHOLE_HISTORY = parsePeriod({ from: '1970-01-01', to: '9999-12-30', tz: 'UTC' });
+const WHOLE_HISTORY = { start: new Date('1970-01-01T00:00:00Z'), end: new Date('9999-12-31T00:00:00Z') };
 /** Marks an entry whose sent amount includes the given side's fee (ledger-entries.ts, both sides with a fee). */
 const SENT_INCLUDES_FEE = '% (sent includes its fee %';
 const BATCH = 2_000;

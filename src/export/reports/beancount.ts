@@ -1,5 +1,5 @@
-import { beancountJournal } from '../../accounting/journal/beancount-journal.ts';
-import { beancountCurrency } from '../../accounting/journal/beancount-names.ts';
+import { beancountJournal } from '../journal/beancount-journal.ts';
+import { beancountCurrency } from '../journal/beancount-names.ts';
 import type { ComputedReportDefinition } from '../report-definition.ts';
 import { text } from '../report-definition.ts';
 
@@ -7,7 +7,7 @@ import { text } from '../report-definition.ts';
 const DEFAULT_OPERATING_CURRENCY = 'USDT';
 
 /**
- * The period's spot records as a beancount journal (src/accounting/journal, docs/reports.md
+ * The period's spot records as a beancount journal (src/export/journal, docs/reports.md
  * "beancount") that bean-check accepts: a text file, one directive per row, with balance
  * assertions from the exchange's own balances.
  */

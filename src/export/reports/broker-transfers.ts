@@ -1,7 +1,15 @@
+import {
+  byteOrder,
+  enumOrRaw,
+  localTime,
+  unixMs,
+  unmappedCell,
+  unmappedFlag,
+  utcTime,
+} from '../../booking/sql-fragments.ts';
+import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { byteOrder, enumOrRaw, localTime, unixMs, unmappedCell, unmappedFlag, utcTime } from '../sql-fragments.ts';
-import { accountAndPeriod, SqlParams } from '../sql-params.ts';
 
 // `unknown` (a status the spec does not list) is not known to be pending, so it is kept: never dropped.
 const FINAL_STATUSES = ['success', 'fail', 'unknown'];

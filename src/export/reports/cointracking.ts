@@ -1,7 +1,67 @@
+import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from '../../booking/ledger-entries.ts';
+import { SqlParams } from '../../booking/sql-params.ts';
+import { type InOut, labelSql, type TaxToolLabels } from '../../booking/tax-tool-labels.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { SqlParams } from '../sql-params.ts';
-import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
+
+/** CoinTracking transaction types used here. It has no blank type: its plain ones are Deposit/Withdrawal. */
+export type CoinTrackingType =
+  | 'Trade'
+  | 'Deposit'
+  | 'Withdrawal'
+  | 'Income'
+  | 'Income (non taxable)'
+  | 'Reward / Bonus'
+  | 'Airdrop'
+  | 'Interest Income'
+  | 'Other Income'
+  | 'Other Fee'
+  | 'Other Expense'
+  | 'Borrowing Fee'
+  | 'Spend'
+  | 'Derivatives / Futures Profit'
+  | 'Derivatives / Futures Loss';
+
+// Movements that keep ownership (locks, earn, the user's other accounts) are plain Deposit /
+// Withdrawal: CoinTracking does not tax those already.
+const PLAIN: InOut<CoinTrackingType> = { in: 'Deposit', out: 'Withdrawal' };
+const FEE: InOut<CoinTrackingType> = { in: 'Deposit', out: 'Other Fee' };
+const REWARD: InOut<CoinTrackingType> = { in: 'Reward / Bonus', out: 'Withdrawal' };
+
+/** CoinTracking's words for the ledger's entries (types by category, then the spotTaxTypes that differ). */
+export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
+  trade: 'Trade',
+  fee: 'Other Fee',
+  none: 'Deposit',
+  futuresGain: 'Derivatives / Futures Profit',
+  futuresLoss: 'Derivatives / Futures Loss',
+  byCategory: {
+    deposit: PLAIN,
+    withdrawal: PLAIN,
+    trade: PLAIN,
+    fee: FEE,
+    rebate: REWARD,
+    refund: { in: 'Income (non taxable)', out: 'Withdrawal' },
+    income: REWARD,
+    expense: { in: 'Deposit', out: 'Other Expense' },
+    'copy-trading': FEE,
+    'internal-transfer': PLAIN,
+    lock: PLAIN,
+    earn: PLAIN,
+    loan: PLAIN,
+    adjustment: PLAIN,
+    unmapped: PLAIN,
+  },
+  byType: {
+    "Strategic Income-Traders' accounts": { in: 'Income', out: 'Withdrawal' },
+    'Copy Trade profit': { in: 'Income', out: 'Other Fee' },
+    'Airdrop Reward-A': { in: 'Airdrop', out: 'Withdrawal' },
+    'Airdrop Reward-B': { in: 'Airdrop', out: 'Withdrawal' },
+    Gains: { in: 'Other Income', out: 'Withdrawal' },
+    Interest: { in: 'Interest Income', out: 'Borrowing Fee' },
+    Consumption: { in: 'Deposit', out: 'Spend' },
+  },
+};
 
 /**
  * CoinTracking's CSV import format, dates in UTC. Tx-ID carries the exchange's record id(s), which
@@ -33,8 +93,9 @@ export const coinTrackingReport: SqlReportDefinition = {
     const p = new SqlParams();
     const cte = ledgerEntriesCte(p, params);
     const exchange = p.add(params.accountName ?? 'ledgerline', 'text');
+    const type = labelSql(p, COINTRACKING_TYPES);
     const sql = `${cte}
-      SELECT ct_type, received_amount::text, received_coin, sent_amount::text, sent_coin, fee_amount::text, fee_coin,
+      SELECT ${type}, received_amount::text, received_coin, sent_amount::text, sent_coin, fee_amount::text, fee_coin,
         ${exchange}, category, ${ENTRY_DESCRIPTION},
         to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), record_ids, flag
       FROM entries ${ENTRY_ORDER}`;

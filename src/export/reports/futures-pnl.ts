@@ -1,7 +1,7 @@
+import { byteOrder, enumOrRaw, localTime, unmappedCell, unmappedFlag, utcTime } from '../../booking/sql-fragments.ts';
+import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { byteOrder, enumOrRaw, localTime, unmappedCell, unmappedFlag, utcTime } from '../sql-fragments.ts';
-import { accountAndPeriod, SqlParams } from '../sql-params.ts';
 
 /**
  * One row per closed futures position, booked in the period of its close (the record's last

@@ -1,7 +1,7 @@
+import { byteOrder } from '../../booking/sql-fragments.ts';
+import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { byteOrder } from '../sql-fragments.ts';
-import { accountAndPeriod, SqlParams } from '../sql-params.ts';
 
 /**
  * Totals of the futures P&L report: one row per (margin coin, symbol), then one total row per

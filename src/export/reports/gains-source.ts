@@ -7,8 +7,8 @@ import { DEFAULT_LONG_TERM_DAYS, DEFAULT_LOT_METHOD, type LotMethod } from '../.
 import { DEFAULT_TOLERANCE_MS } from '../../accounting/prices/memory-price-book.ts';
 import { openPriceBook } from '../../accounting/prices/open-price-book.ts';
 import type { PriceBook } from '../../accounting/prices/price-book.ts';
+import { readLedgerEntries } from '../../booking/ledger-entry-cursor.ts';
 import type { ReportParams } from '../report-definition.ts';
-import { readLedgerEntries } from './ledger-entry-cursor.ts';
 
 export const DEFAULT_VALUATION_CURRENCY = 'USDT';
 

@@ -1,7 +1,75 @@
+import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from '../../booking/ledger-entries.ts';
+import { SqlParams } from '../../booking/sql-params.ts';
+import { type InOut, labelSql, type TaxToolLabels } from '../../booking/tax-tool-labels.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { SqlParams } from '../sql-params.ts';
-import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
+
+/**
+ * Koinly tags, spelled as Koinly's tag list spells them ('' = none: a plain deposit is an
+ * acquisition, a plain withdrawal a disposal). `Add to Pool` / `Remove from Pool` mark coins set
+ * aside and returned (locks, earn, the user's other accounts): no disposal, the cost basis kept.
+ * The futures results use `realized gain`, the CSV spelling Koinly's futures article gives
+ * ("Realized P&L" in its app).
+ */
+export type KoinlyLabel =
+  | ''
+  | 'Airdrop'
+  | 'Reward'
+  | 'Income'
+  | 'Lending interest'
+  | 'Fee refund'
+  | 'Cashback'
+  | 'Remove from Pool'
+  | 'Cost'
+  | 'Loan fee'
+  | 'Add to Pool'
+  | 'realized gain';
+
+const PLAIN: InOut<KoinlyLabel> = { in: '', out: '' };
+const COST: InOut<KoinlyLabel> = { in: '', out: 'Cost' };
+// Coins set aside and returned, still the user's: Koinly's pool tags (no disposal, basis kept).
+const POOL: InOut<KoinlyLabel> = { in: 'Remove from Pool', out: 'Add to Pool' };
+const INCOME: InOut<KoinlyLabel> = { in: 'Income', out: '' };
+const AIRDROP: InOut<KoinlyLabel> = { in: 'Airdrop', out: '' };
+
+/** Koinly's words for the ledger's entries (labels by category, then the types that differ). */
+export const KOINLY_LABELS: TaxToolLabels<KoinlyLabel> = {
+  trade: '',
+  // A fee alone is a cost (Koinly rejects a deposit with a fee, so an incoming record's fee is one too).
+  fee: 'Cost',
+  none: '',
+  futuresGain: 'realized gain',
+  futuresLoss: 'realized gain',
+  byCategory: {
+    deposit: PLAIN,
+    withdrawal: PLAIN,
+    trade: PLAIN,
+    fee: COST,
+    rebate: { in: 'Cashback', out: '' },
+    refund: { in: 'Fee refund', out: '' },
+    income: { in: 'Reward', out: '' },
+    expense: COST,
+    'copy-trading': COST,
+    'internal-transfer': POOL,
+    lock: POOL,
+    earn: POOL,
+    loan: PLAIN,
+    adjustment: PLAIN,
+    unmapped: PLAIN,
+  },
+  byType: {
+    "Strategic Income-Traders' accounts": INCOME,
+    'Copy Trade profit': { in: 'Income', out: 'Cost' },
+    'Trading fee rebate': { in: 'Fee refund', out: '' },
+    'Airdrop Reward-A': AIRDROP,
+    'Airdrop Reward-B': AIRDROP,
+    Gains: INCOME,
+    Interest: { in: 'Lending interest', out: 'Loan fee' },
+    // Moves to and from the futures account are left out of the file (spot-bookings.ts), not pooled.
+    'Transfer in': PLAIN,
+    'Transfer out': PLAIN,
+  },
+};
 
 /** Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC. */
 export const koinlyReport: SqlReportDefinition = {
@@ -28,10 +96,12 @@ export const koinlyReport: SqlReportDefinition = {
   kind: 'sql',
   query(params) {
     const p = new SqlParams();
-    const sql = `${ledgerEntriesCte(p, params)}
+    const cte = ledgerEntriesCte(p, params);
+    const label = labelSql(p, KOINLY_LABELS);
+    const sql = `${cte}
       SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'),
         sent_amount::text, sent_coin, received_amount::text, received_coin, fee_amount::text, fee_coin,
-        '', '', koinly_label, ${ENTRY_DESCRIPTION}, '', flag
+        '', '', ${label}, ${ENTRY_DESCRIPTION}, '', flag
       FROM entries ${ENTRY_ORDER}`;
     return { text: sql, values: p.values };
   },

@@ -1,8 +1,9 @@
+import { UNMAPPED_CATEGORY } from '../../booking/categories.ts';
+import { bookingArrays } from '../../booking/spot-bookings.ts';
+import { byteOrder, localTime, unixMs, unmappedCell, unmappedFlag, utcTime } from '../../booking/sql-fragments.ts';
+import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { bookingArrays, UNMAPPED_CATEGORY } from '../spot-tax-types.ts';
-import { byteOrder, localTime, unixMs, unmappedCell, unmappedFlag, utcTime } from '../sql-fragments.ts';
-import { accountAndPeriod, SqlParams } from '../sql-params.ts';
 
 /** Every spot finance record of the period, every field, with its accounting category. */
 export const spotLedgerReport: SqlReportDefinition = {

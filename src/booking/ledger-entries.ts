@@ -1,18 +1,29 @@
-import { OMITTED_PREFIX, type ReportParams, REVIEW_PREFIX, UNPAIRED_LEG } from '../report-definition.ts';
-import { bookingArrays } from '../spot-tax-types.ts';
-import { byteOrder } from '../sql-fragments.ts';
-import type { SqlParams } from '../sql-params.ts';
+import { OMITTED_PREFIX, REVIEW_PREFIX, UNPAIRED_LEG } from './entry-flags.ts';
 import { futuresEntries } from './futures-entries.ts';
+import { bookingArrays } from './spot-bookings.ts';
+import { byteOrder } from './sql-fragments.ts';
+import type { SqlParams } from './sql-params.ts';
 import { tradeOrderCtes } from './trade-orders.ts';
 
+/** Which entries: an account's, in a period (UTC bounds), optionally only those moving one coin. */
+export interface EntryScope {
+  readonly accountId: string;
+  readonly period: { readonly start: Date; readonly end: Date };
+  readonly coin?: string | undefined;
+}
+
 /**
- * The spot ledger turned into tax-tool entries, shared by the Koinly and CoinTracking reports so
- * both are built from exactly the same rows. It defines the CTE `entries` with, per entry:
+ * The spot ledger turned into entries, shared by the tax-tool reports (each labels them in its own
+ * dialect: tax-tool-labels.ts), the realized gains and the trade prices, so all are built from
+ * exactly the same rows. It defines the CTE `entries` with, per entry:
  *   ts, sort_id            time and a unique key (the smallest record id) for a stable order
  *   sent_amount/_coin      what left the account, as a positive numeric
  *   received_amount/_coin  what arrived
  *   fee_amount/_coin       the fee, positive
- *   koinly_label, ct_type, category, spot_types, record_ids, biz_order_id
+ *   movement               what the entry does (tax-tool-labels.ts: trade, in, out, fee, none, futures-…)
+ *   booking_index          the record's position in the booking table (spot-bookings.ts), null for an
+ *                          unknown type, a trade or a futures result
+ *   category, spot_types, record_ids, biz_order_id
  *   flag                   'spotTaxType=...' for a type the mapping does not know, 'unpaired-leg'
  *                          for a trade-type record that could not be paired, 'omitted:<type>' for
  *                          a record the tax tools must not see, 'review:<type>' for a booking an
@@ -30,12 +41,12 @@ import { tradeOrderCtes } from './trade-orders.ts';
  * amount + fee for what was received, the same gain). Every other record is an entry of its own; a
  * trade-type record that does not pair is one too, flagged `unpaired-leg`. Such an entry bringing
  * coins in never carries a fee (Koinly rejects a deposit with a fee): its fee is an entry of its
- * own (`<record id>:fee`, Koinly `Cost`, CoinTracking `Other Fee`).
+ * own (`<record id>:fee`, movement `fee`).
  * With a coin, the entries are those moving that coin on any side: a trade keeps both its sides.
  * Signs come from the ledger's convention: amount + in / - out, fee 0 or negative. Negations are
  * done on numeric, so values keep their exact digits and scale.
  */
-export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
+export function ledgerEntriesCte(p: SqlParams, params: EntryScope): string {
   const booking = bookingArrays();
   const account = p.add(params.accountId, 'uuid');
   const start = p.add(params.period.start.toISOString(), 'timestamptz');
@@ -49,9 +60,7 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
   const lookup = (values: string[]) => `(${p.add(values, 'text[]')})[k.i]`;
   return `WITH ledger AS (
       SELECT s.record_id, s.ts, s.coin, s.spot_tax_type, s.amount, s.fee, s.biz_order_id,
-             ${lookup(booking.categories)} AS category,
-             ${lookup(booking.koinlyIn)} AS koinly_in, ${lookup(booking.koinlyOut)} AS koinly_out,
-             ${lookup(booking.coinTrackingIn)} AS ct_in, ${lookup(booking.coinTrackingOut)} AS ct_out,
+             ${lookup(booking.categories)} AS category, k.i AS booking_index,
              (${p.add(booking.omitted, 'boolean[]')})[k.i] AS omitted,
              (${p.add(booking.review, 'boolean[]')})[k.i] AS review
       FROM spot_record s
@@ -79,7 +88,7 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
              coalesce(received_fee, given_fee) AS fee_amount,
              CASE WHEN received_fee IS NOT NULL THEN received_coin WHEN given_fee IS NOT NULL THEN given_coin END
                AS fee_coin,
-             '' AS koinly_label, 'Trade' AS ct_type, 'trade' AS category,
+             'trade' AS movement, NULL::integer AS booking_index, 'trade' AS category,
              CASE WHEN given_type = received_type THEN given_type ELSE given_type || ' / ' || received_type END
                || CASE WHEN given_fee IS NOT NULL AND received_fee IS NOT NULL
                        THEN ' (sent includes its fee ' || given_fee::text || ')' ELSE '' END AS spot_types,
@@ -94,10 +103,8 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
              CASE WHEN l.amount > 0 OR (l.amount = 0 AND l.fee = 0) THEN l.coin END,
              CASE WHEN l.amount < 0 AND l.fee <> 0 THEN -l.fee END,
              CASE WHEN l.amount < 0 AND l.fee <> 0 THEN l.coin END,
-             CASE WHEN l.amount > 0 THEN coalesce(l.koinly_in, '') WHEN l.amount < 0 THEN coalesce(l.koinly_out, '')
-                  WHEN l.fee <> 0 THEN 'Cost' ELSE '' END,
-             CASE WHEN l.amount > 0 THEN coalesce(l.ct_in, 'Deposit') WHEN l.amount < 0 THEN coalesce(l.ct_out, 'Withdrawal')
-                  WHEN l.fee <> 0 THEN 'Other Fee' ELSE 'Deposit' END,
+             CASE WHEN l.amount > 0 THEN 'in' WHEN l.amount < 0 THEN 'out' WHEN l.fee <> 0 THEN 'fee' ELSE 'none' END,
+             l.booking_index,
              coalesce(l.category, 'unmapped'), l.spot_tax_type, l.record_id, l.biz_order_id,
              CASE WHEN l.category IS NULL THEN 'spotTaxType=' || l.spot_tax_type
                   WHEN l.category = 'trade' THEN '${UNPAIRED_LEG}'
@@ -107,14 +114,14 @@ export function ledgerEntriesCte(p: SqlParams, params: ReportParams): string {
       WHERE NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
       UNION ALL
       -- The fee of a record bringing coins in is a cost row of its own: Koinly rejects a deposit with a fee.
-      SELECT l.ts, ${byteOrder(`l.record_id || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'Cost', 'Other Fee',
+      SELECT l.ts, ${byteOrder(`l.record_id || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'fee', l.booking_index,
              coalesce(l.category, 'unmapped'), l.spot_tax_type || ' fee', l.record_id || ':fee', l.biz_order_id,
              CASE WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type || ' fee' END
       FROM ledger l
       WHERE l.amount > 0 AND l.fee <> 0
         AND NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
       UNION ALL
-      ${futuresEntries(p, account, start, end)}
+      ${futuresEntries(account, start, end)}
     ),
     entries AS (SELECT * FROM all_entries ${coin})`;
 }

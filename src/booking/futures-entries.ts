@@ -1,28 +1,18 @@
-import type { SqlParams } from '../sql-params.ts';
-
-/** Koinly's tag for profit and loss of futures (its CSV spelling; "Realized P&L" in its app). */
-export const KOINLY_REALIZED = 'realized gain';
-/** CoinTracking's transaction types for the results of derivatives. */
-export const CT_FUTURES_PROFIT = 'Derivatives / Futures Profit';
-export const CT_FUTURES_LOSS = 'Derivatives / Futures Loss';
-
 /**
- * The futures results as tax-tool entries, in the columns of `all_entries` (ledger-entries.ts).
+ * The futures results as ledger entries, in the columns of `all_entries` (ledger-entries.ts), of
+ * movement `futures-gain` or `futures-loss`.
  * A futures trade buys and sells nothing a tax tool can hold: only its outcome counts. Each
  * position closed in the period (its uTime) is one realized profit-or-loss row in its margin coin:
  * pnl + openFee + closeFee (the exchange's fees are ≤ 0), received when ≥ 0, sent when < 0; its
  * funding, when not zero, is a second row the same way. Record ids name the position
  * (`position:<id>`, `position:<id>:funding`), so every row still names its source.
  */
-export function futuresEntries(p: SqlParams, account: string, start: string, end: string): string {
-  const profit = p.add(CT_FUTURES_PROFIT);
-  const loss = p.add(CT_FUTURES_LOSS);
-  const label = p.add(KOINLY_REALIZED);
+export function futuresEntries(account: string, start: string, end: string): string {
   return `SELECT f.updated_time, 'position:' || f.position_id || r.suffix COLLATE "C",
              CASE WHEN r.value < 0 THEN -r.value END, CASE WHEN r.value < 0 THEN f.margin_coin END,
              CASE WHEN r.value >= 0 THEN r.value END, CASE WHEN r.value >= 0 THEN f.margin_coin END,
              NULL::numeric, NULL::text,
-             ${label}::text, CASE WHEN r.value >= 0 THEN ${profit}::text ELSE ${loss}::text END,
+             CASE WHEN r.value >= 0 THEN 'futures-gain' ELSE 'futures-loss' END, NULL::integer,
              'futures', r.what || ' ' || f.symbol || ' ' || f.hold_side::text,
              'position:' || f.position_id || r.suffix, '', NULL::text
       FROM futures_position f

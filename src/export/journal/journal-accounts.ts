@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '../../export/spot-tax-types.ts';
+import type { AccountingCategory } from '../../booking/categories.ts';
 import { accountComponent } from './beancount-names.ts';
 
 /**

@@ -1,8 +1,8 @@
-import { byteOrder } from '../sql-fragments.ts';
+import { byteOrder } from './sql-fragments.ts';
 
 /**
  * How trade legs pair (docs/reports.md, "Trades"), as SQL shared by the tax-tool entries
- * (ledger-entries.ts) and the beancount journal (src/accounting/journal). Given a CTE `ledger`
+ * (ledger-entries.ts) and the beancount journal (src/export/journal). Given a CTE `ledger`
  * (the period's records with `category` and `biz_order_id`), it defines:
  *   order_legs  every trade-type leg, over the account's whole stored history, of an order that has
  *               a trade leg in `ledger` (an order's legs may lie before or after the period)

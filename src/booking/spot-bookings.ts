@@ -1,106 +1,41 @@
 import type { SpotTaxType } from '../exchange/spot-tax-types.ts';
+import { type AccountingCategory, UNMAPPED_CATEGORY } from './categories.ts';
 
 /**
- * How each spotTaxType value (docs/exchange-api.md §8.4) is booked. A test parses that documented
- * list and checks this table has exactly those keys, so a value added to the list cannot silently
- * fall through. A value the exchange sends that is not here is booked as
- * `unmapped` and counted in every export's manifest: never dropped.
+ * How each spotTaxType value (docs/exchange-api.md §8.4) is booked: its accounting category, whether
+ * the tax-tool files leave it out, and whether an accountant should confirm it. A test parses that
+ * documented list and checks this table has exactly those keys, so a value added to the list cannot
+ * silently fall through. A value the exchange sends that is not here is booked as `unmapped` and
+ * counted in every export's manifest: never dropped.
  *
- * Labels depend on the direction of the record (amount > 0 = in, < 0 = out). Koinly's label '' is a
- * plain deposit/withdrawal; CoinTracking has no blank type, its plain ones are Deposit/Withdrawal.
- * Records of category `trade` sharing a bizOrderId are one order, paired into trade rows in both formats
- * (reports/ledger-entries.ts); a `trade` record that cannot be paired is flagged, never silently a deposit.
+ * What a tax tool calls a booking (Koinly's labels, CoinTracking's types) is the dialect's own
+ * table (src/export/reports/koinly.ts, cointracking.ts), keyed by these categories.
+ * Records of category `trade` sharing a bizOrderId are one order, paired into trade rows
+ * (trade-orders.ts); a `trade` record that cannot be paired is flagged, never silently a deposit.
  */
-
-export const ACCOUNTING_CATEGORIES = [
-  'deposit',
-  'withdrawal',
-  'trade',
-  'fee',
-  'rebate',
-  'refund',
-  'income',
-  'expense',
-  'copy-trading',
-  'internal-transfer',
-  'lock',
-  'earn',
-  'loan',
-  'adjustment',
-  'unmapped',
-] as const;
-export type AccountingCategory = (typeof ACCOUNTING_CATEGORIES)[number];
-
-/** The category of a spotTaxType that is not in the table. */
-export const UNMAPPED_CATEGORY: AccountingCategory = 'unmapped';
-
-/**
- * Koinly tags, spelled as Koinly's tag list spells them ('' = none: a plain deposit is an
- * acquisition, a plain withdrawal a disposal). `Add to Pool` / `Remove from Pool` mark coins set
- * aside and returned (locks, earn, the user's other accounts): no disposal, the cost basis kept.
- * The futures results use `realized gain`, the CSV spelling Koinly's futures article gives.
- */
-export type KoinlyLabel =
-  | ''
-  | 'Airdrop'
-  | 'Reward'
-  | 'Income'
-  | 'Lending interest'
-  | 'Fee refund'
-  | 'Cashback'
-  | 'Remove from Pool'
-  | 'Cost'
-  | 'Loan fee'
-  | 'Add to Pool';
-
-/** CoinTracking transaction types used here. */
-export type CoinTrackingType =
-  | 'Deposit'
-  | 'Withdrawal'
-  | 'Income'
-  | 'Income (non taxable)'
-  | 'Reward / Bonus'
-  | 'Airdrop'
-  | 'Interest Income'
-  | 'Other Income'
-  | 'Other Fee'
-  | 'Other Expense'
-  | 'Borrowing Fee'
-  | 'Spend';
 
 export interface SpotTaxTypeMapping {
   readonly category: AccountingCategory;
-  readonly koinly: { readonly in: KoinlyLabel; readonly out: KoinlyLabel };
-  readonly coinTracking: { readonly in: CoinTrackingType; readonly out: CoinTrackingType };
   /** Left out of the tax-tool files (counted in their manifest): see FUTURES_TRANSFER. */
   readonly omitFromTaxTools?: true;
   /** Why the booking is a guess an accountant should confirm; flagged per row in the manifest. */
   readonly review?: string;
 }
 
-function book(
-  category: AccountingCategory,
-  koinly: [KoinlyLabel, KoinlyLabel] = ['', ''],
-  coinTracking: [CoinTrackingType, CoinTrackingType] = ['Deposit', 'Withdrawal'],
-): SpotTaxTypeMapping {
-  return {
-    category,
-    koinly: { in: koinly[0], out: koinly[1] },
-    coinTracking: { in: coinTracking[0], out: coinTracking[1] },
-  };
+function book(category: AccountingCategory): SpotTaxTypeMapping {
+  return { category };
 }
 
 // Shared bookings. Movements that do not change ownership (locks, earn, the user's own other
-// accounts) are Koinly pool moves (POOL); CoinTracking's Deposit/Withdrawal are not taxable already.
-const PLAIN = (category: AccountingCategory) => book(category);
-const FEE = (category: AccountingCategory) => book(category, ['', 'Cost'], ['Deposit', 'Other Fee']);
-const REWARD = book('income', ['Reward', ''], ['Reward / Bonus', 'Withdrawal']);
-const AIRDROP = book('income', ['Airdrop', ''], ['Airdrop', 'Withdrawal']);
-const REBATE = book('rebate', ['Cashback', ''], ['Reward / Bonus', 'Withdrawal']);
-const REFUND = book('refund', ['Fee refund', ''], ['Income (non taxable)', 'Withdrawal']);
-const EXPENSE = book('expense', ['', 'Cost'], ['Deposit', 'Other Expense']);
-// Coins set aside and returned, still the user's: Koinly's pool tags (no disposal, basis kept).
-const POOL = (category: AccountingCategory) => book(category, ['Remove from Pool', 'Add to Pool']);
+// accounts) are the categories lock, earn and internal-transfer.
+const PLAIN = book;
+const FEE = book;
+const POOL = book;
+const REWARD = book('income');
+const AIRDROP = book('income');
+const REBATE = book('rebate');
+const REFUND = book('refund');
+const EXPENSE = book('expense');
 
 // Moves between the spot account and the user's futures account. The tax-tool files carry the
 // futures results as realized profit/loss rows in the margin coin, which treats the futures account
@@ -125,7 +60,7 @@ const BOOKINGS = {
   'System charges fees': FEE('fee'),
   'Strategic refund-User account': REFUND,
   'Subscription fee refund-user account': REFUND,
-  "Strategic Income-Traders' accounts": book('copy-trading', ['Income', ''], ['Income', 'Withdrawal']),
+  "Strategic Income-Traders' accounts": book('copy-trading'),
   'Crypto Voucher Distribution': REWARD,
   'Copy Trade expense': FEE('copy-trading'),
   'Judicial recall': REVIEW(
@@ -133,7 +68,7 @@ const BOOKINGS = {
     'coins taken or returned by court order: a disposal, a loss or no event depends on the case',
   ),
   'Copy Trade profit': REVIEW(
-    book('copy-trading', ['Income', 'Cost'], ['Income', 'Other Fee']),
+    book('copy-trading'),
     'a negative copy-trade profit is booked as a cost; it may be a realized loss of the copied trades',
   ),
   'Refund Copy Trade commission': REFUND,
@@ -156,7 +91,7 @@ const BOOKINGS = {
   ),
   'System lock-up': POOL('lock'),
   'User lock-up': POOL('lock'),
-  'Trading fee rebate': book('rebate', ['Fee refund', ''], ['Reward / Bonus', 'Withdrawal']),
+  'Trading fee rebate': REBATE,
   'Manage background lock positions': POOL('lock'),
   'Automatic deposit': PLAIN('deposit'),
   'Automatic withdrawal': PLAIN('withdrawal'),
@@ -174,8 +109,8 @@ const BOOKINGS = {
   Delegate: POOL('earn'),
   Undelegate: POOL('earn'),
   'Rebate rewards': REBATE,
-  Consumption: book('expense', ['', 'Cost'], ['Deposit', 'Spend']),
-  Gains: book('income', ['Income', ''], ['Other Income', 'Withdrawal']),
+  Consumption: EXPENSE,
+  Gains: book('income'),
   'Unlock locked order': POOL('lock'),
   Deduction: PLAIN('loan'),
   Return: PLAIN('loan'),
@@ -197,7 +132,7 @@ const BOOKINGS = {
   'Fast withdrawal fee': FEE('fee'),
   'Airdrop Reward-A': AIRDROP,
   Subscribe: POOL('earn'),
-  Interest: book('income', ['Lending interest', 'Loan fee'], ['Interest Income', 'Borrowing Fee']),
+  Interest: book('income'),
   Penalty: EXPENSE,
   Redemption: POOL('earn'),
   'Activity fund(USDT-Ⓜ)': REWARD,
@@ -235,10 +170,6 @@ export function bookingOf(spotTaxType: string): SpotTaxTypeMapping {
 export function bookingArrays(): {
   types: string[];
   categories: string[];
-  koinlyIn: string[];
-  koinlyOut: string[];
-  coinTrackingIn: string[];
-  coinTrackingOut: string[];
   omitted: boolean[];
   review: boolean[];
 } {
@@ -246,10 +177,6 @@ export function bookingArrays(): {
   return {
     types: entries.map(([type]) => type),
     categories: entries.map(([, m]) => m.category),
-    koinlyIn: entries.map(([, m]) => m.koinly.in),
-    koinlyOut: entries.map(([, m]) => m.koinly.out),
-    coinTrackingIn: entries.map(([, m]) => m.coinTracking.in),
-    coinTrackingOut: entries.map(([, m]) => m.coinTracking.out),
     omitted: entries.map(([, m]) => m.omitFromTaxTools === true),
     review: entries.map(([, m]) => m.review !== undefined),
   };

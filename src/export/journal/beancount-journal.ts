@@ -2,9 +2,9 @@ import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import type pg from 'pg';
 
-import { REVIEW_PREFIX, UNPAIRED_LEG } from '../../export/report-definition.ts';
-import { bookingOf } from '../../export/spot-tax-types.ts';
-import { coinBalances } from '../balances/coin-balances.ts';
+import { coinBalances } from '../../accounting/balances/coin-balances.ts';
+import { REVIEW_PREFIX, UNPAIRED_LEG } from '../../booking/entry-flags.ts';
+import { bookingOf } from '../../booking/spot-bookings.ts';
 import { beancountCurrency, beancountString } from './beancount-names.ts';
 import { counterAccount, feeAccount, OPENING_BALANCES, spotAccount } from './journal-accounts.ts';
 import { type JournalGroup, journalGroups, type JournalLeg } from './journal-groups.ts';

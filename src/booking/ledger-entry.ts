@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
 
 /**
- * One entry of the spot ledger as the tax-tool reports see it (export/reports/ledger-entries.ts): a
+ * One entry of the spot ledger as the tax-tool reports see it (ledger-entries.ts): a
  * paired trade (one fill or one order) or a single record, amounts positive, fees positive.
  */
 export interface LedgerEntry {

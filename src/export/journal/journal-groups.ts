@@ -1,9 +1,10 @@
 import type pg from 'pg';
 
-import { PrefetchingQueryStream } from '../../export/prefetching-query-stream.ts';
-import { tradeOrderCtes } from '../../export/reports/trade-orders.ts';
-import { type AccountingCategory, bookingArrays } from '../../export/spot-tax-types.ts';
-import { utcTime } from '../../export/sql-fragments.ts';
+import type { AccountingCategory } from '../../booking/categories.ts';
+import { bookingArrays } from '../../booking/spot-bookings.ts';
+import { utcTime } from '../../booking/sql-fragments.ts';
+import { tradeOrderCtes } from '../../booking/trade-orders.ts';
+import { PrefetchingQueryStream } from '../prefetching-query-stream.ts';
 
 /** One spot record of the period, as the journal books it. Amounts are Postgres' exact text. */
 export interface JournalLeg {

@@ -1,9 +1,9 @@
 import { Decimal } from 'decimal.js';
 import type pg from 'pg';
 
-import type { LedgerEntry } from '../../accounting/gains/ledger-entry.ts';
-import { SqlParams } from '../sql-params.ts';
 import { ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
+import type { LedgerEntry } from './ledger-entry.ts';
+import { SqlParams } from './sql-params.ts';
 
 /** Entries fetched per round trip: the most held at once. */
 const BATCH = 2_000;
@@ -19,7 +19,7 @@ const BEGINNING = new Date(0);
  */
 export async function* readLedgerEntries(db: pg.ClientBase, accountId: string, end: Date): AsyncGenerator<LedgerEntry> {
   const p = new SqlParams();
-  const cte = ledgerEntriesCte(p, { accountId, period: { from: '', to: '', tz: 'UTC', start: BEGINNING, end } });
+  const cte = ledgerEntriesCte(p, { accountId, period: { start: BEGINNING, end } });
   const text = `DECLARE ledger_entries NO SCROLL CURSOR FOR ${cte}
     SELECT (extract(epoch FROM ts) * 1000)::bigint::text, sent_amount::text, sent_coin,
            received_amount::text, received_coin, fee_amount::text, fee_coin,
