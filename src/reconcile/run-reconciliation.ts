@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import { AccountNotFoundError } from '../accounts/account-errors.ts';
 import type { ExchangeClient } from '../exchange/index.ts';
-import type { Stream } from '../ingest/streams/registry.ts';
+import type { Stream } from '../streams/registry.ts';
 import { planAnchors } from './checks/balance-anchors.ts';
 import { checkBalanceContinuity } from './checks/balance-check.ts';
 import { checkWindowCounts } from './checks/count-check.ts';

@@ -27,6 +27,7 @@ const FOLDERS: [string, Layer | 'simulator'][] = [
   ['src/app/', 'app'],
   ['jobs/', 'jobs'],
   ['src/ingest/', 'domain'],
+  ['src/streams/', 'domain'],
   ['src/reconcile/', 'domain'],
   ['src/export/', 'domain'],
   ['src/management/', 'domain'],

@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
-import type { Stream } from '../../ingest/streams/registry.ts';
+import type { Stream } from '../../streams/registry.ts';
 import { instant, windowName } from '../describe.ts';
 import type { FreshReads } from '../fresh-reads.ts';
 import { EDGE_SETTLED_DAYS, RECENT_RECOUNT_DAYS, type RecountMode } from '../recount-mode.ts';

@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import { msParam, toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
-import { type Stream, streamDefinition, STREAMS } from '../../ingest/streams/registry.ts';
+import { type Stream, streamDefinition, STREAMS } from '../../streams/registry.ts';
 import { instant, streamName, windowName } from '../describe.ts';
 import type { FreshReads } from '../fresh-reads.ts';
 import type { PagingCheck, PagingSuspect, WindowName } from '../report-types.ts';

@@ -1,6 +1,6 @@
 import { SPOT_TAX_TYPES } from '../../exchange/spot-tax-types.ts';
-import type { SpotLedgerRecord } from './record-types.ts';
-import { msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN } from './table-spec.ts';
+import type { SpotLedgerRecord } from '../kit/record-types.ts';
+import { msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN } from '../kit/table-spec.ts';
 
 const KNOWN_TAX_TYPES = new Set<string>(SPOT_TAX_TYPES);
 

@@ -1,6 +1,6 @@
-import { enumValue } from './enum-value.ts';
-import type { TransferRecord } from './record-types.ts';
-import { msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN } from './table-spec.ts';
+import { enumValue } from '../kit/enum-value.ts';
+import type { TransferRecord } from '../kit/record-types.ts';
+import { msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN } from '../kit/table-spec.ts';
 
 export const brokerTransferTable: TableSpec<TransferRecord> = {
   table: 'broker_transfer',

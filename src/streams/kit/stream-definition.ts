@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { AccountSummary } from '../../accounts/account-service.ts';
 import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient, Page, TimeWindow, WindowedStream } from '../../exchange/index.ts';
-import type { TableSpec } from '../tables/table-spec.ts';
+import type { TableSpec } from './table-spec.ts';
 
 /** Whether an account can have a stream at all; when not, why, in the operator's words. */
 export type Eligibility = { eligible: true } | { eligible: false; needs: string; because: string };

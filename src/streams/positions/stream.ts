@@ -7,8 +7,8 @@ import {
   positionsReadableFrom,
 } from '../../exchange/index.ts';
 import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
-import { futuresPositionTable, type ProductTypeValue, type ScopedPosition } from '../tables/futures-position-table.ts';
-import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from './stream-definition.ts';
+import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from '../kit/stream-definition.ts';
+import { futuresPositionTable, type ProductTypeValue, type ScopedPosition } from './table.ts';
 
 /** Read once per productType: the endpoint's default is USDT-FUTURES only. */
 export const PRODUCT_TYPES: readonly ProductTypeValue[] = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'];

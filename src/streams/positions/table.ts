@@ -1,6 +1,6 @@
-import { enumValue } from './enum-value.ts';
-import type { PositionRecord } from './record-types.ts';
-import { msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN } from './table-spec.ts';
+import { enumValue } from '../kit/enum-value.ts';
+import type { PositionRecord } from '../kit/record-types.ts';
+import { msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN } from '../kit/table-spec.ts';
 
 /** Positions are read per productType, which the record itself does not carry. */
 export type ProductTypeValue = 'USDT-FUTURES' | 'COIN-FUTURES' | 'USDC-FUTURES';

@@ -1,9 +1,9 @@
 import { msParam, toMs } from '../../db/sql-time.ts';
 import { MAX_SPAN_DAYS, pageSubDepositWithdrawals } from '../../exchange/index.ts';
 import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
-import { brokerTransferTable } from '../tables/broker-transfer-table.ts';
-import type { TransferRecord } from '../tables/record-types.ts';
-import { crowdedInstantsByTs, type StreamDefinition } from './stream-definition.ts';
+import type { TransferRecord } from '../kit/record-types.ts';
+import { crowdedInstantsByTs, type StreamDefinition } from '../kit/stream-definition.ts';
+import { brokerTransferTable } from './table.ts';
 
 /**
  * Deposits and withdrawals of a broker's sub-accounts, windowed by ts, which

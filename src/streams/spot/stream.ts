@@ -1,9 +1,9 @@
 import { msParam } from '../../db/sql-time.ts';
 import { MAX_SPAN_DAYS, pageSpotRecords } from '../../exchange/index.ts';
 import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
-import type { SpotLedgerRecord } from '../tables/record-types.ts';
-import { spotRecordTable } from '../tables/spot-record-table.ts';
-import { ALWAYS_ELIGIBLE, crowdedInstantsByTs, type StreamDefinition } from './stream-definition.ts';
+import type { SpotLedgerRecord } from '../kit/record-types.ts';
+import { ALWAYS_ELIGIBLE, crowdedInstantsByTs, type StreamDefinition } from '../kit/stream-definition.ts';
+import { spotRecordTable } from './table.ts';
 
 /** The spot account's finance records (the ledger with a running balance), windowed by ts. */
 export const spot: StreamDefinition<SpotLedgerRecord> = {

@@ -1,8 +1,8 @@
-import { ValidationError } from '../../errors/index.ts';
-import { positions } from './positions.ts';
-import { spot } from './spot.ts';
-import type { StreamDefinition } from './stream-definition.ts';
-import { transfers } from './transfers.ts';
+import { ValidationError } from '../errors/index.ts';
+import type { StreamDefinition } from './kit/stream-definition.ts';
+import { positions } from './positions/stream.ts';
+import { spot } from './spot/stream.ts';
+import { transfers } from './transfers/stream.ts';
 
 /**
  * Every history stream ledgerline keeps, by its ledger name (the
