@@ -34,7 +34,7 @@ import { ensureWindows } from '../src/ingest/coverage/window-store.ts';
 import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import { startSimulator } from '../src/simulator/index.ts';
-import type { SpotLedgerRecord } from '../src/streams/kit/record-types.ts';
+import type { SpotLedgerRecord } from '../src/streams/spot/columns.ts';
 import { spotRecordTable } from '../src/streams/spot/table.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';

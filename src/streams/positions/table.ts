@@ -1,6 +1,6 @@
-import { enumValue } from '../kit/enum-value.ts';
-import type { PositionRecord } from '../kit/record-types.ts';
-import { msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN } from '../kit/table-spec.ts';
+import { tableOf } from '../kit/columns.ts';
+import type { TableSpec } from '../kit/table-spec.ts';
+import { positionColumns, type PositionRecord } from './columns.ts';
 
 /** Positions are read per productType, which the record itself does not carry. */
 export type ProductTypeValue = 'USDT-FUTURES' | 'COIN-FUTURES' | 'USDC-FUTURES';
@@ -10,59 +10,16 @@ export interface ScopedPosition {
   position: PositionRecord;
 }
 
+const positionTable = tableOf(positionColumns, { table: 'futures_position', key: ['account_id', 'position_id'] });
+
+/** The scope a position was read under, stored beside the record's own columns. */
+export const PRODUCT_TYPE_COLUMN = { name: 'product_type', paramType: 'product_type' };
+
 export const futuresPositionTable: TableSpec<ScopedPosition> = {
-  table: 'futures_position',
-  key: ['account_id', 'position_id'],
-  columns: [
-    { name: 'account_id', paramType: 'uuid' },
-    { name: 'position_id', paramType: 'text' },
-    { name: 'product_type', paramType: 'product_type' },
-    { name: 'symbol', paramType: 'text' },
-    { name: 'margin_coin', paramType: 'text' },
-    { name: 'hold_side', paramType: 'hold_side' },
-    { name: 'pos_mode', paramType: 'pos_mode' },
-    { name: 'margin_mode', paramType: 'margin_mode' },
-    { name: 'open_avg_price', paramType: 'numeric' },
-    { name: 'close_avg_price', paramType: 'numeric' },
-    { name: 'open_total_pos', paramType: 'numeric' },
-    { name: 'close_total_pos', paramType: 'numeric' },
-    { name: 'pnl', paramType: 'numeric' },
-    { name: 'net_profit', paramType: 'numeric' },
-    { name: 'total_funding', paramType: 'numeric' },
-    { name: 'open_fee', paramType: 'numeric' },
-    { name: 'close_fee', paramType: 'numeric' },
-    { name: 'created_time', paramType: 'timestamptz' },
-    { name: 'updated_time', paramType: 'timestamptz' },
-    RAW_COLUMN,
-    UNMAPPED_COLUMN,
-  ],
-  toRow({ productType, position: p }, accountId) {
-    const unmapped: string[] = [];
-    const holdSide = enumValue(['long', 'short'], p.holdSide, 'holdSide', unmapped);
-    const posMode = enumValue(['one_way_mode', 'hedge_mode'], p.posMode, 'posMode', unmapped);
-    const marginMode = enumValue(['isolated', 'crossed'], p.marginMode, 'marginMode', unmapped);
-    return [
-      accountId,
-      p.positionId,
-      productType,
-      p.symbol,
-      p.marginCoin,
-      holdSide,
-      posMode,
-      marginMode,
-      p.openAvgPrice,
-      p.closeAvgPrice,
-      p.openTotalPos,
-      p.closeTotalPos,
-      p.pnl,
-      p.netProfit,
-      p.totalFunding,
-      p.openFee,
-      p.closeFee,
-      msToIso(p.cTime),
-      msToIso(p.uTime),
-      p.raw,
-      unmapped.join(','),
-    ];
+  ...positionTable,
+  columns: [positionTable.columns[0]!, PRODUCT_TYPE_COLUMN, ...positionTable.columns.slice(1)],
+  toRow({ productType, position }, accountId) {
+    const [account, ...rest] = positionTable.toRow(position, accountId);
+    return [account, productType, ...rest];
   },
 };
