@@ -36,6 +36,7 @@ const UNIT = [
   'test/ops/compose-file.test.ts',
   'test/reconcile/format-report.test.ts',
   'test/reconcile/fresh-reads.test.ts',
+  'test/streams/stream-declarations.test.ts',
   'test/simulator/admin.test.ts',
   'test/simulator/anchor.test.ts',
   'test/simulator/auth.test.ts',

@@ -31,11 +31,11 @@ import { migrateDatabase } from '../src/db/migrations.ts';
 import { storePage } from '../src/ingest/coverage/store-page.ts';
 import { windowProgress } from '../src/ingest/coverage/window-progress.ts';
 import { ensureWindows } from '../src/ingest/coverage/window-store.ts';
-import type { SpotLedgerRecord } from '../src/ingest/tables/record-types.ts';
-import { spotRecordTable } from '../src/ingest/tables/spot-record-table.ts';
 import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import { startSimulator } from '../src/simulator/index.ts';
+import type { SpotLedgerRecord } from '../src/streams/spot/columns.ts';
+import { spotRecordTable } from '../src/streams/spot/table.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

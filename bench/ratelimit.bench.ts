@@ -23,13 +23,15 @@ import { fileURLToPath } from 'node:url';
 
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { z } from 'zod';
 
-import { ENDPOINTS } from '../src/exchange/endpoints.ts';
+import { type EndpointName, ENDPOINTS } from '../src/exchange/endpoints.ts';
 import { ExchangeRateLimitError } from '../src/exchange/errors/exchange-error.ts';
 import { ExchangeClient } from '../src/exchange/exchange-client.ts';
-import { pageHistoryPositions, pageSpotRecords } from '../src/exchange/paging/pagers.ts';
 import { planWindows } from '../src/exchange/paging/window-planner.ts';
 import { startSimulator } from '../src/simulator/index.ts';
+import { pageHistoryPositions } from '../src/streams/positions/pager.ts';
+import { pageSpotRecords } from '../src/streams/spot/pager.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PROCESSES = 2;
@@ -76,14 +78,17 @@ class FixedWindowClient extends ExchangeClient {
     this.limiters = { historyPosition: limiter(20), spotRecord: limiter(1) };
   }
 
-  override async historyPosition(params: Parameters<ExchangeClient['historyPosition']>[0]) {
-    await waitFor(this.limiters.historyPosition, `historyPosition:${this.options.uid}`);
-    return super.historyPosition(params);
-  }
-
-  override async spotRecord(params: Parameters<ExchangeClient['spotRecord']>[0]) {
-    await waitFor(this.limiters.spotRecord, `spotRecord:${this.options.uid}`);
-    return super.spotRecord(params);
+  // Every history request goes through call(): gated here by endpoint.
+  override async call<Req extends z.ZodType, Res extends z.ZodType>(
+    endpoint: EndpointName,
+    request: Req,
+    response: Res,
+    params: z.input<Req>,
+  ): Promise<z.output<Res>> {
+    if (endpoint === 'historyPosition' || endpoint === 'spotRecord') {
+      await waitFor(this.limiters[endpoint], `${endpoint}:${this.options.uid}`);
+    }
+    return super.call(endpoint, request, response, params);
   }
 }
 

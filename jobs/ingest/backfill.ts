@@ -1,6 +1,6 @@
 import { planBackfill } from '../../src/ingest/backfill-plan.ts';
 import { ensureWindows, type SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
-import type { StreamChoice } from '../../src/ingest/streams/registry.ts';
+import type { StreamChoice } from '../../src/streams/registry.ts';
 import { QUEUE } from '../definitions.ts';
 import type { Runtime } from '../runtime.ts';
 import { enqueueWindows } from './enqueue-windows.ts';

@@ -1,5 +1,5 @@
 import type { SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
-import type { Stream } from '../../src/ingest/streams/registry.ts';
+import type { Stream } from '../../src/streams/registry.ts';
 
 /** Payload of an ingest job: which stored window to read. Never a secret. */
 export interface IngestWindowJob {

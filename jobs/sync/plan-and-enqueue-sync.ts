@@ -1,8 +1,8 @@
 import type { AccountSummary } from '../../src/accounts/account-service.ts';
 import { ensureWindows } from '../../src/ingest/coverage/window-store.ts';
 import { planRetries } from '../../src/ingest/retry-plan.ts';
-import { type StreamChoice, streamsOf } from '../../src/ingest/streams/registry.ts';
 import { planIncrementalSync } from '../../src/ingest/sync-plan.ts';
+import { type StreamChoice, streamsOf } from '../../src/streams/registry.ts';
 import { JOB, JOB_OPTIONS, QUEUE } from '../definitions.ts';
 import type { StartedBackfill } from '../ingest/backfill.ts';
 import { enqueueWindows, ingestJobOptions, windowsNeedingJobs } from '../ingest/enqueue-windows.ts';

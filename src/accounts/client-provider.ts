@@ -7,6 +7,7 @@ import {
   ExchangeIpError,
   ExchangePermissionError,
 } from '../exchange/index.ts';
+import { spotRecord } from '../streams/spot/pager.ts';
 import { CredentialsRefusedError } from './account-errors.ts';
 import type { AccountCredentials, AccountService } from './account-service.ts';
 
@@ -59,7 +60,7 @@ export class ClientProvider {
   async verify(credentials: Omit<AccountCredentials, 'id'>): Promise<void> {
     const client = this.#build(credentials);
     try {
-      await client.spotRecord({ limit: 1 });
+      await spotRecord(client, { limit: 1 });
     } catch (error) {
       if (
         error instanceof ExchangeAuthError ||

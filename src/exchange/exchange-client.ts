@@ -1,14 +1,10 @@
+import type { z } from 'zod';
+
 import { logger as moduleLogger } from '../logging/logger.ts';
 import { type ExchangeClientOptions, resolveClientOptions, type ResolvedClientOptions } from './client-options.ts';
+import type { EndpointName } from './endpoints.ts';
 import { RateBudget } from './rate-budget/rate-budget.ts';
-import {
-  type AllSubDepositWithdrawalParams,
-  allSubDepositWithdrawalRequest,
-  type HistoryPositionParams,
-  historyPositionRequest,
-  type SpotRecordParams,
-  spotRecordRequest,
-} from './requests/history-requests.ts';
+import { clockProbe, clockProbeData } from './requests/clock-probe.ts';
 import {
   type FundNetFlowParams,
   fundNetFlowRequest,
@@ -44,14 +40,6 @@ import {
   subAccountApiKeyData,
 } from './responses/account-responses.ts';
 import {
-  allSubDepositWithdrawalData,
-  type AllSubDepositWithdrawalPage,
-  historyPositionData,
-  type HistoryPositionPage,
-  type SpotRecord,
-  spotRecordData,
-} from './responses/history-responses.ts';
-import {
   fundNetFlowData,
   type NetFlowPoint,
   type OpenInterestLimit,
@@ -70,8 +58,6 @@ export class ExchangeClient {
   readonly options: Omit<ResolvedClientOptions, 'credentials'>;
   private readonly transport: Transport;
   private readonly caller: SignedCaller;
-  private readonly historyPositionSchema: ReturnType<typeof historyPositionRequest>;
-  private readonly spotRecordSchema: ReturnType<typeof spotRecordRequest>;
 
   constructor(options: ExchangeClientOptions) {
     const resolved = resolveClientOptions(options);
@@ -81,9 +67,6 @@ export class ExchangeClient {
     const budget = new RateBudget(options.redis, resolved.budget);
     const log = (options.logger ?? moduleLogger('exchange-client')).child({ uid: resolved.uid });
     this.caller = new SignedCaller(resolved, this.transport, budget, log);
-    // The range checks against "now" (the horizon, a missing endTime) are the exchange's: judged on its clock.
-    this.historyPositionSchema = historyPositionRequest(() => this.now());
-    this.spotRecordSchema = spotRecordRequest(() => this.now());
   }
 
   // --- The exchange's clock ---
@@ -99,10 +82,12 @@ export class ExchangeClient {
 
   /**
    * The exchange's "now", asking it first when no answer has shown its clock yet: one spot-record
-   * request for a single record (the history endpoint every read key may call).
+   * request for a single record (the history endpoint every read key may call), whose records are
+   * not read.
    */
   async exchangeNow(): Promise<number> {
-    if (this.caller.serverOffsetMs === undefined) await this.spotRecord({ limit: 1 });
+    if (this.caller.serverOffsetMs === undefined)
+      await this.call('spotRecord', clockProbe, clockProbeData, { limit: 1 });
     return this.now();
   }
 
@@ -149,23 +134,20 @@ export class ExchangeClient {
     return this.caller.call('batchCancelOrder', batchCancelOrderRequest, batchCancelOrderData, params);
   }
 
-  // --- History (GET, windowed and paged) ---
+  // --- Any endpoint (the history streams declare their own request and answer: src/streams) ---
 
-  historyPosition(params: HistoryPositionParams = {}): Promise<HistoryPositionPage> {
-    return this.caller.call('historyPosition', this.historyPositionSchema, historyPositionData, params);
-  }
-
-  spotRecord(params: SpotRecordParams = {}): Promise<SpotRecord[]> {
-    return this.caller.call('spotRecord', this.spotRecordSchema, spotRecordData, params);
-  }
-
-  allSubDepositWithdrawal(params: AllSubDepositWithdrawalParams = {}): Promise<AllSubDepositWithdrawalPage> {
-    return this.caller.call(
-      'allSubDepositWithdrawal',
-      allSubDepositWithdrawalRequest,
-      allSubDepositWithdrawalData,
-      params,
-    );
+  /**
+   * One request: `params` checked by `request` before anything is sent, the
+   * answer's data parsed by `response`. The history streams call this with
+   * their own schemas; the exchange layer knows their endpoints, not their shapes.
+   */
+  call<Req extends z.ZodType, Res extends z.ZodType>(
+    endpoint: EndpointName,
+    request: Req,
+    response: Res,
+    params: z.input<Req>,
+  ): Promise<z.output<Res>> {
+    return this.caller.call(endpoint, request, response, params);
   }
 
   // --- Market and account data (GET) ---

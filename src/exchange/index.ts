@@ -4,15 +4,9 @@ export * from './errors/exchange-error.ts';
 export { RequestValidationError } from './errors/request-validation-error.ts';
 export { ExchangeClient } from './exchange-client.ts';
 export {
-  type Page,
-  pageHistoryPositions,
-  pageSpotRecords,
-  pageSubDepositWithdrawals,
-  positionsReadableFrom,
-} from './paging/pagers.ts';
-export {
   exchangeBounds,
   HORIZON_DAYS,
+  HORIZON_MARGIN_MS,
   horizonStart,
   MAX_SPAN_DAYS,
   planWindows,
@@ -30,6 +24,5 @@ export type * from './requests/market-requests.ts';
 export type * from './requests/sub-account-requests.ts';
 export type * from './requests/trade-requests.ts';
 export type * from './responses/account-responses.ts';
-export type * from './responses/history-responses.ts';
 export type * from './responses/market-responses.ts';
 export { type Locale, LOCALES } from './signer.ts';

@@ -2,7 +2,7 @@ import pg from 'pg';
 
 import { PermanentError } from '../errors/index.ts';
 import { findGaps } from '../ingest/coverage/window-store.ts';
-import { type Stream, streamDefinition } from '../ingest/streams/registry.ts';
+import { type Stream, streamDefinition } from '../streams/registry.ts';
 
 /** A half-open UTC interval as ISO 8601 text, as the manifest writes it. */
 export interface IsoRange {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import type { LotMethod } from '../accounting/lots/lot-method.ts';
-import type { Stream } from '../ingest/streams/registry.ts';
+import type { Stream } from '../streams/registry.ts';
 import type { CellKind } from './neutralize.ts';
 import type { Period } from './period.ts';
 

@@ -4,7 +4,7 @@ import type { PrismaClient } from '../db/prisma.ts';
 import { REPORTS } from '../export/reports/index.ts';
 import { type StreamStatus, streamStatuses } from '../ingest/coverage/stream-status.ts';
 import type { Range } from '../ingest/coverage/window-store.ts';
-import { isStream, type Stream, STREAMS } from '../ingest/streams/registry.ts';
+import { isStream, type Stream, STREAMS } from '../streams/registry.ts';
 
 /** The streams whose records a report reads (its definition says): their coverage decides whether it is complete. */
 function reportStreams(report: string): readonly Stream[] {

@@ -1,8 +1,8 @@
 import type { AccountSummary } from '../accounts/account-service.ts';
 import { ValidationError } from '../errors/index.ts';
 import { planWindows } from '../exchange/index.ts';
+import { type StreamChoice, streamDefinition, streamsOf } from '../streams/registry.ts';
 import type { WindowKey } from './coverage/window-store.ts';
-import { type StreamChoice, streamDefinition, streamsOf } from './streams/registry.ts';
 import { formatInstant } from './time-arguments.ts';
 
 export interface BackfillPlan {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
+import type { TableSpec } from '../streams/kit/table-spec.ts';
 import { DuplicateRecordError } from './duplicate-record-error.ts';
-import type { TableSpec } from './tables/table-spec.ts';
 
 export interface UpsertStats {
   /** Rows that did not exist before. */

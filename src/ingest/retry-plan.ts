@@ -1,8 +1,8 @@
 import type pg from 'pg';
 
+import type { Stream } from '../streams/registry.ts';
 import { isLost, lostBefore } from './coverage/lost-windows.ts';
 import { type SyncWindowRow, unfinishedWindows } from './coverage/window-store.ts';
-import type { Stream } from './streams/registry.ts';
 import { formatInstant } from './time-arguments.ts';
 
 export interface RetryPlan {

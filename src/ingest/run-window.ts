@@ -1,10 +1,10 @@
 import type pg from 'pg';
 
 import type { ExchangeClient } from '../exchange/index.ts';
+import { streamDefinition } from '../streams/registry.ts';
 import { storePage } from './coverage/store-page.ts';
 import { WindowLostError } from './coverage/window-lost-error.ts';
 import { narrowWindowStart, type SyncWindowRow } from './coverage/window-store.ts';
-import { streamDefinition } from './streams/registry.ts';
 
 export interface WindowRunResult {
   /** Whether the window reached its last page (false: stopped early on request). */

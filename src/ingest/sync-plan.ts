@@ -2,10 +2,10 @@ import type pg from 'pg';
 
 import type { AccountSummary } from '../accounts/account-service.ts';
 import { planWindows } from '../exchange/index.ts';
+import type { LookbackSettings } from '../streams/kit/stream-definition.ts';
+import { type Stream, streamDefinition } from '../streams/registry.ts';
 import type { BackfillPlan } from './backfill-plan.ts';
 import { coveredRanges, type WindowKey } from './coverage/window-store.ts';
-import { type Stream, streamDefinition } from './streams/registry.ts';
-import type { LookbackSettings } from './streams/stream-definition.ts';
 import { formatInstant } from './time-arguments.ts';
 
 export interface SyncSettings extends LookbackSettings {

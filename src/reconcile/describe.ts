@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import type { Stream } from '../ingest/streams/registry.ts';
+import type { Stream } from '../streams/registry.ts';
 
 /** An instant as an operator reads it: ISO 8601 UTC, milliseconds only when there are some. */
 export function instant(ms: number): string {

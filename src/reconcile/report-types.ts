@@ -1,4 +1,4 @@
-import type { Stream } from '../ingest/streams/registry.ts';
+import type { Stream } from '../streams/registry.ts';
 import type { RecountMode } from './recount-mode.ts';
 
 /** A stored window, named the way an operator finds it: stream, scope, [start, end) in UTC ms. */

@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import { AccountNotFoundError } from '../accounts/account-errors.ts';
 import type { ExchangeClient } from '../exchange/index.ts';
-import type { Stream } from '../ingest/streams/registry.ts';
+import { RUNNING_BALANCE_STREAM, type Stream } from '../streams/registry.ts';
 import { planAnchors } from './checks/balance-anchors.ts';
 import { checkBalanceContinuity } from './checks/balance-check.ts';
 import { checkWindowCounts } from './checks/count-check.ts';
@@ -75,7 +75,7 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
     online && crowdedFound.status === 'fulfilled' && anchorsPlanned.status === 'fulfilled'
       ? new FreshReads(
           anchorsPlanned.value?.queries ?? [],
-          crowdedFound.value.filter((c) => c.stream === 'spot').map((c) => c.ts),
+          crowdedFound.value.filter((c) => c.stream === RUNNING_BALANCE_STREAM).map((c) => c.ts),
         )
       : undefined;
 

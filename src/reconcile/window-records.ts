@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import type { ExchangeClient, TimeWindow } from '../exchange/index.ts';
-import { type Stream, streamDefinition } from '../ingest/streams/registry.ts';
+import { type Stream, streamDefinition } from '../streams/registry.ts';
 
 /**
  * The records of one [start, end) window of a stream and scope, by natural

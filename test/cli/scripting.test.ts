@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { storePage } from '../../src/ingest/coverage/store-page.ts';
 import { ensureWindows, failWindow } from '../../src/ingest/coverage/window-store.ts';
-import { spotRecordTable } from '../../src/ingest/tables/spot-record-table.ts';
+import { spotRecordTable } from '../../src/streams/spot/table.ts';
 import { runCli } from '../helpers/cli.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';

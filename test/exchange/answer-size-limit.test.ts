@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { AmbiguousResultError, MalformedResponseError } from '../../src/exchange/errors/exchange-error.ts';
+import { spotRecord } from '../../src/streams/spot/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { type FakeExchange, ok, startFakeExchange } from './helpers/fake-exchange.ts';
 import { makeClient } from './helpers/make-client.ts';
@@ -85,7 +86,7 @@ describe('an answer larger than the limit (16 MiB by default)', () => {
       const served: Served[] = [];
       fake = await startFakeExchange((_request, response) => serve(response, body, withLength, served));
       const client = makeClient(fake.url, redis, testRedis.prefix, { rateBudget: { perSecond: { spotRecord: 100 } } });
-      const error = await client.spotRecord().catch((caught: unknown) => caught);
+      const error = await spotRecord(client).catch((caught: unknown) => caught);
       await client.close();
       await Promise.all(served.map((s) => s.done));
 
@@ -106,7 +107,7 @@ describe('an answer larger than the limit (16 MiB by default)', () => {
     expect(body.length).toBeLessThan(16 * MIB);
     fake = await startFakeExchange((_request, response) => serve(response, body, false, []));
     const client = makeClient(fake.url, redis, testRedis.prefix);
-    const records = await client.spotRecord();
+    const records = await spotRecord(client);
     await client.close();
     expect(records).toHaveLength(500);
   });
@@ -114,7 +115,7 @@ describe('an answer larger than the limit (16 MiB by default)', () => {
   it('follows EXCHANGE_MAX_ANSWER_BYTES (the client option), and a POST so answered is ambiguous', async () => {
     fake = await startFakeExchange((_request, response) => serve(response, page(3_000), true, []));
     const client = makeClient(fake.url, redis, testRedis.prefix, { maxAnswerBytes: MIB });
-    const read = await client.spotRecord().catch((caught: unknown) => caught);
+    const read = await spotRecord(client).catch((caught: unknown) => caught);
     expect(read).toBeInstanceOf(MalformedResponseError);
     expect((read as Error).message).toMatch(/larger than the 1 MiB \(1048576 bytes\) limit/);
     // The exchange may have acted on a POST whose answer is refused: checked, never repeated.

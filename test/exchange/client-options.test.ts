@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors/validation-error.ts';
 import type { ExchangeClientOptions } from '../../src/exchange/client-options.ts';
 import { createRootLogger } from '../../src/logging/logger.ts';
+import { spotRecord } from '../../src/streams/spot/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { fail, type FakeExchange, ok, send, startFakeExchange } from './helpers/fake-exchange.ts';
 import { makeClient } from './helpers/make-client.ts';
@@ -28,9 +29,9 @@ describe('client options', () => {
   it('sends the locale header, en-US by default, and no auth headers to the public endpoint', async () => {
     fake = await startFakeExchange((_request, response) => send(response, 200, ok([])));
     const english = makeClient(fake.url, redis, testRedis.prefix, fast);
-    await english.spotRecord();
+    await spotRecord(english);
     const korean = makeClient(fake.url, redis, testRedis.prefix, { ...fast, locale: 'ko-KR' });
-    await korean.spotRecord();
+    await spotRecord(korean);
     await korean.fundNetFlow({ symbol: 'BTCUSDT' });
     await english.close();
     await korean.close();
@@ -86,8 +87,8 @@ describe('client options', () => {
       secretKey: 'SUPER-SECRET-KEY',
       passphrase: 'Passphrase99',
     });
-    await client.spotRecord();
-    await client.spotRecord().catch(() => undefined);
+    await spotRecord(client);
+    await spotRecord(client).catch(() => undefined);
     await client.close();
     const output = lines.join('');
     expect(output).toMatch(/exchange call retried/);

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { MalformedResponseError } from '../../src/exchange/errors/exchange-error.ts';
-import { pageCap, pageSpotRecords } from '../../src/exchange/paging/pagers.ts';
+import { pageCap } from '../../src/streams/kit/page-window.ts';
+import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { type FakeExchange, ok, startFakeExchange } from './helpers/fake-exchange.ts';
 import { makeClient } from './helpers/make-client.ts';

@@ -14,12 +14,10 @@ import {
   MalformedResponseError,
 } from '../../src/exchange/errors/exchange-error.ts';
 import { subAccountApiKeyData } from '../../src/exchange/responses/account-responses.ts';
-import {
-  allSubDepositWithdrawalData,
-  historyPositionData,
-  spotRecordData,
-} from '../../src/exchange/responses/history-responses.ts';
 import { parseAnswer } from '../../src/exchange/responses/parse-answer.ts';
+import { historyPositionData } from '../../src/streams/positions/response.ts';
+import { spotRecordData } from '../../src/streams/spot/response.ts';
+import { allSubDepositWithdrawalData } from '../../src/streams/transfers/response.ts';
 import { fail, ok } from './helpers/fake-exchange.ts';
 
 const position = {

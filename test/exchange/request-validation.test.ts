@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ValidationError } from '../../src/errors/validation-error.ts';
 import { RequestValidationError } from '../../src/exchange/errors/request-validation-error.ts';
+import { historyPosition } from '../../src/streams/positions/pager.ts';
+import { spotRecord } from '../../src/streams/spot/pager.ts';
+import { allSubDepositWithdrawal } from '../../src/streams/transfers/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { ruleCases } from './fixtures/rule-cases.ts';
 import { type FakeExchange, ok, send, startFakeExchange } from './helpers/fake-exchange.ts';
@@ -43,7 +46,7 @@ describe('request validation before sending', () => {
 
   it('shows the value at fault, but never a passphrase', async () => {
     const client = makeClient(fake.url, redis, testRedis.prefix);
-    const limit = await client.spotRecord({ limit: 501 }).catch((error: unknown) => error);
+    const limit = await spotRecord(client, { limit: 501 }).catch((error: unknown) => error);
     expect((limit as RequestValidationError).value).toBe(501);
     expect((limit as RequestValidationError).message).toBe(
       'spotRecord: limit: must be an integer from 1 to 500 (got 501)',
@@ -59,9 +62,9 @@ describe('request validation before sending', () => {
 
   it('lets the boundary values of every rule through, converted to decimal strings', async () => {
     const client = makeClient(fake.url, redis, testRedis.prefix, { clock: () => NOW });
-    await client.historyPosition({ startTime: NOW - 90 * DAY, endTime: NOW, limit: 100 });
-    await client.spotRecord({ startTime: NOW - 30 * DAY, endTime: NOW, limit: '500', coin: 'USDT' });
-    await client.allSubDepositWithdrawal({ startTime: NOW - 7 * DAY, endTime: NOW, limit: 100, status: 'pending' });
+    await historyPosition(client, { startTime: NOW - 90 * DAY, endTime: NOW, limit: 100 });
+    await spotRecord(client, { startTime: NOW - 30 * DAY, endTime: NOW, limit: '500', coin: 'USDT' });
+    await allSubDepositWithdrawal(client, { startTime: NOW - 7 * DAY, endTime: NOW, limit: 100, status: 'pending' });
     const urls = fake.requests.map((request) => request.url);
     expect(urls).toEqual([
       `/api/v2/mix/position/history-position?endTime=${NOW}&limit=100&startTime=${NOW - 90 * DAY}`,

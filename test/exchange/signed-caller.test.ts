@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { allSubDepositWithdrawal } from '../../src/streams/transfers/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
@@ -36,9 +37,9 @@ describe('SignedCaller', () => {
       rateBudget: { perSecond: { allSubDepositWithdrawal: 1 } },
     });
     try {
-      await expect(client.allSubDepositWithdrawal({})).rejects.toThrow('the clock is unavailable');
+      await expect(allSubDepositWithdrawal(client, {})).rejects.toThrow('the clock is unavailable');
       broken = false;
-      const page = await within(5_000, 'the call after a failed signing', client.allSubDepositWithdrawal({}));
+      const page = await within(5_000, 'the call after a failed signing', allSubDepositWithdrawal(client, {}));
       expect(Array.isArray(page.list)).toBe(true);
     } finally {
       await client.close();

@@ -5,6 +5,7 @@ import { ENDPOINTS } from '../../src/exchange/endpoints.ts';
 import { RequestValidationError } from '../../src/exchange/errors/request-validation-error.ts';
 import { authHeaders, buildQueryString } from '../../src/exchange/signer.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { spotRecord } from '../../src/streams/spot/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { ruleCases } from './fixtures/rule-cases.ts';
 import { callEndpoint } from './helpers/make-client.ts';
@@ -46,7 +47,7 @@ describe('every spec rule is refused client-side, against the simulator', () => 
     expect(new Set(cases.map((c) => c.endpoint)).size).toBe(11);
     expect(sim.requestLog.list()).toEqual([]);
     // And the simulator's log does record requests that are sent: the empty log above means something.
-    await simulatorClient(sim, redis, testRedis.prefix).spotRecord({ limit: 1 });
+    await spotRecord(simulatorClient(sim, redis, testRedis.prefix), { limit: 1 });
     expect(sim.requestLog.list()).toHaveLength(1);
   });
 

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ExchangeClient } from '../../src/exchange/exchange-client.ts';
-import {
-  type Page,
-  pageHistoryPositions,
-  pageSpotRecords,
-  pageSubDepositWithdrawals,
-} from '../../src/exchange/paging/pagers.ts';
 import { planWindows, positionHorizon } from '../../src/exchange/paging/window-planner.ts';
 import { FUTURES_CATEGORIES } from '../../src/exchange/requests/primitives.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import type { Page } from '../../src/streams/kit/page-window.ts';
+import { pageHistoryPositions } from '../../src/streams/positions/pager.ts';
+import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
+import { pageSubDepositWithdrawals } from '../../src/streams/transfers/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeAuthError, ExchangeRequestError } from '../../src/exchange/errors/exchange-error.ts';
 import type { ExchangeClient } from '../../src/exchange/exchange-client.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { historyPosition } from '../../src/streams/positions/pager.ts';
+import { spotRecord } from '../../src/streams/spot/pager.ts';
+import { allSubDepositWithdrawal } from '../../src/streams/transfers/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
@@ -32,7 +35,7 @@ describe('read endpoints against the simulator', () => {
   });
 
   it('historyPosition: the newest page equals the ground truth, normalized to cTime/uTime', async () => {
-    const page = await freshClient().historyPosition({ productType: 'USDT-FUTURES', limit: 5 });
+    const page = await historyPosition(freshClient(), { productType: 'USDT-FUTURES', limit: 5 });
     const truth = sim
       .truth('positions')
       .filter((p) => ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'XRPUSDT', 'DOGEUSDT'].includes(p.symbol!))
@@ -44,10 +47,10 @@ describe('read endpoints against the simulator', () => {
   });
 
   it('historyPosition: the camel spelling gives the same normalized records', async () => {
-    const lower = await freshClient().historyPosition({ limit: 3 });
+    const lower = await historyPosition(freshClient(), { limit: 3 });
     sim.setTimestampSpelling('camel');
     try {
-      const camel = await client.historyPosition({ limit: 3 });
+      const camel = await historyPosition(client, { limit: 3 });
       const normalized = (page: typeof lower) => page.list.map(({ raw: _raw, ...item }) => item);
       expect(normalized(camel)).toEqual(normalized(lower));
       expect(camel.endId).toBe(lower.endId);
@@ -59,7 +62,7 @@ describe('read endpoints against the simulator', () => {
   });
 
   it('spotRecord: amounts stay the exact strings of the truth', async () => {
-    const records = await freshClient().spotRecord({ limit: 20 });
+    const records = await spotRecord(freshClient(), { limit: 20 });
     expect(records).toEqual(
       sim
         .truth('spot')
@@ -70,7 +73,11 @@ describe('read endpoints against the simulator', () => {
   });
 
   it('allSubDepositWithdrawal: a 7-day window, cursor read from endId', async () => {
-    const page = await freshClient().allSubDepositWithdrawal({ startTime: NOW - 7 * DAY, endTime: NOW - 1, limit: 10 });
+    const page = await allSubDepositWithdrawal(freshClient(), {
+      startTime: NOW - 7 * DAY,
+      endTime: NOW - 1,
+      limit: 10,
+    });
     const truth = sim
       .truth('transfers')
       .filter((t) => Number(t.ts) >= NOW - 7 * DAY && Number(t.ts) <= NOW - 1)
@@ -94,7 +101,7 @@ describe('read endpoints against the simulator', () => {
 
   it('maps the exchange refusals to their classes and does not repeat them', async () => {
     sim.requestLog.clear();
-    await expect(freshClient({ secretKey: 'wrong' }).spotRecord({ limit: 1 })).rejects.toBeInstanceOf(
+    await expect(spotRecord(freshClient({ secretKey: 'wrong' }), { limit: 1 })).rejects.toBeInstanceOf(
       ExchangeAuthError,
     );
     await expect(freshClient().openInterestLimit({ symbol: 'NOPE', category: 'USDT-FUTURES' })).rejects.toBeInstanceOf(

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildQueryString } from '../../src/exchange/signer.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { historyPosition } from '../../src/streams/positions/pager.ts';
+import { spotRecord } from '../../src/streams/spot/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
@@ -24,9 +26,9 @@ describe('signatures verify on the simulator', () => {
     sim.requestLog.clear();
     const awkward = ['BTC USDT', 'a/b?c=d&e', 'é日本✓', '100%+1', "it's (ok)*~!"];
     for (const symbol of awkward) {
-      const page = await client.historyPosition({ symbol, limit: 1 });
+      const page = await historyPosition(client, { symbol, limit: 1 });
       expect(page.list).toEqual([]); // no such symbol, but authenticated and answered
-      const records = await client.spotRecord({ coin: symbol, limit: 1 });
+      const records = await spotRecord(client, { coin: symbol, limit: 1 });
       expect(records).toEqual([]);
     }
     await client.close();

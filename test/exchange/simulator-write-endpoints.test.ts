@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmbiguousResultError, ExchangeRequestError } from '../../src/exchange/errors/exchange-error.ts';
 import { ExchangeClient } from '../../src/exchange/exchange-client.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { spotRecord } from '../../src/streams/spot/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
@@ -47,7 +48,7 @@ describe('state-changing endpoints against the simulator', () => {
       clock: () => sim.clock.now(),
       rateBudget: { prefix: testRedis.prefix, ipKey: 'test-host' },
     });
-    expect(await subClient.spotRecord({ limit: 5 })).toEqual([]);
+    expect(await spotRecord(subClient, { limit: 5 })).toEqual([]);
     await subClient.close();
 
     const modified = await client.modifyVirtualSubaccountApiKey({

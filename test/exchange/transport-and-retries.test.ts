@@ -8,6 +8,7 @@ import {
   ExchangeServerError,
 } from '../../src/exchange/errors/exchange-error.ts';
 import { Transport } from '../../src/exchange/transport.ts';
+import { spotRecord } from '../../src/streams/spot/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { fail, type FakeExchange, ok, send, startFakeExchange } from './helpers/fake-exchange.ts';
 import { makeClient } from './helpers/make-client.ts';
@@ -98,7 +99,7 @@ describe('retries through the client', () => {
       else send(response, 200, ok([record]));
     });
     const client = makeClient(fake.url, redis, testRedis.prefix, { rateBudget: { perSecond: { spotRecord: 100 } } });
-    const records = await client.spotRecord({ coin: 'BTC' });
+    const records = await spotRecord(client, { coin: 'BTC' });
     await client.close();
     expect(records).toEqual([{ ...record, raw: record }]);
     expect(fake.requests).toHaveLength(4);
@@ -112,7 +113,7 @@ describe('retries through the client', () => {
       retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
       rateBudget: { perSecond: { spotRecord: 100 } },
     });
-    await expect(client.spotRecord()).rejects.toBeInstanceOf(ExchangeServerError);
+    await expect(spotRecord(client)).rejects.toBeInstanceOf(ExchangeServerError);
     await client.close();
     expect(fake.requests).toHaveLength(3);
   });

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
-import { pageCap, pageSpotRecords } from '../../src/exchange/paging/pagers.ts';
 import { streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
-import type { Stream } from '../../src/ingest/streams/registry.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import type { FaultConfig } from '../../src/simulator/index.ts';
+import { pageCap } from '../../src/streams/kit/page-window.ts';
+import type { Stream } from '../../src/streams/registry.ts';
+import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 
 const DAY = 86_400_000;

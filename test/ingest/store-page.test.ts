@@ -6,9 +6,10 @@ import { storePage } from '../../src/ingest/coverage/store-page.ts';
 import { WindowConflictError } from '../../src/ingest/coverage/window-conflict-error.ts';
 import { coveredRanges, ensureWindows, findGaps, getWindow } from '../../src/ingest/coverage/window-store.ts';
 import { DuplicateRecordError } from '../../src/ingest/duplicate-record-error.ts';
-import { brokerTransferTable } from '../../src/ingest/tables/broker-transfer-table.ts';
-import type { SpotLedgerRecord, TransferRecord } from '../../src/ingest/tables/record-types.ts';
-import { spotRecordTable } from '../../src/ingest/tables/spot-record-table.ts';
+import type { SpotLedgerRecord } from '../../src/streams/spot/columns.ts';
+import { spotRecordTable } from '../../src/streams/spot/table.ts';
+import type { TransferRecord } from '../../src/streams/transfers/columns.ts';
+import { brokerTransferTable } from '../../src/streams/transfers/table.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
 const db = useTestDatabase('storepage');

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type ExchangeClient, pageSpotRecords } from '../../src/exchange/index.ts';
+import type { ExchangeClient } from '../../src/exchange/index.ts';
 import { instant } from '../../src/reconcile/describe.ts';
 import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
 import type { PagingCheck, ReconciliationReport } from '../../src/reconcile/report-types.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
+import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
+import { spotRecord } from '../../src/streams/spot/pager.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { backfill, DAY, setAside } from './support.ts';
@@ -56,7 +58,7 @@ async function timePagedIds(start: number, end: number): Promise<Set<string>> {
   const ids = new Set<string>();
   let endTime = end - 1;
   while (endTime >= start) {
-    const page = await client.spotRecord({ startTime: String(start), endTime: String(endTime), limit: 500 });
+    const page = await spotRecord(client, { startTime: String(start), endTime: String(endTime), limit: 500 });
     if (page.length === 0) break;
     const fresh = page.filter((r) => !ids.has(r.id));
     for (const r of page) ids.add(r.id);

@@ -1,6 +1,6 @@
 import { startBackfill } from '../../jobs/ingest/backfill.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import type { StreamChoice } from '../../src/ingest/streams/registry.ts';
+import type { StreamChoice } from '../../src/streams/registry.ts';
 import type { Pipeline } from '../helpers/pipeline.ts';
 
 export const DAY = 86_400_000;

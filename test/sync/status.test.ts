@@ -5,7 +5,7 @@ import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { storePage } from '../../src/ingest/coverage/store-page.ts';
 import { horizonWarnings, streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
 import { ensureWindows, failWindow } from '../../src/ingest/coverage/window-store.ts';
-import { spotRecordTable } from '../../src/ingest/tables/spot-record-table.ts';
+import { spotRecordTable } from '../../src/streams/spot/table.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
 const DAY = 86_400_000;

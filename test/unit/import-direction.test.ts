@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 
 /*
  * Imports point one way (ARCHITECTURE.md, "Layers"): entry points -> app ->
- * jobs -> domain -> exchange -> foundation. A module may import from its own
+ * jobs -> domain -> streams -> exchange -> foundation. A module may import from its own
  * layer or any layer below it, never above. Type-only imports count too: a
  * type that names a higher layer ties the lower one to it all the same.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-const LAYERS = ['foundation', 'exchange', 'domain', 'jobs', 'app', 'entry'] as const;
+const LAYERS = ['foundation', 'exchange', 'streams', 'domain', 'jobs', 'app', 'entry'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** The layer of a file, by its folder; the first matching prefix wins. */
@@ -34,6 +34,8 @@ const FOLDERS: [string, Layer | 'simulator'][] = [
   ['src/accounting/', 'domain'],
   ['src/accounts/', 'domain'],
   ['src/booking/', 'domain'],
+  // The history streams: each declares its records and reads them through the generic exchange client.
+  ['src/streams/', 'streams'],
   ['src/exchange/', 'exchange'],
   ['src/config/', 'foundation'],
   ['src/db/', 'foundation'],

@@ -4,8 +4,8 @@ import { startBackfill } from '../../../jobs/ingest/backfill.ts';
 import { refreshAccountTradePrices } from '../../../jobs/sync/after-sync.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
-import { parseStreamChoice } from '../../ingest/streams/registry.ts';
 import { formatInstant, parseInstant } from '../../ingest/time-arguments.ts';
+import { parseStreamChoice } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';
 

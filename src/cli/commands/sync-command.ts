@@ -4,7 +4,7 @@ import { refreshAccountTradePrices } from '../../../jobs/sync/after-sync.ts';
 import { planAndEnqueueSync } from '../../../jobs/sync/plan-and-enqueue-sync.ts';
 import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
-import { parseStreamChoice } from '../../ingest/streams/registry.ts';
+import { parseStreamChoice } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';
 

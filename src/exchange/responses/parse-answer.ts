@@ -26,6 +26,11 @@ export function withFastPath<S extends z.ZodType>(schema: S, fast: FastPath<z.ou
   return schema;
 }
 
+/** The fast path registered for a schema, if any (tests hold it to the schema). */
+export function fastPathOf<S extends z.ZodType>(schema: S): FastPath<z.output<S>> | undefined {
+  return fastPaths.get(schema) as FastPath<z.output<S>> | undefined;
+}
+
 export interface Answer<T> {
   data: T;
   /** The exchange's clock at the request, when it sent one. */

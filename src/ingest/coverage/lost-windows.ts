@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import { msParam, toMs } from '../../db/sql-time.ts';
-import { type Stream, streamDefinition, STREAMS } from '../streams/registry.ts';
+import { type Stream, streamDefinition, STREAMS } from '../../streams/registry.ts';
 import { formatInstant } from '../time-arguments.ts';
 import { unfinishedWindows } from './window-store.ts';
 

@@ -4,8 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
+import type { TableSpec } from '../../streams/kit/table-spec.ts';
 import { type PageRows, pageRows, toPayload, upsertSql, type UpsertStats } from '../bulk-upsert.ts';
-import type { TableSpec } from '../tables/table-spec.ts';
 import { WindowConflictError } from './window-conflict-error.ts';
 
 export interface PageToStore<R> {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import { isStream, type Stream, streamDefinition, STREAMS } from '../streams/registry.ts';
+import { isStream, type Stream, streamDefinition, STREAMS } from '../../streams/registry.ts';
 import { coveredRanges, findGaps, type Range } from './window-store.ts';
 
 export interface StreamStatus {

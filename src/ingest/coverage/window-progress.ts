@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import type { Stream } from '../streams/registry.ts';
+import type { Stream } from '../../streams/registry.ts';
 
 export interface StreamProgress {
   stream: Stream;

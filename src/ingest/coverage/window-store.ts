@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import type { TimeWindow } from '../../exchange/index.ts';
-import type { Stream } from '../streams/registry.ts';
+import type { Stream } from '../../streams/registry.ts';
 
 export type WindowStatus = 'pending' | 'running' | 'done' | 'failed';
 

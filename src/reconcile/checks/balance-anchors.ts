@@ -3,6 +3,8 @@ import type pg from 'pg';
 import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
 import { coveredRanges, type Range } from '../../ingest/coverage/window-store.ts';
+import { RUNNING_BALANCE_STREAM } from '../../streams/registry.ts';
+import { spotRecord } from '../../streams/spot/pager.ts';
 import { instant } from '../describe.ts';
 import type { AnchorQuery, FreshReads } from '../fresh-reads.ts';
 
@@ -45,7 +47,7 @@ export async function planAnchors(pool: pg.Pool, accountId: string): Promise<Anc
     [accountId],
   );
   if (ends.rows.length === 0) return { coins: 0, queries: [] };
-  const covered = await coveredRanges(pool, { accountId, stream: 'spot', scope: '' });
+  const covered = await coveredRanges(pool, { accountId, stream: RUNNING_BALANCE_STREAM, scope: '' });
   const holding = (ts: number): Range | undefined => covered.find((r) => r.start <= ts && ts < r.end);
   const queries: AnchorQuery[] = [];
   for (const end of ends.rows) {
@@ -88,7 +90,7 @@ export async function anchorCoinEnds(
     let answer = fresh?.anchorAnswer(q);
     if (answer === undefined) {
       const exchange = await client();
-      const [record] = await exchange.spotRecord({
+      const [record] = await spotRecord(exchange, {
         coin: q.coin,
         startTime: String(q.startTime),
         endTime: String(q.endTime),

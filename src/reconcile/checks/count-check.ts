@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
-import type { Stream } from '../../ingest/streams/registry.ts';
+import { RUNNING_BALANCE_STREAM, type Stream } from '../../streams/registry.ts';
 import { instant, windowName } from '../describe.ts';
 import type { FreshReads } from '../fresh-reads.ts';
 import { EDGE_SETTLED_DAYS, RECENT_RECOUNT_DAYS, type RecountMode } from '../recount-mode.ts';
@@ -82,7 +82,7 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
           base.notes.push(`${windowName(window)}: re-counted from ${instant(start)}, the exchange's 3-month horizon`);
         }
         const args = [window.stream, window.scope, { start, end: window.end }] as const;
-        const read = window.stream === 'spot' ? options.fresh?.begin(args[2]) : undefined;
+        const read = window.stream === RUNNING_BALANCE_STREAM ? options.fresh?.begin(args[2]) : undefined;
         const [exchange, stored] = await Promise.all([
           exchangeRecords(client!, ...args, read?.see),
           storedRecords(pool, accountId, ...args),
@@ -113,11 +113,11 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
     }
   };
   // No spot window to re-read: the checks waiting on spot re-reads need not wait for the others.
-  if (!byStream.has('spot')) options.fresh?.finish();
+  if (!byStream.has(RUNNING_BALANCE_STREAM)) options.fresh?.finish();
   await Promise.all(
     [...byStream.entries()].map(([stream, streamWindows]) =>
       // The checks waiting on the spot re-reads go on as soon as those are done.
-      stream === 'spot'
+      stream === RUNNING_BALANCE_STREAM
         ? recountStream(streamWindows).finally(() => options.fresh?.finish())
         : recountStream(streamWindows),
     ),
@@ -151,12 +151,12 @@ async function windowsToRecount(
   const recent = recount === 'all' ? '' : `AND finished_at >= now() - interval '${RECENT_RECOUNT_DAYS} days'`;
   const result = await pool.query<{ stream: Stream; scope: string; start: string; end: string; settled: boolean }>(
     `SELECT stream, scope, ${toMs('window_start')} AS start, ${toMs('window_end')} AS "end",
-            (stream = 'spot' AND started_at IS NOT NULL
+            (stream = $2::text::sync_stream AND started_at IS NOT NULL
              AND window_end <= started_at - interval '${EDGE_SETTLED_DAYS} days') AS settled
        FROM sync_window
       WHERE account_id = $1 AND status = 'done' ${recent}
       ORDER BY stream, scope, window_start, window_end`,
-    [accountId],
+    [accountId, RUNNING_BALANCE_STREAM],
   );
   const rows = recount === 'edge' ? result.rows.filter((r) => !r.settled) : result.rows;
   return {

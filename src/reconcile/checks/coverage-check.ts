@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import { toMs } from '../../db/sql-time.ts';
 import { coveredRanges, findGaps } from '../../ingest/coverage/window-store.ts';
-import type { Stream } from '../../ingest/streams/registry.ts';
+import type { Stream } from '../../streams/registry.ts';
 import { instant, streamName, windowName } from '../describe.ts';
 import type { CoverageCheck, CoverageExtent, CoverageFinding } from '../report-types.ts';
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import { msParam, toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
-import { type Stream, streamDefinition, STREAMS } from '../../ingest/streams/registry.ts';
+import { RUNNING_BALANCE_STREAM, type Stream, streamDefinition, STREAMS } from '../../streams/registry.ts';
 import { instant, streamName, windowName } from '../describe.ts';
 import type { FreshReads } from '../fresh-reads.ts';
 import type { PagingCheck, PagingSuspect, WindowName } from '../report-types.ts';
@@ -108,7 +108,7 @@ async function judge(
   const offline = { ...suspect, exchange: null };
   if (!client) return { ...offline, verdict: wholePages ? 'unconfirmed' : 'plausible' };
   // The same count a read of that millisecond would give: the window holding it was paged by id to its end in this run.
-  const counted = suspect.stream === 'spot' ? fresh?.countAt(suspect.ts) : undefined;
+  const counted = suspect.stream === RUNNING_BALANCE_STREAM ? fresh?.countAt(suspect.ts) : undefined;
   if (counted !== undefined) {
     return { ...suspect, exchange: counted, verdict: counted === suspect.stored ? 'verified' : 'stuck' };
   }

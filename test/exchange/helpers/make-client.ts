@@ -3,6 +3,9 @@ import type { Redis } from 'ioredis';
 import type { ExchangeClientOptions } from '../../../src/exchange/client-options.ts';
 import type { EndpointName } from '../../../src/exchange/endpoints.ts';
 import { ExchangeClient } from '../../../src/exchange/exchange-client.ts';
+import { historyPosition } from '../../../src/streams/positions/pager.ts';
+import { spotRecord } from '../../../src/streams/spot/pager.ts';
+import { allSubDepositWithdrawal } from '../../../src/streams/transfers/pager.ts';
 
 export function makeClient(
   baseUrl: string,
@@ -23,8 +26,21 @@ export function makeClient(
   });
 }
 
-/** Calls an endpoint's typed method by name, for tables of cases. */
+/** The history endpoints' requests, declared by their streams (src/streams), not by the client. */
+const STREAM_REQUESTS = { historyPosition, spotRecord, allSubDepositWithdrawal } as const;
+
+/** Calls an endpoint's typed method (or its stream's request) by name, for tables of cases. */
 export function callEndpoint(client: ExchangeClient, endpoint: EndpointName, params: unknown): Promise<unknown> {
-  const method = client[endpoint] as (this: ExchangeClient, params: unknown) => Promise<unknown>;
+  if (Object.hasOwn(STREAM_REQUESTS, endpoint)) {
+    const request = STREAM_REQUESTS[endpoint as keyof typeof STREAM_REQUESTS] as (
+      client: ExchangeClient,
+      params: unknown,
+    ) => Promise<unknown>;
+    return request(client, params);
+  }
+  const method = client[endpoint as Exclude<EndpointName, keyof typeof STREAM_REQUESTS>] as (
+    this: ExchangeClient,
+    params: unknown,
+  ) => Promise<unknown>;
   return method.call(client, params);
 }

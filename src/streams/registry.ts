@@ -1,13 +1,13 @@
-import { ValidationError } from '../../errors/index.ts';
-import { positions } from './positions.ts';
-import { spot } from './spot.ts';
-import type { StreamDefinition } from './stream-definition.ts';
-import { transfers } from './transfers.ts';
+import { ValidationError } from '../errors/index.ts';
+import type { StreamDefinition } from './kit/stream-definition.ts';
+import { positions } from './positions/stream.ts';
+import { spot } from './spot/stream.ts';
+import { transfers } from './transfers/stream.ts';
 
 /**
  * Every history stream ledgerline keeps, by its ledger name (the
  * `sync_stream` enum of the database has the same values; a test checks it).
- * Adding a stream: its file, its table spec and migration, and one line here.
+ * Adding a stream: its folder, its Prisma model and migration, and one line here.
  */
 export const STREAM_DEFINITIONS = { positions, spot, transfers } satisfies Record<string, StreamDefinition<unknown>>;
 
@@ -19,6 +19,17 @@ export function isStream(value: string): value is Stream {
 
 /** All streams, in the order they are planned and shown. */
 export const STREAMS: readonly Stream[] = Object.keys(STREAM_DEFINITIONS).filter(isStream);
+
+/**
+ * The stream whose records carry a running balance (spot): reconciliation's
+ * balance chain and the re-reads the other checks share are its.
+ */
+export const RUNNING_BALANCE_STREAM: Stream = onlyOne(STREAMS.filter((s) => STREAM_DEFINITIONS[s].runningBalance));
+
+function onlyOne(streams: Stream[]): Stream {
+  if (streams.length !== 1) throw new Error(`one stream must carry a running balance, found ${streams.length}`);
+  return streams[0]!;
+}
 
 export function streamDefinition(stream: Stream): StreamDefinition<unknown> {
   return STREAM_DEFINITIONS[stream];

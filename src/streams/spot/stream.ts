@@ -1,18 +1,19 @@
 import { msParam } from '../../db/sql-time.ts';
-import { MAX_SPAN_DAYS, pageSpotRecords } from '../../exchange/index.ts';
-import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
-import type { SpotLedgerRecord } from '../tables/record-types.ts';
-import { spotRecordTable } from '../tables/spot-record-table.ts';
-import { ALWAYS_ELIGIBLE, crowdedInstantsByTs, type StreamDefinition } from './stream-definition.ts';
+import { MAX_SPAN_DAYS } from '../../exchange/index.ts';
+import { ALWAYS_ELIGIBLE, crowdedInstantsByTs, type StreamDefinition } from '../kit/stream-definition.ts';
+import { spotColumns, type SpotLedgerRecord } from './columns.ts';
+import { pageSpotRecords, SPOT_PAGE_SIZE } from './pager.ts';
+import { spotRecordTable } from './table.ts';
 
 /** The spot account's finance records (the ledger with a running balance), windowed by ts. */
 export const spot: StreamDefinition<SpotLedgerRecord> = {
   name: 'spot',
   endpoint: 'spotRecord',
-  pageLimit: MAX_PAGE_SIZE.spotRecord,
+  pageLimit: SPOT_PAGE_SIZE,
   windowDays: MAX_SPAN_DAYS.spotRecord,
   scopes: [''],
   changesAfterTheFact: false,
+  columns: spotColumns,
   table: spotRecordTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,
@@ -24,4 +25,6 @@ export const spot: StreamDefinition<SpotLedgerRecord> = {
     values: [accountId, String(window.start), String(window.end)],
   }),
   crowdedInstantsQuery: crowdedInstantsByTs('spot_record'),
+  // Each record carries the coin's balance after it: reconciliation chains them and anchors the chain at the exchange.
+  runningBalance: true,
 };

@@ -1,9 +1,9 @@
 import { msParam, toMs } from '../../db/sql-time.ts';
-import { MAX_SPAN_DAYS, pageSubDepositWithdrawals } from '../../exchange/index.ts';
-import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
-import { brokerTransferTable } from '../tables/broker-transfer-table.ts';
-import type { TransferRecord } from '../tables/record-types.ts';
-import { crowdedInstantsByTs, type StreamDefinition } from './stream-definition.ts';
+import { MAX_SPAN_DAYS } from '../../exchange/index.ts';
+import { crowdedInstantsByTs, type StreamDefinition } from '../kit/stream-definition.ts';
+import { transferColumns, type TransferRecord } from './columns.ts';
+import { pageSubDepositWithdrawals, TRANSFER_PAGE_SIZE } from './pager.ts';
+import { brokerTransferTable } from './table.ts';
 
 /**
  * Deposits and withdrawals of a broker's sub-accounts, windowed by ts, which
@@ -12,10 +12,11 @@ import { crowdedInstantsByTs, type StreamDefinition } from './stream-definition.
 export const transfers: StreamDefinition<TransferRecord> = {
   name: 'transfers',
   endpoint: 'allSubDepositWithdrawal',
-  pageLimit: MAX_PAGE_SIZE.allSubDepositWithdrawal,
+  pageLimit: TRANSFER_PAGE_SIZE,
   windowDays: MAX_SPAN_DAYS.allSubDepositWithdrawal,
   scopes: [''],
   changesAfterTheFact: true,
+  columns: transferColumns,
   table: brokerTransferTable,
   eligible: (account) =>
     account.isBrokerParent
@@ -35,4 +36,5 @@ export const transfers: StreamDefinition<TransferRecord> = {
     values: [accountId, String(window.start), String(window.end)],
   }),
   crowdedInstantsQuery: crowdedInstantsByTs('broker_transfer'),
+  runningBalance: false,
 };

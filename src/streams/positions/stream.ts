@@ -1,14 +1,9 @@
 import { msParam, toMs } from '../../db/sql-time.ts';
-import {
-  HORIZON_DAYS,
-  horizonStart,
-  MAX_SPAN_DAYS,
-  pageHistoryPositions,
-  positionsReadableFrom,
-} from '../../exchange/index.ts';
-import { MAX_PAGE_SIZE } from '../../exchange/paging/pagers.ts';
-import { futuresPositionTable, type ProductTypeValue, type ScopedPosition } from '../tables/futures-position-table.ts';
-import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from './stream-definition.ts';
+import { HORIZON_DAYS, horizonStart, MAX_SPAN_DAYS } from '../../exchange/index.ts';
+import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from '../kit/stream-definition.ts';
+import { positionColumns } from './columns.ts';
+import { pageHistoryPositions, POSITION_PAGE_SIZE, positionsReadableFrom } from './pager.ts';
+import { futuresPositionTable, PRODUCT_TYPE_COLUMN, type ProductTypeValue, type ScopedPosition } from './table.ts';
 
 /** Read once per productType: the endpoint's default is USDT-FUTURES only. */
 export const PRODUCT_TYPES: readonly ProductTypeValue[] = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'];
@@ -21,7 +16,7 @@ export const PRODUCT_TYPES: readonly ProductTypeValue[] = ['USDT-FUTURES', 'COIN
 export const positions: StreamDefinition<ScopedPosition> = {
   name: 'positions',
   endpoint: 'historyPosition',
-  pageLimit: MAX_PAGE_SIZE.historyPosition,
+  pageLimit: POSITION_PAGE_SIZE,
   windowDays: MAX_SPAN_DAYS.historyPosition,
   scopes: PRODUCT_TYPES,
   horizon: {
@@ -31,6 +26,8 @@ export const positions: StreamDefinition<ScopedPosition> = {
     servedFrom: positionsReadableFrom,
   },
   changesAfterTheFact: false,
+  columns: positionColumns,
+  scopeColumn: PRODUCT_TYPE_COLUMN,
   table: futuresPositionTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,
@@ -53,6 +50,7 @@ export const positions: StreamDefinition<ScopedPosition> = {
             WHERE account_id = $1 GROUP BY product_type, updated_time HAVING count(*) >= $2`,
     values: [accountId, atLeast],
   }),
+  runningBalance: false,
 };
 
 function productTypeOf(scope: string): ProductTypeValue {

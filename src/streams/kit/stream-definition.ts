@@ -1,9 +1,15 @@
 import type pg from 'pg';
 
-import type { AccountSummary } from '../../accounts/account-service.ts';
 import { toMs } from '../../db/sql-time.ts';
-import type { ExchangeClient, Page, TimeWindow, WindowedStream } from '../../exchange/index.ts';
-import type { TableSpec } from '../tables/table-spec.ts';
+import type { ExchangeClient, TimeWindow, WindowedStream } from '../../exchange/index.ts';
+import type { Columns } from './columns.ts';
+import type { Page } from './page-window.ts';
+import type { ColumnSpec, TableSpec } from './table-spec.ts';
+
+/** What eligibility looks at of an account (src/accounts' summary has it). */
+export interface StreamAccount {
+  readonly isBrokerParent: boolean;
+}
 
 /** Whether an account can have a stream at all; when not, why, in the operator's words. */
 export type Eligibility = { eligible: true } | { eligible: false; needs: string; because: string };
@@ -34,7 +40,7 @@ export interface LookbackSettings {
 /**
  * Everything ingestion, planning and reconciliation need to know about one
  * history stream. The engine asks the stream instead of branching on its
- * name: adding a stream is one new file like `spot.ts`, its table spec, its
+ * name: adding a stream is one new folder like `src/streams/spot/`, its
  * migration, and one line in `registry.ts`.
  *
  * Methods are declared as methods on purpose: their parameters are then
@@ -56,8 +62,12 @@ export interface StreamDefinition<R> {
   readonly horizon?: StreamHorizon;
   /** Whether records change after they are first published (and so want the longer lookback). */
   readonly changesAfterTheFact: boolean;
+  /** The record's fields: the one declaration its schema, record type and table spec derive from. */
+  readonly columns: Columns;
+  /** The column the scope is stored in, beside the record's own (positions: product_type). */
+  readonly scopeColumn?: ColumnSpec;
   readonly table: TableSpec<R>;
-  eligible(account: AccountSummary): Eligibility;
+  eligible(account: StreamAccount): Eligibility;
   lookbackMs(settings: LookbackSettings): number;
   /** Pages one window of one scope from a saved cursor (null: from the newest record). */
   pages(client: ExchangeClient, window: TimeWindow, scope: string, resumeFrom: string | null): AsyncIterable<Page<R>>;
@@ -71,6 +81,13 @@ export interface StreamDefinition<R> {
   storedKeysQuery(accountId: string, scope: string, window: TimeWindow): pg.QueryConfig;
   /** Reconciliation: every (scope, ts) holding at least `atLeast` stored rows, as `{ scope, ts, stored }`. */
   crowdedInstantsQuery(accountId: string, atLeast: number): pg.QueryConfig;
+  /**
+   * Reconciliation: each record carries its coin's balance after it (spot). Such a
+   * stream's balances chain record to record and are anchored at the exchange; its
+   * window re-reads answer the balance and paging checks' questions (fresh-reads.ts),
+   * and `edge` recounts leave its long-settled windows to the chain.
+   */
+  readonly runningBalance: boolean;
 }
 
 export async function* mapPages<T, R>(pages: AsyncIterable<Page<T>>, map: (item: T) => R): AsyncGenerator<Page<R>> {

@@ -1,0 +1,72 @@
+import {
+  exchangeBounds,
+  type ExchangeClient,
+  HORIZON_MARGIN_MS,
+  horizonStart,
+  type TimeWindow,
+} from '../../exchange/index.ts';
+import { type HistoryPositionParams,historyPositionRequest } from '../../exchange/requests/history-requests.ts';
+import { type Page, pageCap, pageWindow,type PagingOptions } from '../kit/page-window.ts';
+import type { PositionRecord } from './columns.ts';
+import { historyPositionData, type HistoryPositionPage } from './response.ts';
+
+export const POSITION_PAGE_SIZE = 100;
+
+/** One request for closed positions; the horizon and range rules are judged on the exchange's clock. */
+export function historyPosition(
+  client: ExchangeClient,
+  params: HistoryPositionParams = {},
+): Promise<HistoryPositionPage> {
+  return client.call(
+    'historyPosition',
+    historyPositionRequest(() => client.now()),
+    historyPositionData,
+    params,
+  );
+}
+
+/**
+ * The oldest instant a positions request may start at now (the 3-month
+ * horizon, plus half the planner's margin so a request is never refused).
+ * It moves with the exchange's clock: a caller that checks it after paging
+ * gets a bound no earlier than any start the pager used. Read on the
+ * exchange's clock as last seen (the local one may be off it).
+ */
+export function positionsReadableFrom(client: ExchangeClient): number {
+  return horizonStart('historyPosition', client.now(), HORIZON_MARGIN_MS / 2);
+}
+
+/**
+ * Positions of one window (idLessThan = previous endId). Each page re-checks
+ * the 3-month horizon: while a long window is paged the horizon moves, and a
+ * startTime that fell behind it would be refused; positions that old are
+ * leaving the exchange anyway.
+ */
+export function pageHistoryPositions(
+  client: ExchangeClient,
+  window: TimeWindow,
+  query: { symbol?: string; productType?: 'USDT-FUTURES' | 'COIN-FUTURES' | 'USDC-FUTURES' } = {},
+  options: PagingOptions = {},
+): AsyncGenerator<Page<PositionRecord>, void, undefined> {
+  return pageWindow(
+    'historyPosition',
+    async (cursor) => {
+      const { startTime: from, endTime } = exchangeBounds(window);
+      // The horizon is the exchange's: learn its clock before the first page is asked for.
+      await client.exchangeNow();
+      const startTime = Math.max(Number(from), positionsReadableFrom(client));
+      if (startTime > Number(endTime)) return { items: [], next: null };
+      const page = await historyPosition(client, {
+        ...query,
+        startTime: String(startTime),
+        endTime,
+        limit: options.limit ?? POSITION_PAGE_SIZE,
+        idLessThan: cursor ?? undefined,
+      });
+      return { items: page.list, next: page.endId ?? page.list.at(-1)?.positionId ?? null };
+    },
+    options.resumeFrom ?? null,
+    'decreasing-id',
+    pageCap(window, options.limit ?? POSITION_PAGE_SIZE),
+  );
+}

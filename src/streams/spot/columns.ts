@@ -1,0 +1,17 @@
+import { SPOT_TAX_TYPES } from '../../exchange/spot-tax-types.ts';
+import type { Columns, RecordOf } from '../kit/columns.ts';
+
+/** A spot finance record (docs/exchange-api.md §5.4), field by field: the one declaration of its columns. */
+export const spotColumns = {
+  id: { kind: 'id', column: 'record_id', pgType: 'text', core: true },
+  coin: { kind: 'id', column: 'coin', pgType: 'text', core: true },
+  // Kept as text (the exact value); an unlisted one is flagged.
+  spotTaxType: { kind: 'listed', column: 'spot_tax_type', pgType: 'text', core: true, values: SPOT_TAX_TYPES },
+  amount: { kind: 'decimal', column: 'amount', pgType: 'numeric', core: true },
+  fee: { kind: 'decimal', column: 'fee', pgType: 'numeric', core: true },
+  balance: { kind: 'decimal', column: 'balance', pgType: 'numeric', core: true },
+  bizOrderId: { kind: 'optional-text', column: 'biz_order_id', pgType: 'text', core: false },
+  ts: { kind: 'unix-ms', column: 'ts', pgType: 'timestamptz', core: true },
+} as const satisfies Columns;
+
+export type SpotLedgerRecord = RecordOf<typeof spotColumns>;

@@ -1,0 +1,42 @@
+import { exchangeBounds, type ExchangeClient, type TimeWindow } from '../../exchange/index.ts';
+import { type SpotRecordParams,spotRecordRequest } from '../../exchange/requests/history-requests.ts';
+import { type Page, pageCap, pageWindow,type PagingOptions } from '../kit/page-window.ts';
+import type { SpotLedgerRecord } from './columns.ts';
+import { spotRecordData } from './response.ts';
+
+/** The largest page the endpoint allows (the spec's maximum `limit`): what ingestion asks for. */
+export const SPOT_PAGE_SIZE = 500;
+
+/** One request for spot finance records; the range rules against "now" are judged on the exchange's clock. */
+export function spotRecord(client: ExchangeClient, params: SpotRecordParams = {}): Promise<SpotLedgerRecord[]> {
+  return client.call(
+    'spotRecord',
+    spotRecordRequest(() => client.now()),
+    spotRecordData,
+    params,
+  );
+}
+
+/** Spot finance records of one window (idLessThan = last record's id; never by time: many share one ts). */
+export function pageSpotRecords(
+  client: ExchangeClient,
+  window: TimeWindow,
+  query: { coin?: string } = {},
+  options: PagingOptions = {},
+): AsyncGenerator<Page<SpotLedgerRecord>, void, undefined> {
+  return pageWindow(
+    'spotRecord',
+    async (cursor) => {
+      const list = await spotRecord(client, {
+        ...query,
+        ...exchangeBounds(window),
+        limit: options.limit ?? SPOT_PAGE_SIZE,
+        idLessThan: cursor ?? undefined,
+      });
+      return { items: list, next: list.at(-1)?.id ?? null };
+    },
+    options.resumeFrom ?? null,
+    'decreasing-id',
+    pageCap(window, options.limit ?? SPOT_PAGE_SIZE),
+  );
+}

@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+
+import { fastPathOf } from '../../src/exchange/responses/parse-answer.ts';
+import type { Columns, Field } from '../../src/streams/kit/columns.ts';
+import { historyPositionData } from '../../src/streams/positions/response.ts';
+import { type Stream, STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
+import { spotRecordData } from '../../src/streams/spot/response.ts';
+import { allSubDepositWithdrawalData } from '../../src/streams/transfers/response.ts';
+
+/*
+ * A stream's columns are declared once (src/streams/<name>/columns.ts); its
+ * schema, record type and table spec derive from them. What cannot derive
+ * from them is held to them here: the Prisma model (the table migrations
+ * create) and the spot fast path (the hand-written twin of the schema).
+ */
+
+const PRISMA = readFileSync(path.resolve(import.meta.dirname, '../../prisma/schema.prisma'), 'utf8');
+
+interface PrismaColumn {
+  column: string;
+  /** text, numeric, timestamptz, jsonb, uuid, text[], or an enum's database name. */
+  pgType: string;
+}
+
+function block(kind: 'model' | 'enum', mappedTo: string): string {
+  const blocks = [...PRISMA.matchAll(new RegExp(`^${kind} (\\w+) \\{\\n([\\s\\S]*?)^\\}`, 'gm'))];
+  const found = blocks.find((b) => b[2]!.includes(`@@map("${mappedTo}")`));
+  if (!found) throw new Error(`no Prisma ${kind} mapped to ${mappedTo}`);
+  return found[0];
+}
+
+function enumByPrismaName(name: string): { dbName: string; values: string[] } | undefined {
+  const found = PRISMA.match(new RegExp(`^enum ${name} \\{\\n([\\s\\S]*?)^\\}`, 'm'));
+  if (!found) return undefined;
+  const lines = found[1]!.split('\n').map((l) => l.trim());
+  const dbName = /@@map\("(\w+)"\)/.exec(found[1]!)?.[1] ?? name;
+  return { dbName, values: lines.filter((l) => /^\w+$/.test(l)) };
+}
+
+const SCALARS: Record<string, string> = { String: 'text', Decimal: 'numeric', DateTime: 'timestamptz', Json: 'jsonb' };
+
+function prismaColumns(table: string): Map<string, PrismaColumn & { values?: string[] }> {
+  const columns = new Map<string, PrismaColumn & { values?: string[] }>();
+  for (const line of block('model', table).split('\n').slice(1)) {
+    const match = /^\s+(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
+    if (!match || line.trim().startsWith('//') || line.trim().startsWith('@@')) continue;
+    const [, field, type, list, , attributes] = match;
+    if (/^[A-Z]/.test(type!) && !SCALARS[type!] && !enumByPrismaName(type!)) continue; // a relation
+    const column = /@map\("(\w+)"\)/.exec(attributes!)?.[1] ?? field!;
+    const anEnum = enumByPrismaName(type!);
+    const pgType = attributes!.includes('@db.Uuid')
+      ? 'uuid'
+      : anEnum
+        ? anEnum.dbName
+        : `${SCALARS[type!]}${list ? '[]' : ''}`;
+    columns.set(column, { column, pgType, ...(anEnum ? { values: anEnum.values } : {}) });
+  }
+  return columns;
+}
+
+/** Columns every stream table has besides the record's: who, as received, what was off, and when. */
+const BOOKKEEPING = ['account_id', 'raw', 'unmapped', 'first_seen_at', 'last_changed_at'];
+
+/** How each stream's answer carries its records: the page the schema reads, and its list. */
+const ANSWERS: Record<Stream, { schema: z.ZodType; wrap: (items: unknown[]) => unknown; list: (data: any) => unknown[] }> = {
+  spot: { schema: spotRecordData, wrap: (items) => items, list: (data) => data },
+  positions: { schema: historyPositionData, wrap: (list) => ({ list, endId: '1' }), list: (data) => data.list },
+  transfers: {
+    schema: allSubDepositWithdrawalData,
+    wrap: (list) => ({ list, endId: '1' }),
+    list: (data) => data.list,
+  },
+};
+
+const VALID: Record<Field['kind'], (field: Field) => string> = {
+  id: () => 'id-7',
+  decimal: () => '-0.00012000',
+  'unix-ms': () => '1767225600123',
+  listed: (field) => field.values?.[0] ?? 'listed',
+  'optional-text': () => 'order-9',
+};
+
+/** Values each kind must refuse. */
+const GARBLED: Record<Field['kind'], unknown[]> = {
+  id: ['', 7, null],
+  decimal: ['1e5', '', 1.5, null],
+  'unix-ms': ['1767225600123.5', '-1', '', 1767225600123],
+  listed: ['', 3, null],
+  'optional-text': [7],
+};
+
+function validItem(columns: Columns): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(columns).map(([name, field]) => [name, VALID[field.kind](field)]));
+}
+
+describe('stream declarations', () => {
+  it('every stream has an answer shape here', () => {
+    expect(Object.keys(ANSWERS).sort()).toEqual([...STREAMS].sort());
+  });
+
+  for (const stream of STREAMS) {
+    const definition = STREAM_DEFINITIONS[stream];
+    const columns = definition.columns;
+    const answer = ANSWERS[stream];
+
+    describe(stream, () => {
+      it('its columns are its Prisma model, column by column, with the same Postgres types', () => {
+        const model = prismaColumns(definition.table.table);
+        const declared = [
+          ...Object.values(columns).map((f) => ({ column: f.column, pgType: f.pgType })),
+          ...(definition.scopeColumn ? [{ column: definition.scopeColumn.name, pgType: definition.scopeColumn.paramType }] : []),
+        ];
+        expect([...model.keys()].sort()).toEqual([...declared.map((d) => d.column), ...BOOKKEEPING].sort());
+        for (const { column, pgType } of declared) expect({ column, pgType: model.get(column)?.pgType }).toEqual({ column, pgType });
+      });
+
+      it("its listed values stored as an enum are the enum's values (and unknown)", () => {
+        const model = prismaColumns(definition.table.table);
+        for (const field of Object.values(columns).filter((f) => f.kind === 'listed' && f.pgType !== 'text')) {
+          expect({ column: field.column, values: model.get(field.column)?.values?.sort() }).toEqual({
+            column: field.column,
+            values: [...field.values!, 'unknown'].sort(),
+          });
+        }
+      });
+
+      it('its table spec stores every declared column, and the natural key is among them', () => {
+        const names = definition.table.columns.map((c) => c.name);
+        expect(names.sort()).toEqual(
+          [...prismaColumns(definition.table.table).keys()].filter((c) => !c.endsWith('_at')).sort(),
+        );
+        for (const key of definition.table.key) expect(names).toContain(key);
+      });
+
+      it('its schema reads a valid item to the declared record, and refuses it without or with a garbled core field', () => {
+        const item = validItem(columns);
+        const [record] = answer.list(answer.schema.parse(answer.wrap([item])));
+        expect(record).toEqual({ ...item, raw: item });
+        for (const [name, field] of Object.entries(columns).filter(([, f]) => f.core)) {
+          const { [name]: _dropped, ...without } = item;
+          expect({ name, parsed: answer.schema.safeParse(answer.wrap([without])).success }).toEqual({ name, parsed: false });
+          for (const garbled of GARBLED[field.kind]) {
+            const bad = { ...item, [name]: garbled };
+            expect({ name, garbled, parsed: answer.schema.safeParse(answer.wrap([bad])).success }).toEqual({
+              name,
+              garbled,
+              parsed: false,
+            });
+          }
+        }
+      });
+
+      it('its fast path, if any, returns what the schema returns and refuses what the schema refuses', () => {
+        const fast = fastPathOf(answer.schema);
+        if (stream === 'spot') expect(fast).toBeDefined();
+        if (!fast) return;
+        const item = validItem(columns);
+        const check = (data: unknown, label: string): void => {
+          const schema = answer.schema.safeParse(data);
+          const quick = fast(data);
+          if (schema.success) expect({ label, quick }).toEqual({ label, quick: schema.data });
+          else expect({ label, quick }).toEqual({ label, quick: undefined });
+        };
+        check(answer.wrap([item]), 'valid');
+        for (const [name, field] of Object.entries(columns)) {
+          const { [name]: _dropped, ...without } = item;
+          check(answer.wrap([without]), `without ${name}`);
+          check(answer.wrap([{ ...item, [name]: null }]), `${name} null`);
+          for (const garbled of GARBLED[field.kind]) check(answer.wrap([{ ...item, [name]: garbled }]), `${name} ${String(garbled)}`);
+        }
+        // A core field the fast path let through garbled would read here: each must be refused by both.
+        for (const [name, field] of Object.entries(columns).filter(([, f]) => f.core)) {
+          for (const garbled of GARBLED[field.kind]) {
+            expect({ name, garbled, quick: fast(answer.wrap([{ ...item, [name]: garbled }])) }).toEqual({
+              name,
+              garbled,
+              quick: undefined,
+            });
+          }
+        }
+      });
+    });
+  }
+});
