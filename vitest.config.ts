@@ -21,6 +21,7 @@ const UNIT = [
   'test/accounting/walk-history.test.ts',
   'test/accounting/beancount-names.test.ts',
   'test/exchange/parse-answer.test.ts',
+  'test/exchange/recorded-answers.test.ts',
   'test/exchange/retry-policy.test.ts',
   'test/exchange/signer.test.ts',
   'test/exchange/window-planner.test.ts',
