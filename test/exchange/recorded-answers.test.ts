@@ -14,13 +14,11 @@ import {
   createSubData,
   subAccountApiKeyData,
 } from '../../src/exchange/responses/account-responses.ts';
-import {
-  allSubDepositWithdrawalData,
-  historyPositionData,
-  spotRecordData,
-} from '../../src/exchange/responses/history-responses.ts';
 import { fundNetFlowData, openInterestLimitData } from '../../src/exchange/responses/market-responses.ts';
 import { parseAnswer } from '../../src/exchange/responses/parse-answer.ts';
+import { historyPositionData } from '../../src/streams/positions/response.ts';
+import { spotRecordData } from '../../src/streams/spot/response.ts';
+import { allSubDepositWithdrawalData } from '../../src/streams/transfers/response.ts';
 
 /**
  * The corpus of answers the real exchange has been recorded or documented giving
