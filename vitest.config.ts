@@ -20,6 +20,7 @@ const UNIT = [
   'test/accounting/lot-engine-property.test.ts',
   'test/accounting/walk-history.test.ts',
   'test/accounting/beancount-names.test.ts',
+  'test/accounting/bean-check-prerequisite.test.ts',
   'test/exchange/parse-answer.test.ts',
   'test/exchange/retry-policy.test.ts',
   'test/exchange/signer.test.ts',
