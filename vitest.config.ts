@@ -40,6 +40,7 @@ const UNIT = [
   'test/reconcile/fresh-reads.test.ts',
   'test/simulator/admin.test.ts',
   'test/simulator/anchor.test.ts',
+  'test/simulator/anchor-file.test.ts',
   'test/simulator/auth.test.ts',
   'test/simulator/cancel-orders.test.ts',
   'test/simulator/cli.test.ts',
