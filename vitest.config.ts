@@ -36,6 +36,7 @@ const UNIT = [
   'test/management/plan.test.ts',
   'test/ops/compose-file.test.ts',
   'test/ops/node-version.test.ts',
+  'test/ops/readme.test.ts',
   'test/reconcile/format-report.test.ts',
   'test/reconcile/fresh-reads.test.ts',
   'test/simulator/admin.test.ts',
