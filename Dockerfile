@@ -38,8 +38,9 @@ COPY scripts/probe.js scripts/migrate-when-ready.sh ./scripts/
 # prisma/: `ledgerline migrate` reads schema.prisma and migrations/ at run time.
 COPY prisma ./prisma
 COPY --from=build /app/dist ./dist
-# The exports volume is mounted here; created owned by `node` so a new named volume inherits it.
-RUN mkdir -p /data/exports && chown node:node /data/exports
+# The exports volume (and the demo simulator's anchor volume) are mounted here; created owned by
+# `node` so a new named volume inherits it.
+RUN mkdir -p /data/exports /data/simulator && chown node:node /data/exports /data/simulator
 # The official image's unprivileged user (uid 1000); the application files stay root-owned, read-only to it.
 USER node
 # The worker's readiness probe on its default METRICS_PORT (docker-compose.yml sets one per service:

@@ -1,10 +1,14 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 
+import { isValidIp } from './auth/ip.ts';
 import type { ScaleOption } from './data/scale.ts';
 import type { SimulatorOptions } from './types.ts';
 
 /** Parses the shell's arguments into SimulatorOptions; a bad value ends in one clear line. */
-export function parseCliOptions(argv: string[], testMode: boolean): SimulatorOptions & { admin: boolean } {
+export function parseCliOptions(
+  argv: string[],
+  testMode: boolean,
+): SimulatorOptions & { admin: boolean; anchorFile?: string } {
   const program = new Command()
     .name('simulator')
     .description('The ledgerline exchange simulator: the 11 endpoints of the trading API, on seeded data.')
@@ -25,6 +29,13 @@ export function parseCliOptions(argv: string[], testMode: boolean): SimulatorOpt
       'lay the history out from this Unix ms time, or the start of the UTC day',
       parseAnchor,
     )
+    .addOption(
+      new Option(
+        '--anchor-file <path>',
+        'keep the anchor in this file: read it back, or write the start of the UTC day on a first start',
+      ).conflicts('anchor'),
+    )
+    .option('--demo-ip <address>', 'also bind the demo key to this address (repeatable)', collectIp, [] as string[])
     .option('--admin', 'serve the /__sim admin API')
     .option('--demo', 'demo mode: serves the /__sim admin API')
     .exitOverride()
@@ -40,6 +51,8 @@ export function parseCliOptions(argv: string[], testMode: boolean): SimulatorOpt
     timestampSpelling: 'lower' | 'camel';
     now?: number;
     anchor?: number;
+    anchorFile?: string;
+    demoIp: string[];
     admin?: boolean;
     demo?: boolean;
   }>();
@@ -52,6 +65,8 @@ export function parseCliOptions(argv: string[], testMode: boolean): SimulatorOpt
     timestampSpelling: o.timestampSpelling,
     ...(o.now === undefined ? {} : { now: o.now }),
     ...(o.anchor === undefined ? {} : { anchor: o.anchor }),
+    ...(o.anchorFile === undefined ? {} : { anchorFile: o.anchorFile }),
+    ...(o.demoIp.length === 0 ? {} : { demoIps: o.demoIp }),
     admin: Boolean(o.admin || o.demo || testMode),
   };
 }
@@ -88,4 +103,9 @@ function parseAnchor(value: string): number {
   if (value === 'today') return Math.floor(Date.now() / 86_400_000) * 86_400_000;
   if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('anchor must be Unix milliseconds or "today".');
   return Number(value);
+}
+
+function collectIp(value: string, previous: string[]): string[] {
+  if (!isValidIp(value)) throw new InvalidArgumentError('demo-ip must be an IPv4 or IPv6 address.');
+  return [...previous, value];
 }

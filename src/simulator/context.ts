@@ -25,6 +25,8 @@ export interface ContextOptions {
   seed: number;
   scale: ScaleSpec;
   anchor: number;
+  /** Addresses the demo key is bound to besides loopback. */
+  demoIps: string[];
   clock: SimClock;
   rateLimits: RateLimitOptions;
   timestampSpelling: TimestampSpelling;
@@ -65,6 +67,7 @@ export class SimContext {
       uta: true,
       unifiedManagement: true,
       label: 'demo',
+      ipList: [...LOCAL_IPS, ...options.demoIps],
       withData: true,
       withOrders: true,
     });

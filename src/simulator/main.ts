@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 
 import { getConfig } from '../config/config.ts';
+import { anchorFromFile } from './anchor-file.ts';
 import { parseCliOptions } from './cli-options.ts';
 import { startSimulator } from './start.ts';
 
@@ -14,7 +15,9 @@ async function main(): Promise<void> {
     process.exit(error instanceof CommanderError ? error.exitCode : 1);
   }
   const started = Date.now();
-  const sim = await startSimulator(options);
+  const { anchorFile, ...simulatorOptions } = options;
+  if (anchorFile !== undefined) simulatorOptions.anchor = anchorFromFile(anchorFile, options.now ?? started);
+  const sim = await startSimulator(simulatorOptions);
   const scale = sim.context.scale;
   const limits = sim.context.rateLimits.options;
   const d = sim.demo;
@@ -25,7 +28,7 @@ async function main(): Promise<void> {
         ` (generated in ${Date.now() - started} ms)`,
       `  rate limits ${limits.enabled ? `on (x${limits.factor})` : 'off'}; admin API ${options.admin ? `on at ${sim.url}/__sim` : 'off (use --admin)'}`,
       '',
-      'Demo account (main account, broker parent, unified trading account; key bound to 127.0.0.1 and ::1):',
+      `Demo account (main account, broker parent, unified trading account; key bound to ${boundTo(sim.context.demo.key.ipList)}):`,
       `  uid         ${d.uid}`,
       `  API key     ${d.apiKey}`,
       `  secret key  ${d.secretKey}`,
@@ -38,6 +41,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** "127.0.0.1, ::1 and 172.29.57.10": loopback's IPv4-mapped spelling left out, as before. */
+function boundTo(ipList: string[]): string {
+  const shown = ipList.filter((ip) => !ip.startsWith('::ffff:'));
+  return shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)!}`;
 }
 
 main().catch((error: unknown) => {

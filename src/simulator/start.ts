@@ -51,6 +51,7 @@ export function createContext(options: SimulatorOptions = {}): SimContext {
     seed,
     scale: resolveScale(options.scale),
     anchor: options.anchor ?? clock.now(),
+    demoIps: options.demoIps ?? [],
     clock,
     rateLimits: options.rateLimits ?? { enabled: true },
     timestampSpelling: spelling,

@@ -33,6 +33,11 @@ export interface SimulatorOptions {
    * same history all day: what the demo needs to be re-runnable.
    */
   anchor?: number;
+  /**
+   * Addresses the demo key is bound to besides loopback (a container's neighbours). Binding does
+   * not change the seeded credentials.
+   */
+  demoIps?: string[];
   /** Serve the /__sim admin API (default true). */
   admin?: boolean;
 }

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { exportToFile } from '../../src/export/export-to-file.ts';
 import { generateSpotRecords } from '../../src/simulator/data/spot-generator.ts';
 import { SpotStore } from '../../src/simulator/data/spot-store.ts';
 import { insertAccount, insertSpot, withClient } from '../export/seed.ts';
+import { beanCheck } from '../helpers/bean-check.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
 const db = useTestDatabase('beancount');
@@ -35,12 +35,6 @@ async function exportJournal(accountId: string, name: string, from: string, to: 
     ...(currency ? { valuation: { currency, priceToleranceMs: 86_400_000 } } : {}),
   });
   return { ...file, text: await readFile(file.csvPath, 'utf8') };
-}
-
-function beanCheck(file: string): { status: number | null; output: string } {
-  const run = spawnSync('bean-check', [file], { encoding: 'utf8', timeout: 60_000 });
-  if (run.error) throw run.error;
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
 /** `balance` assertions by date, account and amount. */

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { readCompose, ruleProblems, RULES, schemaErrors } from './compose-rules.ts';
+import { parseCliOptions } from '../../src/simulator/cli-options.ts';
+import { APP_SERVICES, environmentOf, readCompose, ruleProblems, RULES, schemaErrors } from './compose-rules.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const compose = () => readCompose(path.join(ROOT, 'docker-compose.yml'));
@@ -68,6 +69,72 @@ describe('docker-compose.yml', () => {
     }
     // The simulator runs compiled: the path the image holds (tsconfig.build.json's outDir, rootDir .).
     expect(services.simulator!.entrypoint).toEqual(['node', 'dist/src/simulator/main.js']);
+  });
+});
+
+// Issue 28: what a reader of the compose file and its page met.
+describe('docker-compose.yml, as an operator meets it', () => {
+  /** The page that documents the compose file (moved out of the README). */
+  const composePage = () => {
+    const file = path.join(ROOT, 'docs/docker-compose.md');
+    return existsSync(file) ? readFileSync(file, 'utf8') : '';
+  };
+
+  it('a METRICS_HOST set in .env reaches the worker: the compose environment sets only what must differ in a container', () => {
+    const { services } = compose();
+    // Compose gives `environment` precedence over `env_file`: a key set there can never come from .env.
+    const dotenv = { METRICS_HOST: '0.0.0.0', LOG_LEVEL: 'debug' };
+    expect({ ...dotenv, ...environmentOf(services.worker!) }).toMatchObject(dotenv);
+    const containerOnly = [
+      'NODE_ENV',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'EXPORT_DIR',
+      'WEB_HOST',
+      'WEB_PORT',
+      'METRICS_PORT',
+    ];
+    for (const name of APP_SERVICES) {
+      expect(
+        Object.keys(environmentOf(services[name]!)).filter((key) => !containerOnly.includes(key)),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('states the Compose version its env_file entries need (path and required: Compose 2.24)', () => {
+    const { services } = compose();
+    const optional = APP_SERVICES.filter((name) =>
+      JSON.stringify(services[name]!.env_file ?? null).includes('"required"'),
+    );
+    // Without such an entry this test would check nothing.
+    expect(optional).toEqual(APP_SERVICES);
+    const header = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8').split('\n\n')[0]!;
+    expect(header).toMatch(/Compose 2\.24 or later/);
+    expect(composePage()).toMatch(/Compose 2\.24 or later/);
+  });
+
+  it("the demo profile's simulator keeps one history across restarts: anchored by a file on a volume, its demo key bound to the worker", () => {
+    const doc = compose();
+    const simulator = doc.services.simulator!;
+    // The simulator's own parser: an option it does not know fails here, as it would in the container.
+    const options = parseCliOptions(['node', 'main.js', ...(simulator.command ?? [])], false);
+    expect(options.anchor, '--anchor: a fixed instant, or one that moves with the day (today)').toBeUndefined();
+    expect(options.anchorFile ?? '', 'the simulator runs with --anchor-file <absolute path>').toMatch(/^\//);
+    const mounts = (simulator.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume.split(':') : []));
+    const mount = mounts.find(([, target]) => target && options.anchorFile!.startsWith(`${target}/`));
+    expect(mount, `a volume holds ${options.anchorFile}`).toBeDefined();
+    expect(Object.keys((doc.volumes ?? {}) as Record<string, unknown>)).toContain(mount![0]);
+    // The image creates that directory for its unprivileged user, or a new volume is root's.
+    const runtime = dockerfileStages().at(-1)!;
+    const target = mount![1]!;
+    expect(
+      runtime.lines.some(
+        (line) => /^RUN mkdir -p\b/.test(line) && line.includes(target) && /chown node:node\b/.test(line),
+      ),
+    ).toBe(true);
+    const networks = doc.services.worker!.networks as Record<string, { ipv4_address?: string }>;
+    expect(options.demoIps).toEqual([networks.ledgerline!.ipv4_address]);
   });
 });
 

@@ -27,6 +27,8 @@ interface Service {
   healthcheck?: { test?: string | string[]; disable?: boolean };
   depends_on?: Record<string, { condition?: string }> | string[];
   profiles?: string[];
+  volumes?: (string | { type?: string; source?: string; target?: string })[];
+  networks?: string[] | Record<string, { ipv4_address?: string } | null>;
   network_mode?: string;
   restart?: string;
 }
@@ -59,7 +61,7 @@ export function schemaErrors(doc: unknown): string[] {
   return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`);
 }
 
-function environmentOf(service: Service): Record<string, string> {
+export function environmentOf(service: Service): Record<string, string> {
   const env = service.environment ?? {};
   if (!Array.isArray(env)) return env;
   return Object.fromEntries(env.map((entry) => [entry.split('=')[0]!, entry.split('=').slice(1).join('=')]));
