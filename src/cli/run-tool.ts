@@ -10,18 +10,25 @@ export interface ToolOptions {
    * that builds a runtime connects to both.
    */
   needs?: readonly Store[];
+  /**
+   * Whether the command uses the database's tables, so that the database must
+   * exist at this build's migrations before it starts. Default: whenever it
+   * needs Postgres; only `migrate`, which makes it so, says false.
+   */
+  migrated?: boolean;
 }
 
 /**
  * Runs a command-line tool: a LedgerlineError (bad config, bad argument, a
- * store down, failed work) becomes one line on stderr, with no stack trace,
- * and the exit code its class decides (src/cli/exit-codes.ts); anything
- * unexpected is printed in full with exit code 1.
+ * store down or not migrated, failed work) becomes one line on stderr, with no
+ * stack trace, and the exit code its class decides (src/cli/exit-codes.ts);
+ * anything unexpected is printed in full with exit code 1.
  */
 export async function runTool(main: (config: Config) => Promise<void>, options: ToolOptions = {}): Promise<void> {
   try {
     const config = getConfig();
-    await checkServices(config, options.needs ?? ['postgres', 'redis']);
+    const needs = options.needs ?? ['postgres', 'redis'];
+    await checkServices(config, needs, { migrated: options.migrated ?? needs.includes('postgres') });
     await main(config);
   } catch (error) {
     if (error instanceof LedgerlineError) {
