@@ -61,6 +61,8 @@ const UNIT = [
   'test/unit/redis-cluster-config.test.ts',
   'test/unit/env-example.test.ts',
   'test/unit/exit-codes.test.ts',
+  'test/unit/migration-state.test.ts',
+  'test/unit/database-failure.test.ts',
   'test/unit/import-direction.test.ts',
   'test/unit/logs-to-stderr.test.ts',
   'test/exchange/endpoint-table.test.ts',

@@ -2,7 +2,9 @@ import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 
 import type { Config } from '../config/config.ts';
-import { ServiceUnreachableError } from '../errors/index.ts';
+import { databaseName } from '../db/ensure-database.ts';
+import { assertMigrated } from '../db/migration-state.ts';
+import { DatabaseNotReadyError, ServiceUnreachableError } from '../errors/index.ts';
 
 export type Store = 'postgres' | 'redis';
 
@@ -13,24 +15,41 @@ export type Store = 'postgres' | 'redis';
  */
 export const PROBE_TIMEOUT_MS = 2_500;
 
-/** Postgres' "database does not exist": the server answered, which is all the probe asks (migrate creates it). */
-const UNDEFINED_DATABASE = '3D000';
+/** Postgres' "database does not exist": the server answered (enough for `migrate`, which creates it). */
+export const UNDEFINED_DATABASE = '3D000';
+
+export interface CheckOptions {
+  /**
+   * Whether the database must also exist at this build's migrations (every command that uses
+   * its tables; not `migrate`, which makes it so). Checked within the same probe and deadline.
+   */
+  migrated?: boolean;
+}
 
 /**
  * Checks, before a command starts, that the stores it needs answer. Without
  * it a command with Redis down waits forever (BullMQ's connections retry every
  * command until Redis returns) while ioredis prints an error per reconnect,
  * and one with Postgres on a silent address waits for the kernel's timeout.
- * Throws a ServiceUnreachableError naming the first store that did not answer.
+ * Throws a ServiceUnreachableError naming the first store that did not answer,
+ * or (with `migrated`) a DatabaseNotReadyError saying what the database lacks:
+ * found here, a missing table is one line instead of a Prisma stack halfway
+ * through the work, and a worker refuses before it registers its schedules.
  */
-export async function checkServices(config: Config, stores: readonly Store[]): Promise<void> {
-  const probes = stores.map((store) => (store === 'postgres' ? probePostgres(config) : probeRedis(config)));
+export async function checkServices(
+  config: Config,
+  stores: readonly Store[],
+  options: CheckOptions = {},
+): Promise<void> {
+  const probes = stores.map((store) =>
+    store === 'postgres' ? probePostgres(config, options.migrated ?? false) : probeRedis(config),
+  );
   const results = await Promise.allSettled(probes);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
 
-async function probePostgres(config: Config): Promise<void> {
+async function probePostgres(config: Config, migrated: boolean): Promise<void> {
   const where = hostOf(config.databaseUrl, 5432);
   const client = new pg.Client({
     connectionString: config.databaseUrl,
@@ -44,13 +63,18 @@ async function probePostgres(config: Config): Promise<void> {
       (async () => {
         await client.connect();
         await client.query('SELECT 1');
+        if (migrated) await assertMigrated(client, databaseName(config.databaseUrl));
       })(),
     );
     await client.end();
   } catch (error) {
     // Not awaited: ending a connection to a server that never answers waits for that server too.
     client.end().catch(() => undefined);
-    if ((error as { code?: unknown }).code === UNDEFINED_DATABASE) return;
+    if (error instanceof DatabaseNotReadyError) throw error;
+    if ((error as { code?: unknown }).code === UNDEFINED_DATABASE) {
+      if (!migrated) return;
+      throw DatabaseNotReadyError.missing(databaseName(config.databaseUrl), error);
+    }
     throw new ServiceUnreachableError('Postgres', 'DATABASE_URL', where, reasonOf(error), error);
   }
 }
@@ -117,7 +141,7 @@ async function withDeadline(work: Promise<void>): Promise<void> {
 }
 
 /** host:port of a service URL, never its user or password. */
-function hostOf(url: string, defaultPort: number): string {
+export function hostOf(url: string, defaultPort: number): string {
   try {
     const parsed = new URL(url);
     return `${parsed.hostname}:${parsed.port || defaultPort}`;
@@ -126,7 +150,8 @@ function hostOf(url: string, defaultPort: number): string {
   }
 }
 
-function reasonOf(error: unknown): string {
+/** The first line of why a connection failed, for a one-line message. */
+export function reasonOf(error: unknown): string {
   // Node reports a refused dual-stack connection as an AggregateError with an empty message.
   if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
   if (error instanceof Error) {

@@ -1,4 +1,10 @@
-import { ConfigError, LedgerlineError, ServiceUnreachableError, ValidationError } from '../errors/index.ts';
+import {
+  ConfigError,
+  DatabaseNotReadyError,
+  LedgerlineError,
+  ServiceUnreachableError,
+  ValidationError,
+} from '../errors/index.ts';
 import {
   ExchangeNetworkError,
   ExchangeRateLimitError,
@@ -17,7 +23,10 @@ export const EXIT = {
   failed: 1,
   /** Bad input: an argument, a variable, or a name that is not registered; nothing was done. */
   badInput: 2,
-  /** Postgres, Redis or the exchange could not be reached; trying later may succeed. */
+  /**
+   * Postgres, Redis or the exchange could not be reached, or the database is not at this build's
+   * migrations (the line names the fix); trying later, or after that fix, may succeed.
+   */
   unreachable: 3,
 } as const;
 
@@ -26,6 +35,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** The exit code of a command that ended with `error`. Pure: decided by the error's class alone. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof ServiceUnreachableError) return EXIT.unreachable;
+  // A store that answers but is not ready: missing, not migrated, at another migration.
+  if (error instanceof DatabaseNotReadyError) return EXIT.unreachable;
   // The exchange did not answer usefully even after the client's retries.
   if (
     error instanceof ExchangeNetworkError ||

@@ -1,6 +1,7 @@
 import { type Config, getConfig } from '../config/config.ts';
 import { LedgerlineError } from '../errors/index.ts';
 import { checkServices, type Store } from './check-services.ts';
+import { databaseFailure } from './database-failure.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
 
 export interface ToolOptions {
@@ -10,23 +11,34 @@ export interface ToolOptions {
    * that builds a runtime connects to both.
    */
   needs?: readonly Store[];
+  /**
+   * Whether the command uses the database's tables, so that the database must
+   * exist at this build's migrations before it starts. Default: whenever it
+   * needs Postgres; only `migrate`, which makes it so, says false.
+   */
+  migrated?: boolean;
 }
 
 /**
  * Runs a command-line tool: a LedgerlineError (bad config, bad argument, a
- * store down, failed work) becomes one line on stderr, with no stack trace,
- * and the exit code its class decides (src/cli/exit-codes.ts); anything
- * unexpected is printed in full with exit code 1.
+ * store down or not migrated, failed work) becomes one line on stderr, with no
+ * stack trace, and the exit code its class decides (src/cli/exit-codes.ts); so
+ * does Postgres lost while the command runs. Anything else unexpected is
+ * printed in full with exit code 1.
  */
 export async function runTool(main: (config: Config) => Promise<void>, options: ToolOptions = {}): Promise<void> {
+  let config: Config | undefined;
   try {
-    const config = getConfig();
-    await checkServices(config, options.needs ?? ['postgres', 'redis']);
+    config = getConfig();
+    const needs = options.needs ?? ['postgres', 'redis'];
+    await checkServices(config, needs, { migrated: options.migrated ?? needs.includes('postgres') });
     await main(config);
   } catch (error) {
-    if (error instanceof LedgerlineError) {
-      process.stderr.write(`${error.toOneLine()}\n`);
-      process.exitCode = exitCodeFor(error);
+    const known =
+      error instanceof LedgerlineError ? error : config ? databaseFailure(error, config.databaseUrl) : undefined;
+    if (known) {
+      process.stderr.write(`${known.toOneLine()}\n`);
+      process.exitCode = exitCodeFor(known);
       return;
     }
     process.exitCode = EXIT.failed;

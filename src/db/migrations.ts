@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { ensureDatabase } from './ensure-database.ts';
+import { refuseNewer } from './migration-state.ts';
 import { DEFAULT_MIGRATIONS_DIR, DEFAULT_SCHEMA_PATH, readMigrations } from './tools/migrations-dir.ts';
 import { NO_FILTERS, withSchemaEngine } from './tools/schema-engine.ts';
 
@@ -13,9 +14,11 @@ export interface MigrationPaths {
 /**
  * Applies prisma/migrations to the database (creating the database first if
  * it is missing) and returns the names it applied; [] when up to date.
+ * Refuses (DatabaseNotReadyError) a database a newer build has migrated.
  */
 export async function migrateDatabase(databaseUrl: string, paths: MigrationPaths = {}): Promise<string[]> {
   await ensureDatabase(databaseUrl);
+  await refuseNewer(databaseUrl, paths.migrationsDir);
   const schemaPath = paths.schemaPath ?? DEFAULT_SCHEMA_PATH;
   return withSchemaEngine({ databaseUrl, schemaPath }, async (engine) => {
     const migrationsList = await readMigrations(paths.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { AccountNotFoundError } from '../../src/accounts/account-errors.ts';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { WindowsFailedError } from '../../src/cli/watch-windows.ts';
-import { ConfigError, ServiceUnreachableError, ValidationError } from '../../src/errors/index.ts';
+import {
+  ConfigError,
+  DatabaseNotReadyError,
+  ServiceUnreachableError,
+  ValidationError,
+} from '../../src/errors/index.ts';
 import {
   ExchangeAuthError,
   ExchangeNetworkError,
@@ -26,6 +31,10 @@ describe('exit codes', () => {
     ['a limit the request would exceed', new LimitReachedError('sub-accounts', 20, 20, 1), EXIT.badInput],
     ['Postgres down', new ServiceUnreachableError('Postgres', 'DATABASE_URL', 'h:5432', 'refused'), EXIT.unreachable],
     ['Redis down', new ServiceUnreachableError('Redis', 'REDIS_URL', 'h:6379', 'refused'), EXIT.unreachable],
+    ['the database missing', DatabaseNotReadyError.missing('ledgerline'), EXIT.unreachable],
+    ['the database not migrated', DatabaseNotReadyError.notMigrated('ledgerline'), EXIT.unreachable],
+    ['the database at an older migration', DatabaseNotReadyError.older('ledgerline', 'a', 'b'), EXIT.unreachable],
+    ['the database at a newer migration', DatabaseNotReadyError.newer('ledgerline', 'c', 'b'), EXIT.unreachable],
     [
       'a network error reaching the exchange',
       new ExchangeNetworkError({ ...exchange, requestMayHaveBeenSent: false }),

@@ -16,7 +16,8 @@ export function registerDbCommands(program: Command): void {
           if (applied.length === 0) console.log(`database ${db} is up to date: no migration applied`);
           else for (const name of applied) console.log(`applied ${name} to ${db}`);
         },
-        { needs: ['postgres'] },
+        // migrate is what makes the database ready: it only needs the server to answer.
+        { needs: ['postgres'], migrated: false },
       ),
     );
 }

@@ -11,6 +11,15 @@ export const DEFAULT_SCHEMA_PATH = path.join(PROJECT_ROOT, 'prisma/schema.prisma
 export const DEFAULT_MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'prisma/migrations');
 const LOCKFILE = 'migration_lock.toml';
 
+/** The migrations of this build, oldest first: the folder names in prisma/migrations. */
+export async function migrationNames(baseDir = DEFAULT_MIGRATIONS_DIR): Promise<string[]> {
+  const entries = existsSync(baseDir) ? await readdir(baseDir, { withFileTypes: true }) : [];
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
 /**
  * Reads prisma/migrations in the form the engine expects. Directory paths are
  * relative to baseDir so `_prisma_migrations.migration_name` holds the bare
@@ -18,13 +27,8 @@ const LOCKFILE = 'migration_lock.toml';
  */
 export async function readMigrations(baseDir = DEFAULT_MIGRATIONS_DIR): Promise<MigrationList> {
   const lockPath = path.join(baseDir, LOCKFILE);
-  const entries = existsSync(baseDir) ? await readdir(baseDir, { withFileTypes: true }) : [];
-  const directories = entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
   const migrationDirectories = await Promise.all(
-    directories.map(async (name) => {
+    (await migrationNames(baseDir)).map(async (name) => {
       const file = path.join(baseDir, name, 'migration.sql');
       const content = existsSync(file)
         ? { tag: 'ok' as const, value: await readFile(file, 'utf8') }
