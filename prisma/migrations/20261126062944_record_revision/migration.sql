@@ -1,14 +1,14 @@
 -- AlterTable
-ALTER TABLE "broker_transfer" ADD COLUMN     "read_id" UUID;
+ALTER TABLE "broker_transfer" ADD COLUMN     "read_id" BIGINT;
 
 -- AlterTable
-ALTER TABLE "futures_position" ADD COLUMN     "read_id" UUID;
+ALTER TABLE "futures_position" ADD COLUMN     "read_id" BIGINT;
 
 -- AlterTable
-ALTER TABLE "spot_record" ADD COLUMN     "read_id" UUID;
+ALTER TABLE "spot_record" ADD COLUMN     "read_id" BIGINT;
 
 -- AlterTable
-ALTER TABLE "sync_window" ADD COLUMN     "read_id" UUID;
+ALTER TABLE "sync_window" ADD COLUMN     "read_id" BIGSERIAL NOT NULL;
 
 -- CreateTable
 CREATE TABLE "record_revision" (
@@ -20,7 +20,7 @@ CREATE TABLE "record_revision" (
     "new_raw" JSONB NOT NULL,
     "replaced_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "window_id" UUID,
-    "read_id" UUID NOT NULL,
+    "read_id" BIGINT NOT NULL,
 
     CONSTRAINT "record_revision_pkey" PRIMARY KEY ("id")
 );
