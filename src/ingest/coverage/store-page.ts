@@ -130,14 +130,13 @@ async function upsertWithCursor<R>(client: pg.PoolClient, page: PageToStore<R>, 
     written: number;
     revised: number;
     clash: string | null;
-  }>(storePageSql(page.spec), [
-    page.windowId,
-    page.nextCursor,
-    page.records.length,
-    page.last,
-    page.fromCursor,
-    payload.json,
-  ]);
+  }>({
+    // Prepared once per connection and table: planning this long statement was about a seventh
+    // of a re-read page's time (EXPLAIN ANALYZE, 500 stored rows).
+    name: `store-page-upsert-${page.spec.table}`,
+    text: storePageSql(page.spec),
+    values: [page.windowId, page.nextCursor, page.records.length, page.last, page.fromCursor, payload.json],
+  });
   const row = result.rows[0]!;
   if (row.advanced !== 1) throw new WindowConflictError(page.windowId);
   if (row.clash !== null) {
