@@ -44,13 +44,22 @@ export function recordRuns(runtime: Runtime, workers: Worker[], log: Logger, lis
 
   /** The windows of one account that finished since the run started: what this sync read. */
   async function syncWindowsSince(accountId: string, since: Date) {
-    const result = await runtime.pool.query<{ windows: number; rows: number; failed: number; errors: string[] }>(
+    const result = await runtime.pool.query<{
+      windows: number;
+      rows: number;
+      revised: number;
+      failed: number;
+      errors: string[];
+    }>(
       `SELECT count(*)::int AS windows,
               coalesce(sum(rows), 0)::int AS rows,
+              coalesce(sum(r.revised), 0)::int AS revised,
               (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
               coalesce(array_agg(stream || ' ' || to_char(window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ': ' || coalesce(last_error, 'failed'))
                 FILTER (WHERE status = 'failed'), '{}') AS errors
-         FROM sync_window
+         FROM sync_window w
+        CROSS JOIN LATERAL (SELECT count(*) AS revised FROM record_revision v
+                             WHERE v.window_id = w.id AND v.read_id = w.read_id) r
         WHERE account_id = $1 AND status IN ('done', 'failed') AND updated_at >= $2`,
       [accountId, since],
     );
@@ -80,6 +89,8 @@ export function recordRuns(runtime: Runtime, workers: Worker[], log: Logger, lis
         windows: windows.windows,
         failedWindows: windows.failed,
         failures: windows.errors.slice(0, 20),
+        // Records the exchange changed since an earlier read (a lookback's settled transfers), kept in record_revision.
+        detail: { revised: windows.revised },
       });
     } else if (queue === QUEUE.reconcile) {
       const outcome = result as ReconcileJobResult;

@@ -60,7 +60,11 @@ export async function watchWindows(
   }
   if (requeued > 0)
     console.log(`note: ${requeued} window(s) had lost their job (did Redis lose its data?) and were enqueued again`);
-  for (const p of progress) console.log(`${p.stream}: ${p.done}/${p.total} windows done, ${p.rows} rows read`);
+  for (const p of progress) {
+    // A record the exchange changed since it was last read is updated, never silently: say how many.
+    const revised = p.revised > 0 ? `, ${p.revised} records revised` : '';
+    console.log(`${p.stream}: ${p.done}/${p.total} windows done, ${p.rows} rows read${revised}`);
+  }
   const failed = await failedWindows(runtime.pool, ids);
   for (const w of failed) {
     const range = `${formatInstant(w.start)} .. ${formatInstant(w.end)}`;

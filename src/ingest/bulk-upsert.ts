@@ -1,5 +1,3 @@
-import type pg from 'pg';
-
 import type { TableSpec } from '../streams/kit/table-spec.ts';
 import { DuplicateRecordError } from './duplicate-record-error.ts';
 
@@ -8,42 +6,13 @@ export interface UpsertStats {
   inserted: number;
   /** Existing rows whose content changed (e.g. a transfer that settled). */
   updated: number;
-  /** Rows read again with nothing changed: left untouched. */
+  /** Rows read again with nothing changed: their content left untouched. */
   unchanged: number;
-}
-
-const sqlCache = new WeakMap<TableSpec<unknown>, string>();
-
-/**
- * One statement for a whole page. The page travels as ONE json parameter (an
- * array of row objects) that jsonb_to_recordset expands into typed rows: each
- * value goes through its column type's input function, so numeric strings
- * stay exact, and the parameter count is fixed whatever the page size.
- * An existing row is rewritten only when what the exchange sent differs
- * (`raw` compared as jsonb: exact strings, key order ignored), so re-reading
- * a window changes nothing and keeps last_changed_at meaningful.
- *
- * `gate`, when given, is a condition every inserted row must satisfy (the
- * page-store statement uses it to write rows only if the cursor advanced).
- */
-export function upsertSql<R>(spec: TableSpec<R>, param = 1, gate?: string): string {
-  const key = gate ? undefined : spec;
-  const cached = key && sqlCache.get(key);
-  if (cached) return cached;
-  const names = spec.columns.map((c) => c.name);
-  const record = spec.columns.map((c) => `${c.name} ${c.paramType}`).join(', ');
-  const selects = spec.columns.map((c) => c.select ?? `u.${c.name}`).join(', ');
-  const updates = names
-    .filter((name) => !spec.key.includes(name))
-    .map((name) => `${name} = EXCLUDED.${name}`)
-    .join(', ');
-  const sql = `INSERT INTO ${spec.table} AS t (${names.join(', ')})
-SELECT ${selects} FROM jsonb_to_recordset($${param}::jsonb) AS u(${record})${gate ? ` WHERE ${gate}` : ''}
-ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates}, last_changed_at = now()
-WHERE (t.raw IS DISTINCT FROM EXCLUDED.raw OR t.unmapped IS DISTINCT FROM EXCLUDED.unmapped)${spec.newerOnly ? ` AND ${spec.newerOnly}` : ''}
-RETURNING (xmax = 0) AS inserted`;
-  if (key) sqlCache.set(key, sql);
-  return sql;
+  /**
+   * Of the updated rows, those whose `raw` the exchange changed since an earlier read: each one's
+   * old `raw` is kept in record_revision (the rest changed only in how ledgerline maps them).
+   */
+  revised: number;
 }
 
 export interface PagePayload {
@@ -66,9 +35,16 @@ export interface PageRows {
  * in one statement, and COPY would hit the primary key); two different records
  * under one key are a DuplicateRecordError, since keeping either would
  * silently drop the other. Two copies are identical when their COPY lines are:
- * every column, `raw` as its JSON text.
+ * every column, `raw` as its JSON text. `lastField`, when given, ends every
+ * COPY line as one more column (the page store's read id).
  */
-export function pageRows<R>(spec: TableSpec<R>, records: readonly R[], accountId: string): PageRows {
+export function pageRows<R>(
+  spec: TableSpec<R>,
+  records: readonly R[],
+  accountId: string,
+  lastField?: string,
+): PageRows {
+  const lineEnd = lastField === undefined ? '\n' : `\t${copyEscape(lastField)}\n`;
   const { encoders, keyIndexes, keyNames } = copyPlan(spec);
   const byKey = new Map<string, { values: unknown[]; line: string }>();
   for (const record of records) {
@@ -79,7 +55,7 @@ export function pageRows<R>(spec: TableSpec<R>, records: readonly R[], accountId
         : keyIndexes.map((i) => `${keyNames[i]}=${String(values[i])}`).join(', ');
     let line = encoders[0]!(values[0]);
     for (let i = 1; i < encoders.length; i++) line += `\t${encoders[i]!(values[i])}`;
-    line += '\n';
+    line += lineEnd;
     const earlier = byKey.get(key);
     if (earlier !== undefined && earlier.line !== line) {
       throw new DuplicateRecordError(
@@ -128,7 +104,7 @@ function copyPlan<R>(spec: TableSpec<R>): CopyPlan {
   return plan;
 }
 
-/** The page's rows as one JSON text for `upsertSql`. */
+/** The page's rows as one JSON text for the page store's upsert. */
 export function toPayload<R>(spec: TableSpec<R>, rows: PageRows): PagePayload {
   const names = spec.columns.map((c) => c.name);
   const texts = rows.values.map((values) => {
@@ -145,18 +121,4 @@ const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': 
 
 function copyEscape(text: string): string {
   return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text;
-}
-
-export async function upsertPage<R>(
-  db: pg.ClientBase,
-  spec: TableSpec<R>,
-  records: readonly R[],
-  accountId: string,
-): Promise<UpsertStats> {
-  if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-  const payload = toPayload(spec, pageRows(spec, records, accountId));
-  const result = await db.query<{ inserted: boolean }>(upsertSql(spec), [payload.json]);
-  const inserted = result.rows.filter((row) => row.inserted).length;
-  const updated = result.rows.length - inserted;
-  return { inserted, updated, unchanged: payload.rows - result.rows.length };
 }

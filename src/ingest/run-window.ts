@@ -13,6 +13,8 @@ export interface WindowRunResult {
   rows: number;
   inserted: number;
   updated: number;
+  /** Records the exchange changed since an earlier read: updated, each old `raw` kept in record_revision. */
+  revised: number;
   /** Set when the window's start had passed the exchange's horizon: it was read from here. */
   readFrom?: number;
 }
@@ -39,7 +41,7 @@ export interface RunWindowOptions {
 export async function runWindow(options: RunWindowOptions): Promise<WindowRunResult> {
   const { pool, client, window } = options;
   const definition = streamDefinition(window.stream);
-  const result: WindowRunResult = { done: false, pages: 0, rows: 0, inserted: 0, updated: 0 };
+  const result: WindowRunResult = { done: false, pages: 0, rows: 0, inserted: 0, updated: 0, revised: 0 };
   let cursor = window.cursor;
   const pages = definition.pages(client, window, window.scope, cursor);
   const iterator = pages[Symbol.asyncIterator]();
@@ -70,6 +72,7 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
       result.rows += page.items.length;
       result.inserted += stats.inserted;
       result.updated += stats.updated;
+      result.revised += stats.revised;
       await options.onPage?.(result);
       if (yielding || options.shouldStop?.()) return result;
     }

@@ -22,13 +22,16 @@ export interface FaultConfig {
    * successful answer of the faulted paths: `nullData` sends `data: null`, `nullList` sends
    * `data.list: null` (spot-record, whose data is a bare list, gets `data: null`), `duplicateId`
    * gives a page's second record the first one's id, `cycleCursor` answers every second request
-   * that carries a cursor as if it carried none (so the cursors go A, B, A, B, ...).
+   * that carries a cursor as if it carried none (so the cursors go A, B, A, B, ...), `repeatId`
+   * gives the first record of a page asked with a cursor the key of the previous page's last
+   * record (one id, two different records, on two pages of one read), `restate` adds a field to
+   * every record (the exchange corrected its records since they were last read).
    */
   page?: PageFault;
 }
 
-export type PageFault = 'nullData' | 'nullList' | 'duplicateId' | 'cycleCursor';
-const PAGE_FAULTS: readonly PageFault[] = ['nullData', 'nullList', 'duplicateId', 'cycleCursor'];
+export type PageFault = 'nullData' | 'nullList' | 'duplicateId' | 'cycleCursor' | 'repeatId' | 'restate';
+const PAGE_FAULTS: readonly PageFault[] = ['nullData', 'nullList', 'duplicateId', 'cycleCursor', 'repeatId', 'restate'];
 
 export interface FaultDecision {
   latencyMs: number;
@@ -38,6 +41,8 @@ export interface FaultDecision {
   truncate: boolean;
 }
 
+const MAX_REMEMBERED = 10_000;
+
 const NONE: FaultDecision = { latencyMs: 0, reset: false, http500: false, burst429: false, truncate: false };
 
 /** Fault injection of the admin API; every draw comes from one seeded stream, in request order. */
@@ -46,6 +51,8 @@ export class Faults {
   #rng = new Rng(0, 'faults');
   #applyThenReset: { path: string; remaining: number } | undefined;
   #cursorRequests = 0;
+  /** Under `repeatId`: the last record of each page answered, by path and id (bounded: a test's tool). */
+  #lastRecords = new Map<string, Record<string, unknown>>();
 
   get config(): FaultConfig & { applyThenResetRemaining: number } {
     return { ...this.#config, applyThenResetRemaining: this.#applyThenReset?.remaining ?? 0 };
@@ -59,7 +66,17 @@ export class Faults {
       ? { path: config.applyThenReset.path, remaining: config.applyThenReset.count }
       : undefined;
     this.#cursorRequests = 0;
+    this.#lastRecords.clear();
   }
+
+  /** Remembers the last records of pages answered under `repeatId` (see page-faults.ts). */
+  readonly pageMemory = {
+    recall: (path: string, id: string) => this.#lastRecords.get(`${path} ${id}`),
+    remember: (path: string, id: string, record: Record<string, unknown>) => {
+      if (this.#lastRecords.size >= MAX_REMEMBERED) this.#lastRecords.clear();
+      this.#lastRecords.set(`${path} ${id}`, record);
+    },
+  };
 
   clear(): void {
     this.set({});

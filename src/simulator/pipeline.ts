@@ -77,7 +77,8 @@ export async function runEndpoint(
     ip,
     now: sim.clock.now(),
   };
-  const outcome = withPageFault(sim, endpoint.path, answer(sim, endpoint, ctx, request, wallNow, fault));
+  const cursor = CURSOR_PARAMS.map((name) => query.get(name)).find((value) => value !== null) ?? undefined;
+  const outcome = withPageFault(sim, endpoint.path, cursor, answer(sim, endpoint, ctx, request, wallNow, fault));
   if (sim.faults.takeApplyThenReset(endpoint.method, endpoint.path)) {
     outcome.release?.();
     hangUp(request, reply);
@@ -131,10 +132,10 @@ function answer(
 }
 
 /** A successful answer rewritten into the page fault configured for its path, if any. */
-function withPageFault(sim: SimContext, path: string, outcome: Outcome): Outcome {
+function withPageFault(sim: SimContext, path: string, cursor: string | undefined, outcome: Outcome): Outcome {
   const pageFault = sim.faults.pageFault(path);
   if (pageFault === undefined || outcome.code !== '00000') return outcome;
-  const body = applyPageFault(pageFault, outcome.body);
+  const body = applyPageFault(pageFault, outcome.body, { path, cursor, memory: sim.faults.pageMemory });
   if (body === outcome.body) return outcome;
   // The rewritten body is a copy: the original's buffer can go back to its pool now.
   outcome.release?.();

@@ -65,7 +65,7 @@ describe('storePage', () => {
       nextCursor: '10',
       last: false,
     });
-    expect(first).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+    expect(first).toEqual({ inserted: 2, updated: 0, unchanged: 0, revised: 0 });
     const rows = await pool.query(`SELECT record_id, amount::text, unmapped, ts FROM spot_record ORDER BY record_id`);
     // Exact as received: scale kept, no float, no exponent.
     expect(rows.rows.map((r) => r.amount)).toEqual(['-0.000000000000000000000001', '1.50']);
@@ -85,7 +85,7 @@ describe('storePage', () => {
       nextCursor: null,
       last: true,
     });
-    expect(again).toEqual({ inserted: 0, updated: 0, unchanged: 2 });
+    expect(again).toEqual({ inserted: 0, updated: 0, unchanged: 2, revised: 0 });
     expect(await getWindow(pool, w!.id)).toMatchObject({ status: 'done', cursor: null, pages: 2 });
   });
 
@@ -107,8 +107,12 @@ describe('storePage', () => {
     expect(await getWindow(pool, w!.id)).toMatchObject({ cursor: null, pages: 0 });
   });
 
-  it('updates a settled transfer in place: same row, new status and ts', async () => {
-    const [w] = await ensureWindows(pool, [{ accountId, stream: 'transfers', scope: '', start: 0, end: DAY }]);
+  it('updates a transfer a later read finds settled in place: same row, new status and ts, the pending copy kept', async () => {
+    // The first read stores it pending; the next night's lookback (another window) reads it settled.
+    const [w, lookback] = await ensureWindows(pool, [
+      { accountId, stream: 'transfers', scope: '', start: 0, end: DAY },
+      { accountId, stream: 'transfers', scope: '', start: DAY / 2, end: 2 * DAY },
+    ]);
     const pending: TransferRecord = {
       uid: 'sub1',
       txId: 'tx1',
@@ -143,15 +147,19 @@ describe('storePage', () => {
       last: false,
     });
     const stats = await storePage(pool, {
-      windowId: w!.id,
+      windowId: lookback!.id,
       accountId,
       spec: brokerTransferTable,
       records: [settled],
-      fromCursor: 'a',
+      fromCursor: null,
       nextCursor: null,
       last: true,
     });
-    expect(stats).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+    expect(stats).toEqual({ inserted: 0, updated: 1, unchanged: 0, revised: 1 });
+    const revision = await pool.query(`SELECT old_raw, new_raw FROM record_revision WHERE window_id = $1`, [
+      lookback!.id,
+    ]);
+    expect(revision.rows).toEqual([{ old_raw: pending.raw, new_raw: settled.raw }]);
     const rows = await pool.query(
       `SELECT tx_id, status::text, sub_type::text, unmapped, ts FROM broker_transfer ORDER BY tx_id`,
     );
@@ -192,7 +200,7 @@ describe('storePage', () => {
     const page = { accountId, spec: brokerTransferTable, fromCursor: null, nextCursor: null, last: true };
     await storePage(pool, { ...page, windowId: newer!.id, records: [settled] });
     const stats = await storePage(pool, { ...page, windowId: older!.id, records: [pending] });
-    expect(stats).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+    expect(stats).toEqual({ inserted: 0, updated: 0, unchanged: 1, revised: 0 });
     const row = await pool.query(`SELECT status::text, ts FROM broker_transfer WHERE tx_id = 'tx-late'`);
     expect(row.rows[0].status).toBe('success');
     expect((row.rows[0].ts as Date).getTime()).toBe(2.5 * DAY);
@@ -209,7 +217,7 @@ describe('storePage', () => {
       nextCursor: null,
       last: true,
     });
-    expect(stats).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+    expect(stats).toEqual({ inserted: 1, updated: 0, unchanged: 0, revised: 0 });
     const row = await pool.query(`SELECT amount::text FROM spot_record WHERE record_id = '500'`);
     expect(row.rows).toEqual([{ amount: '1' }]);
   });
@@ -249,7 +257,7 @@ describe('storePage', () => {
       nextCursor: '10000',
       last: false,
     });
-    expect(same).toEqual({ inserted: 499, updated: 0, unchanged: 0 });
+    expect(same).toEqual({ inserted: 499, updated: 0, unchanged: 0, revised: 0 });
     const [v] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: 'dup4', start: 0, end: DAY }]);
     const different = [...Array.from({ length: 499 }, (_, i) => spot(String(20_000 + i), '1')), spot('20000', '2')];
     const error = await storePage(pool, {
@@ -280,7 +288,7 @@ describe('storePage', () => {
       windowId: second!.id,
       records: [spot('702', '2'), spot('701', '1.5')],
     });
-    expect(stats).toEqual({ inserted: 1, updated: 1, unchanged: 0 });
+    expect(stats).toEqual({ inserted: 1, updated: 1, unchanged: 0, revised: 1 });
     const rows = await pool.query(`SELECT record_id, amount::text FROM spot_record WHERE record_id IN ('701', '702')`);
     expect(rows.rows.sort((a, b) => a.record_id.localeCompare(b.record_id))).toEqual([
       { record_id: '701', amount: '1.5' },

@@ -45,6 +45,8 @@ describe('run history', () => {
       account: 'demo',
       accountId: pipeline.accountId,
       failedWindows: 0,
+      // A first sync finds nothing changed since an earlier read.
+      detail: { revised: 0 },
     });
     expect(sync.rows).toBeGreaterThan(0);
     expect(sync.windows).toBeGreaterThan(0);

@@ -16,13 +16,16 @@ function parseLimit(value: string | undefined): number {
   return n;
 }
 
-/** What the run did, in a few words: rows, windows, checks. */
+/** What the run did, in a few words: rows, windows, records revised, checks. */
 function outcome(run: RunSummary): string {
   const parts: string[] = [];
   if (run.rows !== null) parts.push(`${run.rows} rows`);
   if (run.windows !== null)
     parts.push(`${run.windows} windows${run.failedWindows ? ` (${run.failedWindows} failed)` : ''}`);
   if (run.checksPassed !== null) parts.push(`${run.checksPassed} checks passed, ${run.checksFailed ?? 0} failed`);
+  if (typeof run.detail.revised === 'number' && run.detail.revised > 0) {
+    parts.push(`${run.detail.revised} records revised`);
+  }
   if (typeof run.detail.report === 'string') parts.push(run.detail.report);
   return parts.join(', ');
 }

@@ -8,6 +8,8 @@ export interface StreamProgress {
   done: number;
   failed: number;
   rows: number;
+  /** Records the windows' current reads found changed since an earlier read (kept in record_revision). */
+  revised: number;
   /** Attempts beyond each window's first: the retries the progress view shows. */
   retries: number;
   /** The error of the window that failed most recently (retried or given up), if any. */
@@ -30,14 +32,19 @@ export async function windowProgress(pool: pg.Pool, ids: readonly string[]): Pro
     done: string;
     failed: string;
     rows: string;
+    revised: string;
     retries: string;
     last_error: string | null;
   }>(
     `SELECT stream, count(*) AS total, count(*) FILTER (WHERE status = 'done') AS done,
             count(*) FILTER (WHERE status = 'failed') AS failed, COALESCE(sum(rows), 0) AS rows,
+            COALESCE(sum(r.revised), 0) AS revised,
             COALESCE(sum(GREATEST(attempts - 1, 0)), 0) AS retries,
             (array_agg(last_error ORDER BY updated_at DESC) FILTER (WHERE last_error IS NOT NULL))[1] AS last_error
-       FROM sync_window WHERE id = ANY($1::uuid[]) GROUP BY stream ORDER BY stream`,
+       FROM sync_window w
+       CROSS JOIN LATERAL (SELECT count(*) AS revised FROM record_revision v
+                            WHERE v.window_id = w.id AND v.read_id = w.read_id) r
+      WHERE w.id = ANY($1::uuid[]) GROUP BY stream ORDER BY stream`,
     [ids],
   );
   return result.rows.map((r) => ({
@@ -46,6 +53,7 @@ export async function windowProgress(pool: pg.Pool, ids: readonly string[]): Pro
     done: Number(r.done),
     failed: Number(r.failed),
     rows: Number(r.rows),
+    revised: Number(r.revised),
     retries: Number(r.retries),
     lastError: r.last_error,
   }));
