@@ -10,7 +10,9 @@ import { createMarketDataProcessor } from './market-data/market-data-processor.t
 import { createReconcileProcessor } from './reconcile/reconcile-processor.ts';
 import { recordRuns, type RunListener } from './runs/record-runs.ts';
 import type { Runtime } from './runtime.ts';
-import { createSyncProcessor } from './sync/sync-processor.ts';
+import { AFTER_SYNC_STEPS } from './sync/after-sync.ts';
+import { planAndEnqueueSync } from './sync/plan-and-enqueue-sync.ts';
+import { createSyncProcessor, type SyncServices } from './sync/sync-processor.ts';
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -40,6 +42,9 @@ const CONCURRENCY: Partial<Record<QueueName, number>> = {
   [QUEUE.export]: 2,
   [QUEUE.reconcile]: 1,
 };
+
+/** The services the sync processor calls (the same `ledgerline sync` and `backfill` call). */
+export const SYNC_SERVICES: SyncServices = { planAndEnqueueSync, afterSyncSteps: AFTER_SYNC_STEPS };
 
 /** Starts this process's workers, one per queue, each on its own connection. */
 export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): RunningWorkers {
@@ -77,7 +82,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       createManagementProcessor(runtime, logger('management')),
       optionsFor(QUEUE.management),
     ),
-    new Worker(QUEUE.sync, createSyncProcessor(runtime, logger('sync')), optionsFor(QUEUE.sync)),
+    new Worker(QUEUE.sync, createSyncProcessor(runtime, logger('sync'), SYNC_SERVICES), optionsFor(QUEUE.sync)),
     new Worker(
       QUEUE.marketData,
       createMarketDataProcessor(runtime, logger('market-data')),

@@ -1,12 +1,9 @@
-import type { Job } from 'bullmq';
-
 import type { ExportRequest } from '../../src/export/export-request.ts';
-import { JOB, type JobData, type TypedQueue } from '../definitions.ts';
+import { JOB } from '../definitions.ts';
 import { ensureJob } from '../ensure-job.ts';
-import { exportJobData, exportJobId, type ExportJobResult } from './export-job.ts';
+import { type ExportJob, exportJobData, exportJobId, type ExportQueue } from './export-job.ts';
 
-export type ExportQueue = TypedQueue<'export'>;
-export type ExportJob = Job<JobData<'export'>, ExportJobResult>;
+export type { ExportJob, ExportQueue };
 
 /**
  * Enqueues an export under its deterministic id. A job of the same export that is waiting or
