@@ -2,7 +2,7 @@ import { Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 
 import { QUEUE } from '../definitions.ts';
-import type { ExportJobData, ExportJobResult } from './export-job.ts';
+import type { ExportJobData, ExportJobResult } from '../payloads/export-job.ts';
 import { createExportProcessor, type ExportProcessorDeps } from './export-processor.ts';
 
 /**

@@ -3,8 +3,8 @@ import type { Job } from 'bullmq';
 import type { AccountSummary } from '../../src/accounts/account-service.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { JOB, type JobData, QUEUE } from '../definitions.ts';
+import { parseSyncAccountJob, type SyncAccountJob, syncAccountJobId } from '../payloads/sync-jobs.ts';
 import type { Runtime } from '../runtime.ts';
-import { parseSyncAccountJob, type SyncAccountJob, syncAccountJobId } from './sync-jobs.ts';
 
 /**
  * The application services a sync job calls, handed in by the composition root (src/app/workers.ts):

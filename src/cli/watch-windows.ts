@@ -1,7 +1,7 @@
-import type { StartedBackfill } from '../../jobs/ingest/backfill.ts';
-import { ingestWorkerCount } from '../../jobs/ingest/backfill.ts';
 import { enqueueWindows } from '../../jobs/ingest/enqueue-windows.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
+import type { StartedBackfill } from '../app/services/backfill.ts';
+import { ingestWorkerCount } from '../app/services/backfill.ts';
 import { PermanentError } from '../errors/index.ts';
 import { failedWindows, type StreamProgress, windowProgress } from '../ingest/coverage/window-progress.ts';
 import { idleOpenWindows } from '../ingest/coverage/window-store.ts';

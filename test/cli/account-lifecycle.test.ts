@@ -2,9 +2,9 @@ import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 
 import { JOB } from '../../jobs/definitions.ts';
-import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
 import { createSyncProcessor } from '../../jobs/sync/sync-processor.ts';
-import { SYNC_SERVICES } from '../../jobs/workers.ts';
+import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
+import { SYNC_SERVICES } from '../../src/app/workers.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { logger } from '../../src/logging/logger.ts';
 import { runCliLive } from '../helpers/cli.ts';

@@ -7,12 +7,12 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
-import { enqueueMonthlyExports } from '../../jobs/export/enqueue-monthly-exports.ts';
-import { exportJobId } from '../../jobs/export/export-job.ts';
-import { enqueueExport, type ExportQueue } from '../../jobs/export/export-queue.ts';
 import { createExportWorker } from '../../jobs/export/export-worker.ts';
+import { exportJobId } from '../../jobs/payloads/export-job.ts';
 import { QueueRegistry } from '../../src/app/queue-registry.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
+import { enqueueExport, type ExportQueue } from '../../src/app/services/enqueue-export.ts';
+import { enqueueMonthlyExports } from '../../src/app/services/enqueue-monthly-exports.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import { listExports } from '../../src/export/export-files.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';

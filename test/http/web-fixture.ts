@@ -9,10 +9,10 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
-import type { ExportQueue } from '../../jobs/export/export-queue.ts';
 import { createExportWorker } from '../../jobs/export/export-worker.ts';
 import { QueueRegistry } from '../../src/app/queue-registry.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
+import type { ExportQueue } from '../../src/app/services/enqueue-export.ts';
 import { buildWebApp } from '../../src/http/web-app.ts';
 import { type TestDatabase, useTestDatabase } from '../helpers/test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';

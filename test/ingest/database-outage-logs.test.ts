@@ -3,7 +3,7 @@ import { createServer, type Server, Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startBackfill } from '../../jobs/ingest/backfill.ts';
+import { startBackfill } from '../../src/app/services/backfill.ts';
 import { createRootLogger, type Logger, setRootLogger } from '../../src/logging/logger.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';

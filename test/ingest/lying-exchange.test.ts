@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
+import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
 import { pageCap, pageSpotRecords } from '../../src/exchange/paging/pagers.ts';
 import { streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';

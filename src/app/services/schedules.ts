@@ -1,6 +1,6 @@
-import { logger } from '../src/logging/logger.ts';
-import { type AnyJobName, JOB, QUEUE, type QueueName } from './definitions.ts';
-import type { Runtime } from './runtime.ts';
+import { type AnyJobName, JOB, QUEUE, type QueueName } from '../../../jobs/definitions.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import { logger } from '../../logging/logger.ts';
 
 export interface ScheduleDefinition {
   id: string;

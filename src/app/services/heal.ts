@@ -1,7 +1,7 @@
-import { idleOpenWindows } from '../src/ingest/coverage/window-store.ts';
-import { type Logger, logger } from '../src/logging/logger.ts';
-import { enqueueWindows } from './ingest/enqueue-windows.ts';
-import type { Runtime } from './runtime.ts';
+import { enqueueWindows } from '../../../jobs/ingest/enqueue-windows.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import { idleOpenWindows } from '../../ingest/coverage/window-store.ts';
+import { type Logger, logger } from '../../logging/logger.ts';
 import { missingSchedules, upsertSchedules } from './schedules.ts';
 
 export interface HealResult {

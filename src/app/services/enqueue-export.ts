@@ -1,7 +1,7 @@
-import type { ExportRequest } from '../../src/export/export-request.ts';
-import { JOB } from '../definitions.ts';
-import { ensureJob } from '../ensure-job.ts';
-import { type ExportJob, exportJobData, exportJobId, type ExportQueue } from './export-job.ts';
+import { JOB } from '../../../jobs/definitions.ts';
+import { ensureJob } from '../../../jobs/ensure-job.ts';
+import { type ExportJob, exportJobData, exportJobId, type ExportQueue } from '../../../jobs/payloads/export-job.ts';
+import type { ExportRequest } from '../../export/export-request.ts';
 
 export type { ExportJob, ExportQueue };
 

@@ -1,18 +1,18 @@
 import { Worker, type WorkerOptions as BullWorkerOptions } from 'bullmq';
 
-import { logger } from '../src/logging/logger.ts';
-import { QUEUE, type QueueName } from './definitions.ts';
-import { createExportProcessor } from './export/export-processor.ts';
-import { createIngestProcessor } from './ingest/ingest-processor.ts';
-import { markStalledWindowsFailed } from './ingest/stalled-window-failures.ts';
-import { createManagementProcessor } from './management/management-processor.ts';
-import { createMarketDataProcessor } from './market-data/market-data-processor.ts';
-import { createReconcileProcessor } from './reconcile/reconcile-processor.ts';
-import { recordRuns, type RunListener } from './runs/record-runs.ts';
-import type { Runtime } from './runtime.ts';
-import { AFTER_SYNC_STEPS } from './sync/after-sync.ts';
-import { planAndEnqueueSync } from './sync/plan-and-enqueue-sync.ts';
-import { createSyncProcessor, type SyncServices } from './sync/sync-processor.ts';
+import { QUEUE, type QueueName } from '../../jobs/definitions.ts';
+import { createExportProcessor } from '../../jobs/export/export-processor.ts';
+import { createIngestProcessor } from '../../jobs/ingest/ingest-processor.ts';
+import { markStalledWindowsFailed } from '../../jobs/ingest/stalled-window-failures.ts';
+import { createManagementProcessor } from '../../jobs/management/management-processor.ts';
+import { createMarketDataProcessor } from '../../jobs/market-data/market-data-processor.ts';
+import { createReconcileProcessor } from '../../jobs/reconcile/reconcile-processor.ts';
+import { recordRuns, type RunListener } from '../../jobs/runs/record-runs.ts';
+import type { Runtime } from '../../jobs/runtime.ts';
+import { createSyncProcessor, type SyncServices } from '../../jobs/sync/sync-processor.ts';
+import { logger } from '../logging/logger.ts';
+import { AFTER_SYNC_STEPS } from './services/after-sync.ts';
+import { planAndEnqueueSync } from './services/plan-and-enqueue-sync.ts';
 
 export interface WorkerOptions {
   concurrency?: number;
