@@ -1,6 +1,7 @@
-import { JOB } from '../../../jobs/definitions.ts';
+import { JOB, QUEUE } from '../../../jobs/definitions.ts';
 import { ensureJob } from '../../../jobs/ensure-job.ts';
 import { type ExportJob, exportJobData, exportJobId, type ExportQueue } from '../../../jobs/payloads/export-job.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
 import type { ExportRequest } from '../../export/export-request.ts';
 
 export type { ExportJob, ExportQueue };
@@ -20,4 +21,9 @@ export async function enqueueExport(
     whenFinished: options.replaceFinished ? 'replace' : 'keep',
   });
   return job;
+}
+
+/** The export queue of the process (the web page lists and adds its jobs). */
+export function exportQueueOf(runtime: Runtime): ExportQueue {
+  return runtime.queues.get(QUEUE.export);
 }

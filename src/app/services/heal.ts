@@ -22,9 +22,16 @@ export interface HealResult {
 export async function healQueues(runtime: Runtime, idleMs: number): Promise<HealResult> {
   const missing = await missingSchedules(runtime);
   if (missing.length > 0) await upsertSchedules(runtime);
-  const open = await idleOpenWindows(runtime.pool, idleMs);
-  const windows = await enqueueWindows(runtime.queues, runtime.pool, open);
+  const windows = await requeueIdleWindows(runtime, idleMs);
   return { schedules: missing, windows };
+}
+
+/**
+ * Enqueues again the windows (of `ids`, or all) that are pending or running, untouched for
+ * `idleMs`, and have no job: Redis lost it. Returns how many got a job.
+ */
+export async function requeueIdleWindows(runtime: Runtime, idleMs: number, ids?: readonly string[]): Promise<number> {
+  return enqueueWindows(runtime.queues, runtime.pool, await idleOpenWindows(runtime.pool, idleMs, ids));
 }
 
 export interface Healer {

@@ -50,3 +50,9 @@ export async function missingSchedules(runtime: Runtime): Promise<string[]> {
   }
   return missing;
 }
+
+/** The nightly sync's scheduler (undefined when it is not registered) and how many workers take sync jobs. */
+export async function nightlySyncState(runtime: Runtime) {
+  const queue = runtime.queues.get(QUEUE.sync);
+  return { nightly: await queue.getJobScheduler('nightly-sync'), workers: await queue.getWorkersCount() };
+}
