@@ -22,8 +22,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { QUEUE } from '../jobs/definitions.ts';
-import { startBackfill } from '../jobs/ingest/backfill.ts';
 import { createRuntime } from '../src/app/create-runtime.ts';
+import { startBackfill } from '../src/app/services/backfill.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';

@@ -1,10 +1,10 @@
 import type { DefaultJobOptions, FlowProducer, Queue } from 'bullmq';
 
-import type { ExportJobData, ExportJobResult } from './export/export-job.ts';
-import type { IngestWindowJob } from './ingest/ingest-job.ts';
-import type { ManagementJob } from './management/management-job.ts';
-import type { ReconcileJob, ReconcileJobResult } from './reconcile/reconcile-job.ts';
-import type { SyncAccountJob, SyncFinishJob } from './sync/sync-jobs.ts';
+import type { ExportJobData, ExportJobResult } from './payloads/export-job.ts';
+import type { IngestWindowJob } from './payloads/ingest-job.ts';
+import type { ManagementJob } from './payloads/management-job.ts';
+import type { ReconcileJob, ReconcileJobResult } from './payloads/reconcile-job.ts';
+import type { SyncAccountJob, SyncFinishJob } from './payloads/sync-jobs.ts';
 
 /**
  * Every queue, job name, payload type and default job option in one place,

@@ -6,8 +6,7 @@ import type { PrismaClient } from '../../src/db/prisma.ts';
 import { LedgerlineError } from '../../src/errors/index.ts';
 import { exportCovered } from '../../src/export/export-covered.ts';
 import { parseExportRequest, type ValuationSettings } from '../../src/export/export-request.ts';
-import { type ExportJobResult, exportRequestInput } from './export-job.ts';
-import type { ExportJob } from './export-queue.ts';
+import { type ExportJob, type ExportJobResult, exportRequestInput } from '../payloads/export-job.ts';
 
 export interface ExportProcessorDeps {
   databaseUrl: string;

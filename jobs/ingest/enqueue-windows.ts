@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { requeueWindows, type SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
 import { JOB, QUEUE, type Queues } from '../definitions.ts';
 import { jobHoldingId } from '../ensure-job.ts';
-import { ingestJobId, windowJobData } from './ingest-job.ts';
+import { ingestJobId, windowJobData } from '../payloads/ingest-job.ts';
 
 /**
  * The windows that need a new job: not done, and with no job of theirs

@@ -13,7 +13,7 @@ import {
 import { failWindow, recordFailedRequest, startWindow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow, type WindowRunResult } from '../../src/ingest/run-window.ts';
 import type { Logger } from '../../src/logging/logger.ts';
-import type { IngestWindowJob } from './ingest-job.ts';
+import type { IngestWindowJob } from '../payloads/ingest-job.ts';
 
 export interface IngestProcessorDeps {
   pool: pg.Pool;

@@ -3,7 +3,7 @@ import type pg from 'pg';
 
 import { failWindow } from '../../src/ingest/coverage/window-store.ts';
 import type { Logger } from '../../src/logging/logger.ts';
-import type { IngestWindowJob } from './ingest-job.ts';
+import type { IngestWindowJob } from '../payloads/ingest-job.ts';
 
 /**
  * A job that lost its worker more often than the worker's maxStalledCount is

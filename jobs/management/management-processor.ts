@@ -4,8 +4,8 @@ import { SecretBox } from '../../src/crypto/secret-box.ts';
 import type { ManagementStatus } from '../../src/generated/prisma/enums.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { runAction } from '../../src/management/run-action.ts';
+import type { ManagementJob } from '../payloads/management-job.ts';
 import type { Runtime } from '../runtime.ts';
-import type { ManagementJob } from './management-job.ts';
 
 export interface ManagementJobResult {
   actionId: string;

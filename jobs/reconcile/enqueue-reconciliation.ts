@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import { parseRecountMode, type RecountMode } from '../../src/reconcile/recount-mode.ts';
 import { JOB, QUEUE, type Queues } from '../definitions.ts';
 import { ensureJob } from '../ensure-job.ts';
-import { type ReconcileJob, reconcileJobId, type ReconcileJobResult } from './reconcile-job.ts';
+import { type ReconcileJob, reconcileJobId, type ReconcileJobResult } from '../payloads/reconcile-job.ts';
 
 export interface EnqueueReconciliationOptions {
   /** Default `recent`, the nightly choice. */

@@ -4,7 +4,7 @@ import { LedgerlineError } from '../../src/errors/index.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { parseRecountMode } from '../../src/reconcile/recount-mode.ts';
 import { type ReconcileDeps, runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
-import type { ReconcileJob, ReconcileJobResult } from './reconcile-job.ts';
+import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job.ts';
 
 /**
  * Reconciles one account and writes its report row. Failing checks are the

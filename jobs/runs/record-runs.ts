@@ -3,10 +3,10 @@ import { type Job, UnrecoverableError, type Worker } from 'bullmq';
 import type { Prisma } from '../../src/db/prisma.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { JOB, QUEUE } from '../definitions.ts';
-import type { ExportJobData, ExportJobResult } from '../export/export-job.ts';
-import type { ReconcileJob, ReconcileJobResult } from '../reconcile/reconcile-job.ts';
+import type { ExportJobData, ExportJobResult } from '../payloads/export-job.ts';
+import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job.ts';
+import { syncAccountJobId } from '../payloads/sync-jobs.ts';
 import type { Runtime } from '../runtime.ts';
-import { syncAccountJobId } from '../sync/sync-jobs.ts';
 
 /** What was written to `run`, handed to listeners (alerts, metrics). */
 export type RecordedRun = Prisma.RunUncheckedCreateInput & { accountName?: string };

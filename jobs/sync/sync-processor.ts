@@ -1,11 +1,25 @@
 import type { Job } from 'bullmq';
 
+import type { AccountSummary } from '../../src/accounts/account-service.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { JOB, type JobData, QUEUE } from '../definitions.ts';
+import { parseSyncAccountJob, type SyncAccountJob, syncAccountJobId } from '../payloads/sync-jobs.ts';
 import type { Runtime } from '../runtime.ts';
-import { AFTER_SYNC_STEPS } from './after-sync.ts';
-import { planAndEnqueueSync } from './plan-and-enqueue-sync.ts';
-import { parseSyncAccountJob, type SyncAccountJob, syncAccountJobId } from './sync-jobs.ts';
+
+/**
+ * The application services a sync job calls, handed in by the composition root (src/app/workers.ts):
+ * the same ones `ledgerline sync` calls, so the job and the command cannot drift apart.
+ */
+export interface SyncServices {
+  /** Plans the account's windows and adds them as children of the given sync-finish job. */
+  planAndEnqueueSync(
+    runtime: Runtime,
+    account: AccountSummary,
+    request: { finish: SyncAccountJob },
+  ): Promise<{ enqueued: number; retried: number; notes: string[] }>;
+  /** What follows an account's sync once its windows finished, in order. */
+  afterSyncSteps: readonly ((runtime: Runtime, accountId: string) => Promise<void>)[];
+}
 
 /**
  * The nightly flow. The cron only enqueues `nightly`; it fans out one
@@ -14,7 +28,8 @@ import { parseSyncAccountJob, type SyncAccountJob, syncAccountJobId } from './sy
  * done (a failed window does not hold it up: reconciliation reports it, and
  * the next sync reads it again).
  */
-export function createSyncProcessor(runtime: Runtime, log: Logger) {
+export function createSyncProcessor(runtime: Runtime, log: Logger, services: SyncServices) {
+  const steps = services.afterSyncSteps;
   async function nightly(job: Job): Promise<{ accounts: number }> {
     const runId = String(job.opts.prevMillis ?? job.timestamp);
     // A disabled account is left out of the run; its stored history stays in every report.
@@ -33,16 +48,16 @@ export function createSyncProcessor(runtime: Runtime, log: Logger) {
     const account = await runtime.accounts.getById(data.accountId);
     const entity = { jobId, account: account.name, accountId: account.id };
     log.info(entity, 'account sync started');
-    const sync = await planAndEnqueueSync(runtime, account, { finish: data });
+    const sync = await services.planAndEnqueueSync(runtime, account, { finish: data });
     for (const note of sync.notes) log.warn({ ...entity, note }, 'account sync note');
     log.info({ ...entity, windows: sync.enqueued, retried: sync.retried }, 'account sync planned');
     return { windows: sync.enqueued };
   }
 
   async function syncFinish(data: SyncAccountJob, jobId: string | undefined): Promise<{ steps: number }> {
-    for (const step of AFTER_SYNC_STEPS) await step(runtime, data.accountId);
+    for (const step of steps) await step(runtime, data.accountId);
     log.info({ jobId, accountId: data.accountId }, 'account sync completed');
-    return { steps: AFTER_SYNC_STEPS.length };
+    return { steps: steps.length };
   }
 
   return async (job: Job<JobData<'sync'>>) => {

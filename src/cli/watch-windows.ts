@@ -1,10 +1,9 @@
-import type { StartedBackfill } from '../../jobs/ingest/backfill.ts';
-import { ingestWorkerCount } from '../../jobs/ingest/backfill.ts';
-import { enqueueWindows } from '../../jobs/ingest/enqueue-windows.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
+import type { StartedBackfill } from '../app/services/backfill.ts';
+import { ingestWorkerCount } from '../app/services/backfill.ts';
+import { requeueIdleWindows } from '../app/services/heal.ts';
 import { PermanentError } from '../errors/index.ts';
 import { failedWindows, type StreamProgress, windowProgress } from '../ingest/coverage/window-progress.ts';
-import { idleOpenWindows } from '../ingest/coverage/window-store.ts';
 import { formatInstant } from '../ingest/time-arguments.ts';
 import { WindowProgressView } from './progress/window-progress-view.ts';
 
@@ -47,11 +46,7 @@ export async function watchWindows(
       // forever: their jobs are put back, from the rows in Postgres.
       if (Date.now() - lastHeal >= healEveryMs) {
         lastHeal = Date.now();
-        requeued += await enqueueWindows(
-          runtime.queues,
-          runtime.pool,
-          await idleOpenWindows(runtime.pool, healEveryMs, ids),
-        );
+        requeued += await requeueIdleWindows(runtime, healEveryMs, ids);
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }

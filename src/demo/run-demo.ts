@@ -3,9 +3,9 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 import type pg from 'pg';
 
-import { startBackfill } from '../../jobs/ingest/backfill.ts';
-import { startWorkers } from '../../jobs/workers.ts';
 import { createRuntime } from '../app/create-runtime.ts';
+import { startBackfill } from '../app/services/backfill.ts';
+import { startWorkers } from '../app/workers.ts';
 import { watchWindows } from '../cli/watch-windows.ts';
 import type { Config } from '../config/config.ts';
 import { databaseName } from '../db/ensure-database.ts';

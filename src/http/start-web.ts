@@ -1,8 +1,8 @@
 import type { Worker } from 'bullmq';
 
-import { QUEUE } from '../../jobs/definitions.ts';
-import { createExportWorker } from '../../jobs/export/export-worker.ts';
 import { createRuntime } from '../app/create-runtime.ts';
+import { exportQueueOf } from '../app/services/enqueue-export.ts';
+import { createExportWorker, exportDeps } from '../app/workers.ts';
 import type { Config } from '../config/config.ts';
 import { logger } from '../logging/logger.ts';
 import { buildWebApp } from './web-app.ts';
@@ -19,14 +19,10 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
   // The coverage timeline's queries use the runtime's pool; two connections are plenty for a page.
   const runtime = createRuntime(config, { poolSize: 2 });
   const { prisma } = runtime;
-  const exportQueue = runtime.queues.get(QUEUE.export);
+  const exportQueue = exportQueueOf(runtime);
   let worker: Worker | undefined;
   if (options.worker) {
-    worker = createExportWorker({
-      connection: runtime.connection(),
-      prefix: runtime.prefix,
-      deps: { databaseUrl: config.databaseUrl, exportDir: config.exportDir, prisma, valuation: config.valuation },
-    });
+    worker = createExportWorker(runtime, exportDeps(runtime));
     worker.on('failed', (job, error) => log.warn({ jobId: job?.id, err: error.message }, 'export failed'));
   }
   const app = await buildWebApp({

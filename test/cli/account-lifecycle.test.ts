@@ -2,8 +2,9 @@ import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 
 import { JOB } from '../../jobs/definitions.ts';
-import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
 import { createSyncProcessor } from '../../jobs/sync/sync-processor.ts';
+import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
+import { SYNC_SERVICES } from '../../src/app/workers.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { logger } from '../../src/logging/logger.ts';
 import { runCliLive } from '../helpers/cli.ts';
@@ -136,7 +137,7 @@ describe('account lifecycle', () => {
     expect(table.stdout).toMatch(/^rotated\s.*\sdisabled$/m);
 
     // The nightly job's fan-out, run directly (no worker here would take the jobs it adds).
-    const nightly = createSyncProcessor(runtime, logger('test'));
+    const nightly = createSyncProcessor(runtime, logger('test'), SYNC_SERVICES);
     const job = (id: number) =>
       ({ name: JOB.nightly, id: `n${id}`, opts: {}, timestamp: id, data: {} }) as unknown as Job;
     const all = (await listed()).length;

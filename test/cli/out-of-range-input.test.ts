@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createExportProcessor } from '../../jobs/export/export-processor.ts';
-import type { ExportJob } from '../../jobs/export/export-queue.ts';
+import type { ExportJob } from '../../jobs/payloads/export-job.ts';
 import { AccountService } from '../../src/accounts/account-service.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { runCli } from '../helpers/cli.ts';

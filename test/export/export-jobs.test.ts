@@ -7,12 +7,13 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
-import { enqueueMonthlyExports } from '../../jobs/export/enqueue-monthly-exports.ts';
-import { exportJobId } from '../../jobs/export/export-job.ts';
-import { enqueueExport, type ExportQueue } from '../../jobs/export/export-queue.ts';
-import { createExportWorker } from '../../jobs/export/export-worker.ts';
+import { exportJobId } from '../../jobs/payloads/export-job.ts';
 import { QueueRegistry } from '../../src/app/queue-registry.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
+import { enqueueExport, type ExportQueue } from '../../src/app/services/enqueue-export.ts';
+import { enqueueMonthlyExports } from '../../src/app/services/enqueue-monthly-exports.ts';
+import { createExportWorker } from '../../src/app/workers.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import { listExports } from '../../src/export/export-files.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
@@ -57,11 +58,11 @@ function queue(): ExportQueue {
 }
 
 function worker(): Worker {
-  const w = createExportWorker({
-    connection,
-    prefix: redisHelper.prefix,
-    deps: { databaseUrl: db.url, exportDir: dir, prisma: db.prisma, now: () => new Date('2026-11-01T03:00:00Z') },
-  });
+  const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, NODE_ENV: 'test' });
+  const w = createExportWorker(
+    { prefix: redisHelper.prefix, config, connection: () => connection },
+    { databaseUrl: db.url, exportDir: dir, prisma: db.prisma, now: () => new Date('2026-11-01T03:00:00Z') },
+  );
   open.push(w);
   return w;
 }

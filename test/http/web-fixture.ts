@@ -9,10 +9,11 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
-import type { ExportQueue } from '../../jobs/export/export-queue.ts';
-import { createExportWorker } from '../../jobs/export/export-worker.ts';
 import { QueueRegistry } from '../../src/app/queue-registry.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
+import type { ExportQueue } from '../../src/app/services/enqueue-export.ts';
+import { createExportWorker } from '../../src/app/workers.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { buildWebApp } from '../../src/http/web-app.ts';
 import { type TestDatabase, useTestDatabase } from '../helpers/test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
@@ -50,11 +51,11 @@ export function useWebApp(
     exportDir = await mkdtemp(path.join(tmpdir(), `ll-${label}-`));
     queues = new QueueRegistry(prefix, connection, () => connection);
     queue = queues.get(QUEUE.export);
-    worker = createExportWorker({
-      connection,
-      prefix,
-      deps: { databaseUrl: db.url, exportDir, prisma: db.prisma },
-    });
+    const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, NODE_ENV: 'test' });
+    worker = createExportWorker(
+      { prefix, config, connection: () => connection },
+      { databaseUrl: db.url, exportDir, prisma: db.prisma },
+    );
     app = await buildWebApp({
       tokens: { accountant: TOKEN, admin: ADMIN_TOKEN },
       exportDir,

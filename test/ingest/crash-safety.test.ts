@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
-import { startBackfill } from '../../jobs/ingest/backfill.ts';
+import { startBackfill } from '../../src/app/services/backfill.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { exited, killSpawned, logged, spawnCli } from '../helpers/cli.ts';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startBackfill } from '../../jobs/ingest/backfill.ts';
+import { startBackfill } from '../../src/app/services/backfill.ts';
 import { createRootLogger, type Logger, setRootLogger } from '../../src/logging/logger.ts';
 import { CuttableRelay } from '../helpers/cuttable-relay.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
-import { planAndEnqueueSync } from '../../jobs/sync/plan-and-enqueue-sync.ts';
+import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
+import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { storedPositions, truthPositions } from '../helpers/ground-truth.ts';

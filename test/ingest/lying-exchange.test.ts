@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
+import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
 import { streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
+import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
 import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
-import { planAndEnqueueSync } from '../../jobs/sync/plan-and-enqueue-sync.ts';
+import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
+import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
 import { exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { watchWindows } from '../../src/cli/watch-windows.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';

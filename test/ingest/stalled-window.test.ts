@@ -2,7 +2,7 @@ import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
-import { startBackfill } from '../../jobs/ingest/backfill.ts';
+import { startBackfill } from '../../src/app/services/backfill.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { getWindow } from '../../src/ingest/coverage/window-store.ts';
 import { storedTransfers, truthTransfers } from '../helpers/ground-truth.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { prepareAction, submitAction } from '../../jobs/management/submit-action.ts';
+import { prepareAction, submitAction } from '../../src/app/services/submit-action.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { createRootLogger } from '../../src/logging/logger.ts';
 import { type ActionInput, redactInput, splitSecrets } from '../../src/management/action-input.ts';

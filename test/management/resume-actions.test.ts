@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { resumeUnfinishedActions } from '../../jobs/management/resume-actions.ts';
-import { waitForAction } from '../../jobs/management/submit-action.ts';
+import { resumeUnfinishedActions } from '../../src/app/services/resume-actions.ts';
+import { waitForAction } from '../../src/app/services/submit-action.ts';
 import { SecretBox } from '../../src/crypto/secret-box.ts';
 import { type ActionInput, redactInput, splitSecrets } from '../../src/management/action-input.ts';
 import { recordAction } from '../../src/management/action-store.ts';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import { submitAction, waitForAction } from '../../jobs/management/submit-action.ts';
+import { submitAction, waitForAction } from '../../src/app/services/submit-action.ts';
 import type { ManagementAction } from '../../src/generated/prisma/client.ts';
 import type { ActionInput } from '../../src/management/action-input.ts';
 import type { Pipeline } from '../helpers/pipeline.ts';

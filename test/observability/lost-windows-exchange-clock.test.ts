@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { exchangeNow } from '../../jobs/ingest/exchange-now.ts';
-import { planAndEnqueueSync } from '../../jobs/sync/plan-and-enqueue-sync.ts';
 import { watchLostWindows } from '../../src/app/observability/lost-window-alerts.ts';
+import { exchangeNow } from '../../src/app/services/exchange-now.ts';
+import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
 import { ensureWindows, failWindow } from '../../src/ingest/coverage/window-store.ts';
 import { formatInstant } from '../../src/ingest/time-arguments.ts';
 import { createRootLogger } from '../../src/logging/logger.ts';

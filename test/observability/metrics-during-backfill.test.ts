@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startBackfill } from '../../jobs/ingest/backfill.ts';
 import { type MetricsServer, startMetricsServer } from '../../src/app/observability/start-metrics-server.ts';
+import { startBackfill } from '../../src/app/services/backfill.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { logger } from '../../src/logging/logger.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';

@@ -5,8 +5,8 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { JOB, QUEUE } from '../../jobs/definitions.ts';
+import { reconcileJobId } from '../../jobs/payloads/reconcile-job.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
-import { reconcileJobId } from '../../jobs/reconcile/reconcile-job.ts';
 import { createRootLogger, setRootLogger } from '../../src/logging/logger.ts';
 import { killSpawned, runCli, runCliLive } from '../helpers/cli.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';

@@ -1,4 +1,4 @@
-import { startBackfill } from '../../jobs/ingest/backfill.ts';
+import { startBackfill } from '../../src/app/services/backfill.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import type { StreamChoice } from '../../src/streams/registry.ts';
 import type { Pipeline } from '../helpers/pipeline.ts';

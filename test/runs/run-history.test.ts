@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { JOB, QUEUE } from '../../jobs/definitions.ts';
-import type { RunSummary } from '../../jobs/runs/list-runs.ts';
+import type { RunSummary } from '../../src/app/services/list-runs.ts';
 import { runCli } from '../helpers/cli.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';

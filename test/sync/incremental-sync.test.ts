@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { JOB, QUEUE } from '../../jobs/definitions.ts';
-import { startBackfill, type StartedBackfill } from '../../jobs/ingest/backfill.ts';
-import { planAndEnqueueSync } from '../../jobs/sync/plan-and-enqueue-sync.ts';
+import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
+import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { storedSpot, storedTransfers, truthSpot, truthTransfers } from '../helpers/ground-truth.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';

@@ -2,8 +2,8 @@ import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { JOB_OPTIONS, QUEUE } from '../../jobs/definitions.ts';
-import { upsertSchedules } from '../../jobs/schedules.ts';
 import { createRuntime } from '../../src/app/create-runtime.ts';
+import { upsertSchedules } from '../../src/app/services/schedules.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 

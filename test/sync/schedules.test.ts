@@ -2,8 +2,8 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
-import { upsertSchedules } from '../../jobs/schedules.ts';
 import { createRuntime } from '../../src/app/create-runtime.ts';
+import { upsertSchedules } from '../../src/app/services/schedules.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 

@@ -81,9 +81,10 @@ const files = [...sourceFiles('src'), ...sourceFiles('jobs')].filter((f) => !f.s
  * (accounting borrowing export's vocabulary while export builds on accounting) makes neither
  * understandable, testable or movable on its own. A file's folder is its entry in FOLDERS (so an
  * npm script is a node of its own); the folders in SPLIT are taken one level deeper
- * (`src/accounting/lots`), a file directly in them being the folder itself.
+ * (`src/accounting/lots`, `jobs/sync`), a file directly in them being the folder itself (the queue
+ * map, the runtime: so the queue map may not import a processor's folder that imports it back).
  */
-const SPLIT = ['src/accounting/'];
+const SPLIT = ['src/accounting/', 'jobs/'];
 
 function folderOf(file: string): string {
   const prefix = FOLDERS.find(([p]) => file.startsWith(p))![0];
@@ -155,5 +156,20 @@ describe('import direction', () => {
 
   it('no import cycle between folders', () => {
     expect(folderCycles()).toEqual([]);
+  });
+
+  /*
+   * jobs/ is the queue adapter: an entry point calls the application services of src/app (which
+   * build on jobs), never a queue, a processor or an enqueue helper directly. The one thing it
+   * takes from jobs/ is the Runtime type, the process's resources it is handed.
+   */
+  it('entry points import nothing of jobs/ but the Runtime type', () => {
+    const entries = files.filter((f) => ['src/cli/', 'src/http/', 'src/demo/'].some((p) => f.startsWith(p)));
+    const reached = entries.flatMap((file) =>
+      relativeImports(file)
+        .filter((target) => target.startsWith('jobs/') && target !== 'jobs/runtime.ts')
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(reached).toEqual([]);
   });
 });

@@ -46,7 +46,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * keys written are kept in a temporary table), so memory stays flat and a failure leaves the
  * table as it was. `db` must not be in a transaction.
  *
- * When it runs: after each nightly sync of an account (jobs/sync/after-sync.ts, before the monthly
+ * When it runs: after each nightly sync of an account (src/app/services/after-sync.ts, before the monthly
  * exports), and by `ledgerline prices refresh`. Reports read the table as it stands.
  */
 export async function refreshTradePrices(db: pg.ClientBase, accountId: string): Promise<RefreshTradePricesResult> {

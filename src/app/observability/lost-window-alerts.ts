@@ -41,7 +41,7 @@ export interface LostWindowWatchOptions {
   checkAtStart?: boolean;
   /**
    * The exchange's "now" for an account: what the sync plans and names lost windows by
-   * (`exchangeNow` of jobs/ingest/exchange-now.ts, the offset the account's client measured).
+   * (`exchangeNow` of src/app/services/exchange-now.ts, the offset the account's client measured).
    * Never the local clock: the horizon is the exchange's, and a local clock months off it would
    * leave lost_window empty while the sync says "lost" (or record windows still readable).
    */

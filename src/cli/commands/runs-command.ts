@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import pg from 'pg';
 
-import { listRuns, type RunSummary } from '../../../jobs/runs/list-runs.ts';
+import { listRuns, type RunSummary } from '../../app/services/list-runs.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { formatInstant } from '../../ingest/time-arguments.ts';
 import { runTool } from '../run-tool.ts';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 
-import { QUEUE } from '../../../jobs/definitions.ts';
 import type { AccountSummary } from '../../accounts/account-service.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
+import { nightlySyncState } from '../../app/services/schedules.ts';
 import { horizonWarnings, type StreamStatus, streamStatuses } from '../../ingest/coverage/stream-status.ts';
 import { formatInstant } from '../../ingest/time-arguments.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -98,9 +98,7 @@ export function registerStatusCommand(program: Command): void {
           const accounts = options.account
             ? [await runtime.accounts.get(options.account)]
             : await runtime.accounts.list();
-          const syncQueue = runtime.queues.get(QUEUE.sync);
-          const nightly = await syncQueue.getJobScheduler('nightly-sync');
-          const workers = await syncQueue.getWorkersCount();
+          const { nightly, workers } = await nightlySyncState(runtime);
           const statuses: AccountStatus[] = [];
           for (const account of accounts) {
             const streams = await streamStatuses(runtime.pool, account.id, now);

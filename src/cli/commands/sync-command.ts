@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 
-import { refreshAccountTradePrices } from '../../../jobs/sync/after-sync.ts';
-import { planAndEnqueueSync } from '../../../jobs/sync/plan-and-enqueue-sync.ts';
-import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
+import { refreshAccountTradePrices } from '../../app/services/after-sync.ts';
+import { planAndEnqueueSync } from '../../app/services/plan-and-enqueue-sync.ts';
+import { startWorkers } from '../../app/workers.ts';
 import { parseStreamChoice } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';

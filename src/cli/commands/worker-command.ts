@@ -1,10 +1,5 @@
 import type { Command } from 'commander';
 
-import { startHealing } from '../../../jobs/heal.ts';
-import { exchangeNow } from '../../../jobs/ingest/exchange-now.ts';
-import { resumeUnfinishedActions } from '../../../jobs/management/resume-actions.ts';
-import { upsertSchedules } from '../../../jobs/schedules.ts';
-import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
 import { alertOnRuns } from '../../app/observability/alert-on-runs.ts';
 import { createAlertSender } from '../../app/observability/alert-sender.ts';
@@ -13,6 +8,11 @@ import { watchLostWindows } from '../../app/observability/lost-window-alerts.ts'
 import { observeRunDurations } from '../../app/observability/observe-runs.ts';
 import { startMetricsServer } from '../../app/observability/start-metrics-server.ts';
 import { startSuccessHeartbeat } from '../../app/observability/success-heartbeat.ts';
+import { exchangeNow } from '../../app/services/exchange-now.ts';
+import { startHealing } from '../../app/services/heal.ts';
+import { resumeUnfinishedActions } from '../../app/services/resume-actions.ts';
+import { upsertSchedules } from '../../app/services/schedules.ts';
+import { startWorkers } from '../../app/workers.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { logger } from '../../logging/logger.ts';
 import { runTool } from '../run-tool.ts';

@@ -1,14 +1,9 @@
 import type { Command } from 'commander';
 
-import {
-  managementWorkerCount,
-  prepareAction,
-  submitAction,
-  waitForAction,
-} from '../../../jobs/management/submit-action.ts';
 import type { Runtime } from '../../../jobs/runtime.ts';
-import { startWorkers } from '../../../jobs/workers.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
+import { managementWorkerCount, prepareAction, submitAction, waitForAction } from '../../app/services/submit-action.ts';
+import { startWorkers } from '../../app/workers.ts';
 import type { Config } from '../../config/config.ts';
 import type { ManagementAction } from '../../generated/prisma/client.ts';
 import type { ActionInput } from '../../management/action-input.ts';

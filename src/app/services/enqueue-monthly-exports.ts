@@ -1,8 +1,8 @@
-import type { PrismaClient } from '../../src/db/prisma.ts';
-import { ValidationError } from '../../src/errors/index.ts';
-import { type ExportRequest, parseExportRequest } from '../../src/export/export-request.ts';
-import { type Period, previousMonth } from '../../src/export/period.ts';
-import { enqueueExport, type ExportQueue } from './export-queue.ts';
+import type { PrismaClient } from '../../db/prisma.ts';
+import { ValidationError } from '../../errors/index.ts';
+import { type ExportRequest, parseExportRequest } from '../../export/export-request.ts';
+import { type Period, previousMonth } from '../../export/period.ts';
+import { enqueueExport, type ExportQueue } from './enqueue-export.ts';
 
 export interface MonthlyExportSettings {
   readonly reports: readonly string[];

@@ -1,4 +1,4 @@
-import type { Runtime } from '../runtime.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
 import { enqueueAction } from './submit-action.ts';
 
 /**

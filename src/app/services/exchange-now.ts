@@ -1,4 +1,4 @@
-import type { Runtime } from '../runtime.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
 
 /**
  * "Now" for one plan: the exchange's clock (the `requestTime` of its answers), asked once through

@@ -1,8 +1,8 @@
-import { refreshTradePrices } from '../../src/accounting/prices/refresh-trade-prices.ts';
-import { QUEUE } from '../definitions.ts';
-import { enqueueMonthlyExports } from '../export/enqueue-monthly-exports.ts';
-import { enqueueReconciliation } from '../reconcile/enqueue-reconciliation.ts';
-import type { Runtime } from '../runtime.ts';
+import { QUEUE } from '../../../jobs/definitions.ts';
+import { enqueueReconciliation } from '../../../jobs/reconcile/enqueue-reconciliation.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import { refreshTradePrices } from '../../accounting/prices/refresh-trade-prices.ts';
+import { enqueueMonthlyExports } from './enqueue-monthly-exports.ts';
 
 /**
  * What follows an account's nightly sync, once all of its windows finished.

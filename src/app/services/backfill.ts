@@ -1,9 +1,9 @@
-import { planBackfill } from '../../src/ingest/backfill-plan.ts';
-import { ensureWindows, type SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
-import type { StreamChoice } from '../../src/streams/registry.ts';
-import { QUEUE } from '../definitions.ts';
-import type { Runtime } from '../runtime.ts';
-import { enqueueWindows } from './enqueue-windows.ts';
+import { QUEUE } from '../../../jobs/definitions.ts';
+import { enqueueWindows } from '../../../jobs/ingest/enqueue-windows.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import { planBackfill } from '../../ingest/backfill-plan.ts';
+import { ensureWindows, type SyncWindowRow } from '../../ingest/coverage/window-store.ts';
+import type { StreamChoice } from '../../streams/registry.ts';
 import { exchangeNow } from './exchange-now.ts';
 
 export interface BackfillRequest {

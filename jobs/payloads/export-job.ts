@@ -1,3 +1,5 @@
+import type { Job, Queue } from 'bullmq';
+
 import type { ExportRequest, ExportRequestInput } from '../../src/export/export-request.ts';
 import { exportBaseName } from '../../src/export/export-request.ts';
 
@@ -52,3 +54,7 @@ export function exportRequestInput(data: ExportJobData): ExportRequestInput {
 export function exportJobId(request: ExportRequest): string {
   return `export.${request.accountId}.${exportBaseName(request)}`;
 }
+
+/** The export queue and one of its jobs, as the producers (the page, the schedule) and the processor see them. */
+export type ExportQueue = Queue<ExportJobData, ExportJobResult, string>;
+export type ExportJob = Job<ExportJobData, ExportJobResult>;

@@ -1,12 +1,10 @@
-import type { Job } from 'bullmq';
+import { JOB, QUEUE } from '../../../jobs/definitions.ts';
+import { ensureJob } from '../../../jobs/ensure-job.ts';
+import { type ExportJob, exportJobData, exportJobId, type ExportQueue } from '../../../jobs/payloads/export-job.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import type { ExportRequest } from '../../export/export-request.ts';
 
-import type { ExportRequest } from '../../src/export/export-request.ts';
-import { JOB, type JobData, type TypedQueue } from '../definitions.ts';
-import { ensureJob } from '../ensure-job.ts';
-import { exportJobData, exportJobId, type ExportJobResult } from './export-job.ts';
-
-export type ExportQueue = TypedQueue<'export'>;
-export type ExportJob = Job<JobData<'export'>, ExportJobResult>;
+export type { ExportJob, ExportQueue };
 
 /**
  * Enqueues an export under its deterministic id. A job of the same export that is waiting or
@@ -23,4 +21,9 @@ export async function enqueueExport(
     whenFinished: options.replaceFinished ? 'replace' : 'keep',
   });
   return job;
+}
+
+/** The export queue of the process (the web page lists and adds its jobs). */
+export function exportQueueOf(runtime: Runtime): ExportQueue {
+  return runtime.queues.get(QUEUE.export);
 }

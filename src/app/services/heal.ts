@@ -1,7 +1,7 @@
-import { idleOpenWindows } from '../src/ingest/coverage/window-store.ts';
-import { type Logger, logger } from '../src/logging/logger.ts';
-import { enqueueWindows } from './ingest/enqueue-windows.ts';
-import type { Runtime } from './runtime.ts';
+import { enqueueWindows } from '../../../jobs/ingest/enqueue-windows.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import { idleOpenWindows } from '../../ingest/coverage/window-store.ts';
+import { type Logger, logger } from '../../logging/logger.ts';
 import { missingSchedules, upsertSchedules } from './schedules.ts';
 
 export interface HealResult {
@@ -22,9 +22,16 @@ export interface HealResult {
 export async function healQueues(runtime: Runtime, idleMs: number): Promise<HealResult> {
   const missing = await missingSchedules(runtime);
   if (missing.length > 0) await upsertSchedules(runtime);
-  const open = await idleOpenWindows(runtime.pool, idleMs);
-  const windows = await enqueueWindows(runtime.queues, runtime.pool, open);
+  const windows = await requeueIdleWindows(runtime, idleMs);
   return { schedules: missing, windows };
+}
+
+/**
+ * Enqueues again the windows (of `ids`, or all) that are pending or running, untouched for
+ * `idleMs`, and have no job: Redis lost it. Returns how many got a job.
+ */
+export async function requeueIdleWindows(runtime: Runtime, idleMs: number, ids?: readonly string[]): Promise<number> {
+  return enqueueWindows(runtime.queues, runtime.pool, await idleOpenWindows(runtime.pool, idleMs, ids));
 }
 
 export interface Healer {

@@ -1,14 +1,14 @@
-import { SecretBox } from '../../src/crypto/secret-box.ts';
-import type { ManagementAction } from '../../src/generated/prisma/client.ts';
-import { type ActionInput, redactInput, splitSecrets } from '../../src/management/action-input.ts';
-import { planAction, type PlannedRequest } from '../../src/management/action-plan.ts';
-import { isFinished, recordAction } from '../../src/management/action-store.ts';
-import { idempotencyKey } from '../../src/management/idempotency.ts';
-import { checkLocalLimits } from '../../src/management/limits.ts';
-import { JOB, QUEUE } from '../definitions.ts';
-import { ensureJob } from '../ensure-job.ts';
-import type { Runtime } from '../runtime.ts';
-import { managementJobId } from './management-job.ts';
+import { JOB, QUEUE } from '../../../jobs/definitions.ts';
+import { ensureJob } from '../../../jobs/ensure-job.ts';
+import { managementJobId } from '../../../jobs/payloads/management-job.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import { SecretBox } from '../../crypto/secret-box.ts';
+import type { ManagementAction } from '../../generated/prisma/client.ts';
+import { type ActionInput, redactInput, splitSecrets } from '../../management/action-input.ts';
+import { planAction, type PlannedRequest } from '../../management/action-plan.ts';
+import { isFinished, recordAction } from '../../management/action-store.ts';
+import { idempotencyKey } from '../../management/idempotency.ts';
+import { checkLocalLimits } from '../../management/limits.ts';
 
 export interface ActionRequest {
   /** A registered account's name. */

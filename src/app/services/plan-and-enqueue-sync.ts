@@ -1,15 +1,15 @@
-import type { AccountSummary } from '../../src/accounts/account-service.ts';
-import { ensureWindows } from '../../src/ingest/coverage/window-store.ts';
-import { planRetries } from '../../src/ingest/retry-plan.ts';
-import { planIncrementalSync } from '../../src/ingest/sync-plan.ts';
-import { type StreamChoice, streamsOf } from '../../src/streams/registry.ts';
-import { JOB, JOB_OPTIONS, QUEUE } from '../definitions.ts';
-import type { StartedBackfill } from '../ingest/backfill.ts';
-import { enqueueWindows, ingestJobOptions, windowsNeedingJobs } from '../ingest/enqueue-windows.ts';
-import { exchangeNow } from '../ingest/exchange-now.ts';
-import { windowJobData } from '../ingest/ingest-job.ts';
-import type { Runtime } from '../runtime.ts';
-import { type SyncFinishJob, syncFinishJobId } from './sync-jobs.ts';
+import { JOB, JOB_OPTIONS, QUEUE } from '../../../jobs/definitions.ts';
+import { enqueueWindows, ingestJobOptions, windowsNeedingJobs } from '../../../jobs/ingest/enqueue-windows.ts';
+import { windowJobData } from '../../../jobs/payloads/ingest-job.ts';
+import { type SyncFinishJob, syncFinishJobId } from '../../../jobs/payloads/sync-jobs.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import type { AccountSummary } from '../../accounts/account-service.ts';
+import { ensureWindows } from '../../ingest/coverage/window-store.ts';
+import { planRetries } from '../../ingest/retry-plan.ts';
+import { type StreamChoice, streamsOf } from '../../streams/registry.ts';
+import { planIncrementalSync } from '../../ingest/sync-plan.ts';
+import type { StartedBackfill } from './backfill.ts';
+import { exchangeNow } from './exchange-now.ts';
 
 export interface SyncRequest {
   stream?: StreamChoice;

@@ -1,6 +1,6 @@
-import { logger } from '../src/logging/logger.ts';
-import { type AnyJobName, JOB, QUEUE, type QueueName } from './definitions.ts';
-import type { Runtime } from './runtime.ts';
+import { type AnyJobName, JOB, QUEUE, type QueueName } from '../../../jobs/definitions.ts';
+import type { Runtime } from '../../../jobs/runtime.ts';
+import { logger } from '../../logging/logger.ts';
 
 export interface ScheduleDefinition {
   id: string;
@@ -49,4 +49,10 @@ export async function missingSchedules(runtime: Runtime): Promise<string[]> {
     if (!scheduler) missing.push(definition.id);
   }
   return missing;
+}
+
+/** The nightly sync's scheduler (undefined when it is not registered) and how many workers take sync jobs. */
+export async function nightlySyncState(runtime: Runtime) {
+  const queue = runtime.queues.get(QUEUE.sync);
+  return { nightly: await queue.getJobScheduler('nightly-sync'), workers: await queue.getWorkersCount() };
 }

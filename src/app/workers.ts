@@ -1,0 +1,140 @@
+import { type Processor, Worker, type WorkerOptions as BullWorkerOptions } from 'bullmq';
+import type { Cluster, Redis } from 'ioredis';
+
+import { QUEUE, type QueueName } from '../../jobs/definitions.ts';
+import { createExportProcessor, type ExportProcessorDeps } from '../../jobs/export/export-processor.ts';
+import { createIngestProcessor } from '../../jobs/ingest/ingest-processor.ts';
+import { markStalledWindowsFailed } from '../../jobs/ingest/stalled-window-failures.ts';
+import { createManagementProcessor } from '../../jobs/management/management-processor.ts';
+import { createMarketDataProcessor } from '../../jobs/market-data/market-data-processor.ts';
+import type { ExportJobData, ExportJobResult } from '../../jobs/payloads/export-job.ts';
+import { createReconcileProcessor } from '../../jobs/reconcile/reconcile-processor.ts';
+import { recordRuns, type RunListener } from '../../jobs/runs/record-runs.ts';
+import type { Runtime } from '../../jobs/runtime.ts';
+import { createSyncProcessor, type SyncServices } from '../../jobs/sync/sync-processor.ts';
+import type { Config } from '../config/config.ts';
+import { logger } from '../logging/logger.ts';
+import { AFTER_SYNC_STEPS } from './services/after-sync.ts';
+import { planAndEnqueueSync } from './services/plan-and-enqueue-sync.ts';
+
+export interface WorkerOptions {
+  concurrency?: number;
+  /** How long a job's lock lasts without renewal; a killed worker's job is taken over after it. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  /** How often a job may lose its worker and be taken over before it fails. */
+  maxStalledCount?: number;
+  /** Told of every sync, reconciliation and export written to the run history (alerts, metrics). */
+  runListeners?: RunListener[];
+}
+
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Finishes or releases the jobs in hand (each stops after its current page), then closes. */
+  close(): Promise<void>;
+}
+
+/**
+ * Per queue, how many jobs one process runs at once, where it differs from
+ * WORKER_CONCURRENCY: market-data polls are short and rate-limited per IP;
+ * each export holds one Postgres cursor for its whole run; a reconciliation
+ * runs whole-table queries and re-pages windows under the accounts' budgets.
+ */
+const CONCURRENCY: Partial<Record<QueueName, number>> = {
+  [QUEUE.marketData]: 1,
+  [QUEUE.export]: 2,
+  [QUEUE.reconcile]: 1,
+};
+
+/** The services the sync processor calls (the same `ledgerline sync` and `backfill` call). */
+export const SYNC_SERVICES: SyncServices = { planAndEnqueueSync, afterSyncSteps: AFTER_SYNC_STEPS };
+
+/** What building a worker needs of the process: the prefix, a connection per worker, the config's worker settings. */
+export interface WorkerHost {
+  prefix: string;
+  config: Pick<Config, 'workerConcurrency' | 'workerLockDurationMs' | 'workerMaxStalledCount'>;
+  /** A new connection for a BullMQ Worker (blocking reads need their own). */
+  connection(): Redis | Cluster;
+}
+
+/**
+ * The one place a Worker is constructed: on the queue map's name, with the prefix, the queue's
+ * concurrency and the lock and stall settings of the config (or the options), on its own connection.
+ */
+function buildWorker<Data, Result>(
+  host: WorkerHost,
+  queue: QueueName,
+  processor: Processor<Data, Result>,
+  options: WorkerOptions,
+): Worker<Data, Result> {
+  const settings: BullWorkerOptions = {
+    prefix: host.prefix,
+    concurrency: CONCURRENCY[queue] ?? options.concurrency ?? host.config.workerConcurrency,
+    lockDuration: options.lockDurationMs ?? host.config.workerLockDurationMs,
+    stalledInterval: options.stalledIntervalMs ?? host.config.workerLockDurationMs,
+    // Reading a window again is harmless (upserts, cursor checks), so a job
+    // whose worker died may be taken over several times before it counts as failed.
+    maxStalledCount: options.maxStalledCount ?? host.config.workerMaxStalledCount,
+    connection: host.connection(),
+  };
+  return new Worker<Data, Result>(queue, processor, settings);
+}
+
+/**
+ * The export queue's worker on its own: the web page runs one beside it, so requested reports
+ * get written before the full worker is deployed. Built like every other worker.
+ */
+export function createExportWorker(
+  host: WorkerHost,
+  deps: ExportProcessorDeps,
+  options: WorkerOptions = {},
+): Worker<ExportJobData, ExportJobResult> {
+  return buildWorker(host, QUEUE.export, createExportProcessor(deps), options);
+}
+
+/** The export processor's dependencies, from the runtime. */
+export function exportDeps(runtime: Runtime): ExportProcessorDeps {
+  return {
+    databaseUrl: runtime.config.databaseUrl,
+    exportDir: runtime.config.exportDir,
+    prisma: runtime.prisma,
+    valuation: runtime.config.valuation,
+  };
+}
+
+/** Starts this process's workers, one per queue, each on its own connection. */
+export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): RunningWorkers {
+  let stopping = false;
+  const log = logger('worker');
+  const ingest = buildWorker(
+    runtime,
+    QUEUE.ingest,
+    createIngestProcessor({
+      pool: runtime.pool,
+      clients: runtime.clients,
+      log: logger('ingest'),
+      stopping: () => stopping,
+    }),
+    options,
+  );
+  markStalledWindowsFailed(ingest, runtime.pool, logger('ingest'));
+  const workers: Worker[] = [
+    ingest,
+    buildWorker(runtime, QUEUE.management, createManagementProcessor(runtime, logger('management')), options),
+    buildWorker(runtime, QUEUE.sync, createSyncProcessor(runtime, logger('sync'), SYNC_SERVICES), options),
+    buildWorker(runtime, QUEUE.marketData, createMarketDataProcessor(runtime, logger('market-data')), options),
+    createExportWorker(runtime, exportDeps(runtime), options),
+    buildWorker(runtime, QUEUE.reconcile, createReconcileProcessor(runtime, logger('reconcile')), options),
+  ];
+  recordRuns(runtime, workers, logger('runs'), options.runListeners);
+  for (const worker of workers) {
+    worker.on('error', (error) => log.error({ err: error, queue: worker.name }, 'worker error'));
+  }
+  return {
+    workers,
+    async close() {
+      stopping = true;
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}
