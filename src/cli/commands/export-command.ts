@@ -44,7 +44,7 @@ export function registerExportCommand(program: Command): void {
     .option('--allow-partial', 'export even when the period is not fully synced (the file is marked _PARTIAL)')
     .option(
       '--out <file>',
-      'file to write (default: EXPORT_DIR/<account id>/<report>_<from>_<to>_<tz>.csv, or .beancount for beancount)',
+      'file to write, or a directory to write it into (default: EXPORT_DIR/<account id>/<report>_<from>_<to>_<tz>.csv, or .beancount for beancount)',
     )
     .option(
       '--json',
@@ -80,7 +80,8 @@ export function registerExportCommand(program: Command): void {
             request,
             account,
             partial: options.allowPartial ? 'mark' : 'refuse',
-            out: options.out ? path.resolve(options.out) : undefined,
+            // A trailing separator says "a directory" even before it exists: resolve() would drop it.
+            out: options.out ? path.resolve(options.out) + (options.out.endsWith(path.sep) ? path.sep : '') : undefined,
             valuation: config.valuation,
           });
           const p = request.period;
