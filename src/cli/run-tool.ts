@@ -2,6 +2,7 @@ import { type Config, getConfig } from '../config/config.ts';
 import { LedgerlineError } from '../errors/index.ts';
 import { checkServices, type Store } from './check-services.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
+import { printable } from './terminal-text.ts';
 
 export interface ToolOptions {
   /**
@@ -14,7 +15,8 @@ export interface ToolOptions {
 
 /**
  * Runs a command-line tool: a LedgerlineError (bad config, bad argument, a
- * store down, failed work) becomes one line on stderr, with no stack trace,
+ * store down, failed work) becomes one line on stderr (control characters
+ * escaped: terminal-text.ts), with no stack trace,
  * and the exit code its class decides (src/cli/exit-codes.ts); anything
  * unexpected is printed in full with exit code 1.
  */
@@ -25,7 +27,8 @@ export async function runTool(main: (config: Config) => Promise<void>, options: 
     await main(config);
   } catch (error) {
     if (error instanceof LedgerlineError) {
-      process.stderr.write(`${error.toOneLine()}\n`);
+      // Messages may quote the exchange or a file name: one line, whatever they hold.
+      process.stderr.write(`${printable(error.toOneLine())}\n`);
       process.exitCode = exitCodeFor(error);
       return;
     }

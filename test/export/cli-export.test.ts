@@ -260,6 +260,15 @@ describe('ledgerline export', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('prints an error line with control characters escaped, whatever its message quotes', async () => {
+    const result = await run([
+      ...['export', '--report', 'koinly', '--from', '2027-01-01', '--to', '2027-01-31'],
+      ...['--account', 'x\u009b2J\u202eevil'],
+    ]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('ValidationError: account: no account with this name (got "x\\x9b2J\\u202eevil")');
+  });
+
   it('does not start the web page without a token, or with a short one', async () => {
     const missing = await run(['web']);
     expect([missing.status, missing.stderr]).toEqual([
@@ -381,5 +390,26 @@ describe('ledgerline export', () => {
     expect((await listExports(path.join(dir, 'exports'), leftover)).map((l) => l.csvFile)).toEqual([
       'koinly_2027-01-01_2027-01-31_UTC.csv',
     ]);
+  });
+
+  it('prints exchange strings in its warnings with control characters escaped', async () => {
+    const hostile = await insertAccount(db.url, 'hostile');
+    await insertSpot(db.url, hostile, [
+      {
+        recordId: 'h1',
+        coin: 'BTC',
+        spotTaxType: 'Evil\t\u001b[2J\u009b31m\r\nfake: ok',
+        amount: '1',
+        ts: '2027-01-03T10:00:00Z',
+      },
+    ]);
+    await insertCoverage(db.url, hostile, '2027-01-01T00:00:00Z', '2027-02-01T00:00:00Z');
+    const args = ['--report', 'spot-ledger', '--account', 'hostile', '--from', '2027-01-01', '--to', '2027-01-31'];
+    const result = await run(['export', ...args, '--out', path.join(dir, 'hostile', 'x.csv')]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe(
+      'warning: 1 rows carry values the mapping does not know (exported, category unmapped):\n' +
+        '  spotTaxType=Evil\\t\\x1b[2J\\x9b31m\\r\\nfake: ok  1',
+    );
   });
 });
