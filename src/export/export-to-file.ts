@@ -1,5 +1,7 @@
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 
 import type { ExportCoverage } from './export-coverage.ts';
 import {
@@ -62,20 +64,19 @@ export async function exportToFile(options: {
   // unheard, a crash) and thrown once the report is read. Only a file's own failures are
   // ExportFileErrors (file-sink.ts): an error the pipeline forwards into its sink is not kept.
   let sinkFailure: ExportFileError | undefined;
+  const sinks: Writable[] = [];
   const openSink = async (final: string, temp: string) => {
     const sink = fileSink(await openFile(temp), final);
     sink.on('error', (error) => {
       if (error instanceof ExportFileError) sinkFailure ??= error;
     });
+    sinks.push(sink);
     return sink;
   };
   const placed: string[] = [];
   try {
     const sink = await openSink(csvPath, csvTemp);
-    const unpairedSink = await openSink(unpairedPath, unpairedTemp).catch((error: unknown) => {
-      sink.destroy();
-      throw error;
-    });
+    const unpairedSink = await openSink(unpairedPath, unpairedTemp);
     const result = await streamReport({
       databaseUrl: options.databaseUrl,
       report,
@@ -116,6 +117,8 @@ export async function exportToFile(options: {
     for (const file of placed) await removeQuietly(file);
     throw asExportFileError(error);
   } finally {
+    // A sink the report never reached (the database down) still holds its file open.
+    for (const sink of sinks) await finished(sink.destroy()).catch(() => undefined);
     for (const file of [csvTemp, manifestTemp, unpairedTemp]) await removeQuietly(file);
   }
 }
