@@ -3,6 +3,7 @@ import { LedgerlineError } from '../errors/index.ts';
 import { checkServices, type Store } from './check-services.ts';
 import { databaseFailure } from './database-failure.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
+import { printable } from './terminal-text.ts';
 
 export interface ToolOptions {
   /**
@@ -21,10 +22,10 @@ export interface ToolOptions {
 
 /**
  * Runs a command-line tool: a LedgerlineError (bad config, bad argument, a
- * store down or not migrated, failed work) becomes one line on stderr, with no
- * stack trace, and the exit code its class decides (src/cli/exit-codes.ts); so
- * does Postgres lost while the command runs. Anything else unexpected is
- * printed in full with exit code 1.
+ * store down or not migrated, failed work) becomes one line on stderr (control
+ * characters escaped: terminal-text.ts), with no stack trace, and the exit code
+ * its class decides (src/cli/exit-codes.ts); so does Postgres lost while the
+ * command runs. Anything else unexpected is printed in full with exit code 1.
  */
 export async function runTool(main: (config: Config) => Promise<void>, options: ToolOptions = {}): Promise<void> {
   let config: Config | undefined;
@@ -37,7 +38,8 @@ export async function runTool(main: (config: Config) => Promise<void>, options: 
     const known =
       error instanceof LedgerlineError ? error : config ? databaseFailure(error, config.databaseUrl) : undefined;
     if (known) {
-      process.stderr.write(`${known.toOneLine()}\n`);
+      // Messages may quote the exchange or a file name: one line, whatever they hold.
+      process.stderr.write(`${printable(known.toOneLine())}\n`);
       process.exitCode = exitCodeFor(known);
       return;
     }

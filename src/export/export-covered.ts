@@ -1,6 +1,9 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+
 import type { ExportCoverage } from './export-coverage.ts';
 import { CoverageGapError, describeFirstGap, exportCoverage, historyStart, partialPath } from './export-coverage.ts';
-import { exportCsvPath } from './export-files.ts';
+import { exportCsvPath, exportFileName } from './export-files.ts';
 import type { ExportRequest, ValuationSettings } from './export-request.ts';
 import { type ExportedFile, exportToFile } from './export-to-file.ts';
 import { reportByName } from './reports/index.ts';
@@ -30,7 +33,10 @@ export async function exportCovered(options: {
   request: ExportRequest;
   account: { id: string; name: string };
   partial: PartialPeriods;
-  /** The file to write (default: its name in EXPORT_DIR); `_PARTIAL` is inserted when partial. */
+  /**
+   * The file to write (default: its name in EXPORT_DIR); `_PARTIAL` is inserted when partial. An
+   * existing directory, or a path ending in a separator, gets the default file name inside it.
+   */
   out?: string;
   valuation?: ValuationSettings;
   now?: () => Date;
@@ -49,7 +55,12 @@ export async function exportCovered(options: {
   );
   const gap = describeFirstGap(coverage);
   if (gap && options.partial === 'refuse') throw new CoverageGapError(gap);
-  const chosen = options.out ?? exportCsvPath(options.exportDir, request);
+  const chosen =
+    options.out === undefined
+      ? exportCsvPath(options.exportDir, request)
+      : (await isDirectory(options.out))
+        ? path.join(options.out, exportFileName(request))
+        : options.out;
   const written = await exportToFile({
     databaseUrl: options.databaseUrl,
     request,
@@ -60,4 +71,9 @@ export async function exportCovered(options: {
     now: options.now,
   });
   return { ...written, coverage, gap };
+}
+
+async function isDirectory(out: string): Promise<boolean> {
+  if (out.endsWith(path.sep)) return true;
+  return (await stat(out).catch(() => undefined))?.isDirectory() ?? false;
 }

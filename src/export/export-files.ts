@@ -11,8 +11,13 @@ import { reportByName } from './reports/index.ts';
  * a manifest is written after its CSV is complete.
  */
 export function exportCsvPath(exportDir: string, request: ExportRequest): string {
+  return path.join(exportDir, request.accountId, exportFileName(request));
+}
+
+/** `<report>_<from>_<to>_<tz>.csv` (`.beancount` for the journal): the file's name wherever it is written. */
+export function exportFileName(request: ExportRequest): string {
   const extension = reportByName(request.report).textFile?.extension ?? '.csv';
-  return path.join(exportDir, request.accountId, `${exportBaseName(request)}${extension}`);
+  return `${exportBaseName(request)}${extension}`;
 }
 
 export interface ListedExport {

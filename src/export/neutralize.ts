@@ -1,12 +1,43 @@
 /**
  * Spreadsheets execute a cell that starts with = + - @ (and some with a leading tab or carriage
  * return), so a coin name or description such as `=HYPERLINK(...)` from the exchange could run in
- * the accountant's Excel. Text cells starting with one of those get a leading apostrophe (OWASP's
+ * the accountant's Excel. Spreadsheets also skip whitespace before a formula (` =1+1` runs as
+ * `=1+1` in LibreOffice's import and in Excel after a trim), so the test is: any run of leading
+ * whitespace, then one of those characters. Such text cells get a leading apostrophe (OWASP's
  * advice), which spreadsheets show as text. Decimal cells are left alone when they are a plain
  * number: `-1.5` must stay a number an accountant can sum.
+ *
+ * The COPY path does the same in SQL (sql-neutralize.ts), built from the two lists below, so the
+ * two cannot drift apart; test/export/copy-path.test.ts compares them cell by cell.
  */
 // Also the full-width forms, which some spreadsheets (Apple Numbers) normalise to the ASCII ones.
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+export const FORMULA_CHARACTERS = ['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'] as const;
+// What JavaScript's \s matches, written out so that SQL can match the very same characters
+// (Postgres' [[:space:]] follows the server's locale).
+export const LEADING_WHITESPACE = [
+  ' ',
+  '\t',
+  '\n',
+  '\v',
+  '\f',
+  '\r',
+  '\u00A0',
+  '\u1680',
+  ...Array.from({ length: 0x200a - 0x2000 + 1 }, (_v, i) => String.fromCodePoint(0x2000 + i)),
+  '\u2028',
+  '\u2029',
+  '\u202F',
+  '\u205F',
+  '\u3000',
+  '\uFEFF',
+] as const;
+
+/** A bracket expression of `characters`, every one as a \uXXXX escape: valid in JavaScript and in Postgres' AREs. */
+export function bracketOf(characters: readonly string[]): string {
+  return `[${characters.map((c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join('')}]`;
+}
+
+const FORMULA_START = new RegExp(`^${bracketOf(LEADING_WHITESPACE)}*${bracketOf(FORMULA_CHARACTERS)}`);
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 export type CellKind = 'text' | 'decimal';

@@ -1,11 +1,12 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, lstatSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { listExports } from '../../src/export/export-files.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { insertWindows } from '../http/coverage-seed.ts';
 import { insertAccount, insertCoverage, insertSpot } from './seed.ts';
@@ -26,6 +27,8 @@ function run(args: string[], env: Record<string, string> = {}) {
         LOG_LEVEL: 'silent',
         ...env,
       },
+      // A command that hangs is killed rather than left spinning after the test gives up.
+      timeout: 120_000,
     });
     let stdout = '';
     let stderr = '';
@@ -257,6 +260,15 @@ describe('ledgerline export', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('prints an error line with control characters escaped, whatever its message quotes', async () => {
+    const result = await run([
+      ...['export', '--report', 'koinly', '--from', '2027-01-01', '--to', '2027-01-31'],
+      ...['--account', 'x\u009b2J\u202eevil'],
+    ]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('ValidationError: account: no account with this name (got "x\\x9b2J\\u202eevil")');
+  });
+
   it('does not start the web page without a token, or with a short one', async () => {
     const missing = await run(['web']);
     expect([missing.status, missing.stderr]).toEqual([
@@ -266,5 +278,138 @@ describe('ledgerline export', () => {
     const short = await run(['web'], { LEDGERLINE_WEB_TOKEN: 'short' });
     expect(short.status).toBe(2);
     expect(short.stderr).toMatch(/^ConfigError: LEDGERLINE_WEB_TOKEN: must be at least 32 characters/);
+  });
+
+  it('a file that cannot be written is one line naming the path and the cause (exit 1), and nothing is left', async () => {
+    const scratch = path.join(dir, 'unwritable');
+    await mkdir(scratch, { recursive: true });
+    const aFile = path.join(scratch, 'a-file');
+    await writeFile(aFile, 'not a directory\n');
+    // The default file name already taken by a directory: the rename into place fails.
+    const taken = await insertAccount(db.url, 'taken');
+    await insertCoverage(db.url, taken, '2027-01-01T00:00:00Z', '2027-02-01T00:00:00Z');
+    const takenDir = path.join(dir, 'exports', taken);
+    await mkdir(path.join(takenDir, 'koinly_2027-01-01_2027-01-31_UTC.csv'), { recursive: true });
+    const args = ['export', '--report', 'koinly', '--from', '2027-01-01', '--to', '2027-01-31'];
+    const cases: Array<[string[], RegExp]> = [
+      [
+        [...args, '--account', 'acme', '--out', '/proc/x.csv'],
+        /^ExportFileError: cannot write \/proc\/x\.csv: no such file or directory \(ENOENT\)$/,
+      ],
+      [
+        [...args, '--account', 'acme', '--out', '/proc/no-such-dir/x.csv'],
+        /^ExportFileError: cannot create the directory \/proc\/no-such-dir: no such file or directory \(ENOENT\)$/,
+      ],
+      [
+        [...args, '--account', 'acme', '--out', '/sys/x.csv'],
+        /^ExportFileError: cannot write \/sys\/x\.csv: (permission denied \(EACCES\)|read-only file system \(EROFS\))$/,
+      ],
+      [
+        [...args, '--account', 'acme', '--out', path.join(aFile, 'x.csv')],
+        new RegExp(`^ExportFileError: cannot create the directory ${aFile}: not a directory \\(ENOTDIR\\)$`),
+      ],
+      [
+        [...args, '--account', 'taken'],
+        new RegExp(
+          `^ExportFileError: cannot write ${takenDir}/koinly_2027-01-01_2027-01-31_UTC\\.csv: illegal operation on a directory \\(EISDIR\\)$`,
+        ),
+      ],
+    ];
+    const results = await Promise.all(cases.map(([a]) => run(a)));
+    for (const [i, [a, message]] of cases.entries()) {
+      const result = results[i]!;
+      expect(result.stderr, a.join(' ')).toMatch(message);
+      expect(result.stderr.split('\n')).toHaveLength(1);
+      expect(result.status, a.join(' ')).toBe(1);
+      expect(result.stdout).toBe('');
+    }
+    expect(await readdir(scratch)).toEqual(['a-file']);
+    expect(await readdir(takenDir)).toEqual(['koinly_2027-01-01_2027-01-31_UTC.csv']);
+    expect(existsSync('/proc_PARTIAL')).toBe(false);
+  });
+
+  it('never replaces what is not a regular file (a FIFO, a device) under the name it writes', async () => {
+    const fifo = path.join(dir, 'a-fifo.csv');
+    execFileSync('mkfifo', [fifo]);
+    const args = ['--report', 'koinly', '--account', 'acme', '--from', '2027-01-01', '--to', '2027-01-31'];
+    const result = await run(['export', ...args, '--out', fifo]);
+    expect(result.stderr).toBe(`ExportFileError: cannot write ${fifo}: exists and is not a regular file (EEXIST)`);
+    expect(result.status).toBe(1);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(existsSync(path.join(dir, 'a-fifo.manifest.json'))).toBe(false);
+  });
+
+  it('--out naming an existing directory writes into it under the default name, marked when partial', async () => {
+    const into = path.join(dir, 'into');
+    await mkdir(into, { recursive: true });
+    const args = ['export', '--report', 'koinly', '--account', 'acme', '--out', into];
+    const whole = await run([...args, '--from', '2027-01-01', '--to', '2027-01-31']);
+    expect(whole.status).toBe(0);
+    expect(whole.stdout).toContain(`csv       ${path.join(into, 'koinly_2027-01-01_2027-01-31_UTC.csv')}`);
+    const partial = await run([...args, '--from', '2026-06-01', '--to', '2026-12-31', '--allow-partial']);
+    expect(partial.status).toBe(0);
+    expect(await readdir(into)).toEqual([
+      'koinly_2026-06-01_2026-12-31_UTC_PARTIAL.csv',
+      'koinly_2026-06-01_2026-12-31_UTC_PARTIAL.manifest.json',
+      'koinly_2027-01-01_2027-01-31_UTC.csv',
+      'koinly_2027-01-01_2027-01-31_UTC.manifest.json',
+    ]);
+    expect(existsSync(`${into}_PARTIAL`)).toBe(false);
+  });
+
+  it('removes temporary files a killed export left over a day ago, keeps fresh ones, and never lists them', async () => {
+    const leftover = await insertAccount(db.url, 'leftover');
+    await insertCoverage(db.url, leftover, '2027-01-01T00:00:00Z', '2027-02-01T00:00:00Z');
+    const exports = path.join(dir, 'exports', leftover);
+    await mkdir(exports, { recursive: true });
+    const old = [
+      'koinly_2026-01-01_2026-01-31_UTC.csv.partial-4242-0badf00d',
+      'koinly_2026-01-01_2026-01-31_UTC.manifest.json.partial-4242-0badf00d',
+      'koinly_2026-01-01_2026-01-31_UTC.unpaired.csv.partial-4242-0badf00d',
+    ];
+    const fresh = 'spot-ledger_2027-01-01_2027-01-31_UTC.csv.partial-77-cafe0123';
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    for (const name of [...old, fresh, 'notes.txt']) await writeFile(path.join(exports, name), '{}\n');
+    for (const name of [...old, 'notes.txt']) await utimes(path.join(exports, name), twoDaysAgo, twoDaysAgo);
+    expect(await listExports(path.join(dir, 'exports'), leftover)).toEqual([]);
+
+    const result = await run([
+      ...['export', '--report', 'koinly', '--account', 'leftover'],
+      '--from',
+      '2027-01-01',
+      '--to',
+      '2027-01-31',
+    ]);
+    expect(result.status).toBe(0);
+    expect((await readdir(exports)).sort()).toEqual([
+      'koinly_2027-01-01_2027-01-31_UTC.csv',
+      'koinly_2027-01-01_2027-01-31_UTC.manifest.json',
+      'notes.txt',
+      fresh,
+    ]);
+    expect((await listExports(path.join(dir, 'exports'), leftover)).map((l) => l.csvFile)).toEqual([
+      'koinly_2027-01-01_2027-01-31_UTC.csv',
+    ]);
+  });
+
+  it('prints exchange strings in its warnings with control characters escaped', async () => {
+    const hostile = await insertAccount(db.url, 'hostile');
+    await insertSpot(db.url, hostile, [
+      {
+        recordId: 'h1',
+        coin: 'BTC',
+        spotTaxType: 'Evil\t\u001b[2J\u009b31m\r\nfake: ok',
+        amount: '1',
+        ts: '2027-01-03T10:00:00Z',
+      },
+    ]);
+    await insertCoverage(db.url, hostile, '2027-01-01T00:00:00Z', '2027-02-01T00:00:00Z');
+    const args = ['--report', 'spot-ledger', '--account', 'hostile', '--from', '2027-01-01', '--to', '2027-01-31'];
+    const result = await run(['export', ...args, '--out', path.join(dir, 'hostile', 'x.csv')]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe(
+      'warning: 1 rows carry values the mapping does not know (exported, category unmapped):\n' +
+        '  spotTaxType=Evil\\t\\x1b[2J\\x9b31m\\r\\nfake: ok  1',
+    );
   });
 });

@@ -4,10 +4,12 @@ import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';
+import { neutralizeCell } from '../../src/export/neutralize.ts';
 import { REPORTS } from '../../src/export/reports/index.ts';
+import { neutralizeSql } from '../../src/export/sql-neutralize.ts';
 import { streamReport } from '../../src/export/stream-report.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { insertAccount, insertPositions, insertSpot, insertTransfers } from './seed.ts';
+import { insertAccount, insertPositions, insertSpot, insertTransfers, withClient } from './seed.ts';
 
 /**
  * Every SQL report written by COPY (the default path) must be byte for byte what the Node encoder
@@ -42,6 +44,12 @@ const NASTY = [
   "'already",
   ' lead and trail ',
   '"=quoted,formula"',
+  ' =1+1',
+  '  +cmd',
+  '\u00A0@x',
+  '\u3000=1',
+  ' \t=x',
+  ' -4.5',
 ];
 const AMOUNTS = ['-1.5', '2', '0.00000001', '-0', 'NaN', '-Infinity', 'Infinity', '1000000000000.123456789', '-7'];
 
@@ -170,6 +178,10 @@ describe('COPY path', () => {
       ",'-3.5,",
       ',-1.5,',
       ",'-Infinity,",
+      ",' =1+1,",
+      ",'  +cmd,",
+      ",'\u00A0@x,",
+      ",'\u3000=1,",
     ])
       expect(text).toContain(cell);
     // An empty cell is written as nothing, never as COPY's `""`.
@@ -181,5 +193,41 @@ describe('COPY path', () => {
     expect(koinly.result.review.rows).toBeGreaterThan(0);
     expect(koinly.result.unpairedLegs).toBeGreaterThan(0);
     expect(koinly.side.length).toBeGreaterThan(0);
+  });
+
+  it('neutralizes in SQL exactly as neutralizeCell does, leading whitespace before a formula included', async () => {
+    const cells = [
+      ...NASTY,
+      ...AMOUNTS,
+      ' =1+1',
+      '\t=cmd',
+      '\n=1',
+      '\u00A0=1',
+      '\uFEFF=1',
+      '\u2003@x',
+      ' \uFF1D1',
+      ' ',
+      '  ',
+      ' lead',
+      ' 1.5',
+      ' -1.5',
+      'a =1',
+      '1',
+      '+',
+      '-',
+      ',',
+      '~',
+    ];
+    for (const kind of ['text', 'decimal'] as const) {
+      const sql = await withClient(db.url, (client) =>
+        client.query<{ cell: string | null }>(
+          `SELECT ${neutralizeSql('c', kind)} AS cell FROM unnest($1::text[]) WITH ORDINALITY AS t(c, n) ORDER BY n`,
+          [cells],
+        ),
+      );
+      // COPY writes NULL as nothing, as the Node encoder writes ''.
+      expect(sql.rows.map((r) => r.cell ?? '')).toEqual(cells.map((c) => neutralizeCell(c, kind)));
+    }
+    expect(neutralizeCell(' =1+1', 'text')).toBe("' =1+1");
   });
 });

@@ -53,4 +53,31 @@ describe('CSV encoding', () => {
     expect(['-1.5', 'BTC', ''].map((v) => neutralizeCell(v, 'text'))).toEqual(["'-1.5", 'BTC', '']);
     expect(neutralizeCell(null, 'decimal')).toBe('');
   });
+
+  it('neutralizes a formula start behind leading whitespace, which spreadsheets skip', () => {
+    const hostile = [
+      ' =1+1',
+      '  +cmd',
+      ' -x',
+      ' @SUM(A1)',
+      '\t=cmd',
+      ' \t=x',
+      '\n=1',
+      '\u00A0=1',
+      '\u3000=1',
+      '\uFEFF=1',
+      ' \uFF1D1',
+    ];
+    expect(hostile.map((v) => neutralizeCell(v, 'text'))).toEqual(hostile.map((v) => `'${v}`));
+    // A decimal column holding a padded number is not a plain number: treated as text like the rest.
+    expect([' -1.5', ' 1.5', '-1.5'].map((v) => neutralizeCell(v, 'decimal'))).toEqual(["' -1.5", ' 1.5', '-1.5']);
+    // Whitespace before anything else is left as it is.
+    expect([' lead', '  ', ' ', ' 1=1', 'a =1'].map((v) => neutralizeCell(v, 'text'))).toEqual([
+      ' lead',
+      '  ',
+      ' ',
+      ' 1=1',
+      'a =1',
+    ]);
+  });
 });

@@ -10,6 +10,7 @@ import { parsePeriod } from '../../export/period.ts';
 import { reportByName, REPORTS } from '../../export/reports/index.ts';
 import { printJson } from '../plain-table.ts';
 import { runTool } from '../run-tool.ts';
+import { printable } from '../terminal-text.ts';
 
 interface ExportOptions {
   report?: string;
@@ -44,7 +45,7 @@ export function registerExportCommand(program: Command): void {
     .option('--allow-partial', 'export even when the period is not fully synced (the file is marked _PARTIAL)')
     .option(
       '--out <file>',
-      'file to write (default: EXPORT_DIR/<account id>/<report>_<from>_<to>_<tz>.csv, or .beancount for beancount)',
+      'file to write, or a directory to write it into (default: EXPORT_DIR/<account id>/<report>_<from>_<to>_<tz>.csv, or .beancount for beancount)',
     )
     .option(
       '--json',
@@ -80,7 +81,8 @@ export function registerExportCommand(program: Command): void {
             request,
             account,
             partial: options.allowPartial ? 'mark' : 'refuse',
-            out: options.out ? path.resolve(options.out) : undefined,
+            // A trailing separator says "a directory" even before it exists: resolve() would drop it.
+            out: options.out ? path.resolve(options.out) + (options.out.endsWith(path.sep) ? path.sep : '') : undefined,
             valuation: config.valuation,
           });
           const p = request.period;
@@ -105,19 +107,20 @@ export function registerExportCommand(program: Command): void {
             console.log(`  manifest  ${manifestPath}`);
             console.log(`  sha256    ${manifest.sha256}`);
           }
-          if (gap) process.stderr.write(`warning: partial export (--allow-partial): ${gap}\n`);
+          if (gap) process.stderr.write(`warning: partial export (--allow-partial): ${printable(gap)}\n`);
           if (manifest.unmapped.rows > 0) {
             process.stderr.write(
               `warning: ${manifest.unmapped.rows} rows carry values the mapping does not know (exported, category unmapped):\n`,
             );
             for (const [value, count] of Object.entries(manifest.unmapped.values)) {
-              process.stderr.write(`  ${value}  ${count}\n`);
+              // The values are the exchange's strings: printed escaped, never as terminal controls.
+              process.stderr.write(`  ${printable(value)}  ${count}\n`);
             }
           }
           // Last, so it is what an operator sees: these legs reach the tax tool as single movements.
           if (manifest.unpairedLegs > 0) {
             process.stderr.write(
-              `warning: ${manifest.unpairedLegs} trade legs could not be paired with their other side; exported as single rows and listed in ${unpairedPath}\n`,
+              `warning: ${manifest.unpairedLegs} trade legs could not be paired with their other side; exported as single rows and listed in ${printable(unpairedPath ?? '')}\n`,
             );
           }
         } finally {
