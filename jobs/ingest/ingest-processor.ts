@@ -10,6 +10,7 @@ import {
   BudgetWaitError,
   withoutBudgetWaits,
 } from '../../src/exchange/rate-budget/budget-wait.ts';
+import { postgresPageStore } from '../../src/ingest/coverage/postgres-page-store.ts';
 import { failWindow, recordFailedRequest, startWindow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow, type WindowRunResult } from '../../src/ingest/run-window.ts';
 import type { Logger } from '../../src/logging/logger.ts';
@@ -114,7 +115,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       const result = await withoutBudgetWaits(`ingest:${job.id ?? windowId}`, () =>
         reportingFailedRequests(recordFailure, () =>
           runWindow({
-            pool: deps.pool,
+            store: postgresPageStore(deps.pool),
             client,
             window,
             shouldStop: deps.stopping,

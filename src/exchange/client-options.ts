@@ -7,6 +7,7 @@ import { ValidationError } from '../errors/validation-error.ts';
 import type { Logger } from '../logging/logger.ts';
 import { ENDPOINT_NAMES, type EndpointName, PER_IP_PER_MINUTE } from './endpoints.ts';
 import type { RateBudgetOptions } from './rate-budget/rate-budget.ts';
+import type { RateBudgetPort } from './rate-budget/rate-budget-port.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './retry-policy.ts';
 import { type Locale, LOCALES } from './signer.ts';
 import { DEFAULT_MAX_ANSWER_BYTES, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
@@ -19,8 +20,13 @@ export interface ExchangeClientOptions {
   passphrase: string;
   /** The main account's UID: the rate budget is kept per UID. */
   uid: string;
-  /** Shared by every process: holds the rate budget. */
-  redis: Redis | Cluster;
+  /**
+   * Shared by every process: holds the rate budget (the sliding log, RateBudget). Give either this
+   * or `budget`.
+   */
+  redis?: Redis | Cluster;
+  /** The rate budget itself instead of the Redis one: MemoryRateBudget in unit tests. */
+  budget?: RateBudgetPort;
   locale?: Locale;
   timeouts?: Partial<TransportTimeouts>;
   retry?: Partial<RetryOptions>;
@@ -101,6 +107,13 @@ const optionsSchema = z.object({
 
 /** Checks the options once, at construction: a typed error names the option; secrets are never shown. */
 export function resolveClientOptions(options: ExchangeClientOptions): ResolvedClientOptions {
+  if ((options.redis === undefined) === (options.budget === undefined)) {
+    throw new ValidationError(
+      'exchange client redis',
+      'give exactly one of redis and budget (the rate budget)',
+      undefined,
+    );
+  }
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -64,7 +64,7 @@ export class ExchangeClient {
     const { credentials: _credentials, ...visible } = resolved;
     this.options = visible;
     this.transport = new Transport(resolved.origin, resolved.timeouts, resolved.connections, resolved.maxAnswerBytes);
-    const budget = new RateBudget(options.redis, resolved.budget);
+    const budget = options.budget ?? new RateBudget(options.redis!, resolved.budget);
     const log = (options.logger ?? moduleLogger('exchange-client')).child({ uid: resolved.uid });
     this.caller = new SignedCaller(resolved, this.transport, budget, log);
   }

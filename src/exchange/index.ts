@@ -14,7 +14,9 @@ export {
   type TimeWindow,
   type WindowedStream,
 } from './paging/window-planner.ts';
-export { RateBudget, type RateRule, type Slot } from './rate-budget/rate-budget.ts';
+export { MemoryRateBudget } from './rate-budget/memory-rate-budget.ts';
+export { RateBudget } from './rate-budget/rate-budget.ts';
+export type { RateBudgetPort, RateRule, Slot } from './rate-budget/rate-budget-port.ts';
 export type {
   AllSubDepositWithdrawalParams,
   HistoryPositionParams,

@@ -8,7 +8,7 @@ import { type EndpointName, ENDPOINTS } from './endpoints.ts';
 import { ExchangeError, ExchangeRateLimitError } from './errors/exchange-error.ts';
 import { failedRequestListener } from './failed-requests.ts';
 import { BudgetWaitError, waitingInPlaceUpTo } from './rate-budget/budget-wait.ts';
-import type { RateBudget, RateRule, Slot } from './rate-budget/rate-budget.ts';
+import type { RateBudgetPort, RateRule, Slot } from './rate-budget/rate-budget-port.ts';
 import { validateRequest } from './requests/validate-request.ts';
 import { parseAnswer } from './responses/parse-answer.ts';
 import { backoffDelay, decideRetry } from './retry-policy.ts';
@@ -36,7 +36,7 @@ export class SignedCaller {
   constructor(
     private readonly options: ResolvedClientOptions,
     private readonly transport: Transport,
-    private readonly budget: RateBudget,
+    private readonly budget: RateBudgetPort,
     private readonly log: Logger,
   ) {}
 

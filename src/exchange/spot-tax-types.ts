@@ -1,6 +1,6 @@
 /**
  * Every spotTaxType value the API lists (docs/exchange-api.md §8.4), in the
- * documented order. test/export/spot-tax-types.test.ts checks this list
+ * documented order. test/export/spot-tax-types.unit.test.ts checks this list
  * against that section.
  */
 export const SPOT_TAX_TYPES = [

@@ -1,10 +1,9 @@
-import type pg from 'pg';
-
 import type { ExchangeClient } from '../exchange/index.ts';
+import type { Page } from '../streams/kit/page-window.ts';
 import { streamDefinition } from '../streams/registry.ts';
-import { storePage } from './coverage/store-page.ts';
 import { WindowLostError } from './coverage/window-lost-error.ts';
-import { narrowWindowStart, type SyncWindowRow } from './coverage/window-store.ts';
+import type { SyncWindowRow } from './coverage/window-store.ts';
+import type { PageStore } from './page-store.ts';
 
 export interface WindowRunResult {
   /** Whether the window reached its last page (false: stopped early on request). */
@@ -20,9 +19,12 @@ export interface WindowRunResult {
 }
 
 export interface RunWindowOptions {
-  pool: pg.Pool;
+  /** Where pages and the window's progress go: postgresPageStore(pool) in production. */
+  store: PageStore;
   client: ExchangeClient;
   window: SyncWindowRow;
+  /** The window's pages from a cursor; default: its stream's pager through `client`. Tests pass a fake. */
+  pager?: (resumeFrom: string | null) => AsyncIterable<Page<unknown>>;
   /** Checked between pages: when set, the run stops after the page in hand is stored. */
   shouldStop?: () => boolean;
   /**
@@ -39,11 +41,11 @@ export interface RunWindowOptions {
  * the window at its last stored page; the next run resumes there.
  */
 export async function runWindow(options: RunWindowOptions): Promise<WindowRunResult> {
-  const { pool, client, window } = options;
+  const { store, client, window } = options;
   const definition = streamDefinition(window.stream);
   const result: WindowRunResult = { done: false, pages: 0, rows: 0, inserted: 0, updated: 0, revised: 0 };
   let cursor = window.cursor;
-  const pages = definition.pages(client, window, window.scope, cursor);
+  const pages = options.pager?.(cursor) ?? definition.pages(client, window, window.scope, cursor);
   const iterator = pages[Symbol.asyncIterator]();
   // While one page is being stored, the next is already being fetched: the
   // exchange's latency and the database's write overlap instead of adding up.
@@ -58,7 +60,7 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
         // A failure of the prefetch surfaces when it is awaited; until then it must not count as unhandled.
         next.catch(() => undefined);
       }
-      const stats = await storePage(pool, {
+      const stats = await store.storePage({
         windowId: window.id,
         accountId: window.accountId,
         spec: definition.table,
@@ -84,11 +86,11 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
   const readableFrom = definition.horizon?.servedFrom(client);
   if (readableFrom !== undefined && readableFrom > window.start) {
     if (readableFrom >= window.end) throw new WindowLostError(window.id, window.end, readableFrom);
-    await narrowWindowStart(pool, window.id, readableFrom);
+    await store.narrowWindowStart(window.id, readableFrom);
     result.readFrom = readableFrom;
   }
   // The exchange answered the empty page that ends paging: the window is complete.
-  await storePage(pool, {
+  await store.storePage({
     windowId: window.id,
     accountId: window.accountId,
     spec: definition.table,

@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Cluster, Redis } from 'ioredis';
 
-import { rateBudgetWait } from '../../metrics/instruments.ts';
-import { BudgetWaitError, budgetWaitPolicy } from './budget-wait.ts';
+import { acquireWithWaits } from './acquire-loop.ts';
+import type { AttemptResult, RateBudgetPort, RateRule, Slot } from './rate-budget-port.ts';
 import { runScript } from './run-script.ts';
 import { ACQUIRE_SCRIPT, COMPLETE_SCRIPT, PAUSE_SCRIPT } from './sliding-log-scripts.ts';
 
-/** One budget a request spends from: at most `limit` requests in any `windowMs`. */
-export interface RateRule {
-  /** Names the budget, e.g. `historyPosition:uid:1001`. */
-  key: string;
-  limit: number;
-  windowMs: number;
-}
+export type { RateRule, Slot } from './rate-budget-port.ts';
 
 export interface RateBudgetOptions {
   /** Prefix of every Redis key. */
@@ -31,21 +24,13 @@ export interface RateBudgetOptions {
   pollMs?: number;
 }
 
-/** A taken slot: pass it to complete() once the answer is back (or the attempt failed). */
-export interface Slot {
-  readonly member: string;
-  readonly logKeys: readonly string[];
-  /** Time spent waiting for it. */
-  readonly waitedMs: number;
-}
-
 /**
  * The request budget shared by every process and worker through Redis: a
  * sliding log per rule (see sliding-log-scripts.ts for why it cannot let the
  * exchange count more than the limit). Callers wait for a slot instead of
  * collecting 429s; a 429 that still happens pauses the rule's key.
  */
-export class RateBudget {
+export class RateBudget implements RateBudgetPort {
   private readonly prefix: string;
   private readonly marginMs: number;
   private readonly inFlightMs: number;
@@ -66,25 +51,8 @@ export class RateBudget {
    * withoutBudgetWaits, a wait longer than it allows throws BudgetWaitError instead, with the
    * wait until the caller's turn (see sliding-log-scripts.ts).
    */
-  async acquire(rules: readonly RateRule[], signal?: AbortSignal): Promise<Slot> {
-    const started = Date.now();
-    const leaving = budgetWaitPolicy();
-    for (;;) {
-      signal?.throwIfAborted();
-      const result = await this.tryAcquire(rules, leaving);
-      if ('slot' in result) {
-        const waitedMs = Date.now() - started;
-        rateBudgetWait.observe(waitedMs / 1000);
-        return { ...result.slot, waitedMs };
-      }
-      if (leaving && result.waitMs > leaving.waitInPlaceMs) {
-        throw new BudgetWaitError(
-          result.waitMs,
-          rules.map((rule) => rule.key),
-        );
-      }
-      await sleep(result.waitMs, undefined, signal ? { signal } : undefined);
-    }
+  acquire(rules: readonly RateRule[], signal?: AbortSignal): Promise<Slot> {
+    return acquireWithWaits(rules, signal, (waiter) => this.tryAcquire(rules, waiter));
   }
 
   /**
@@ -95,7 +63,7 @@ export class RateBudget {
   async tryAcquire(
     rules: readonly RateRule[],
     waiter?: { waiter: string; waitInPlaceMs: number },
-  ): Promise<{ slot: Slot } | { waitMs: number }> {
+  ): Promise<AttemptResult> {
     const member = randomUUID();
     const logKeys = rules.map((rule) => this.logKey(rule.key));
     const keys = [...logKeys, ...rules.map((rule) => this.pauseKey(rule.key))];

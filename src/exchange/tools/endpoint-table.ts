@@ -9,7 +9,7 @@ import { EXCHANGE_API_DOC, markedBlock, replaceMarkedBlock } from './doc-blocks.
  * the documented surface cannot drift from the one the client and the rate
  * budget use. `npx tsx src/exchange/tools/endpoint-table.ts` rewrites the
  * block in the doc; `--check` only says whether it is current (exit 1 if not).
- * test/exchange/endpoint-table.test.ts runs the same comparison.
+ * test/exchange/endpoint-table.unit.test.ts runs the same comparison.
  */
 
 export const ENDPOINT_TABLE_BLOCK = 'endpoint-table';

@@ -11,7 +11,7 @@ const decimalText = (value: unknown): value is string => typeof value === 'strin
 
 // Spot pages are the bulk of a backfill: checked by hand first (the schema above, field by field,
 // same output), and by the schema only when something is off, so its error names the field.
-// test/streams/stream-declarations.test.ts checks this agrees with the columns, field by field.
+// test/streams/stream-declarations.unit.test.ts checks this agrees with the columns, field by field.
 export const spotRecordData = withFastPath(spotRecordSchema, (data) => {
   if (!Array.isArray(data)) return undefined;
   const records: SpotLedgerRecord[] = [];

@@ -3,13 +3,15 @@ import type { Redis } from 'ioredis';
 import type { ExchangeClientOptions } from '../../../src/exchange/client-options.ts';
 import type { EndpointName } from '../../../src/exchange/endpoints.ts';
 import { ExchangeClient } from '../../../src/exchange/exchange-client.ts';
+import type { RateBudgetPort } from '../../../src/exchange/rate-budget/rate-budget-port.ts';
 import { historyPosition } from '../../../src/streams/positions/pager.ts';
 import { spotRecord } from '../../../src/streams/spot/pager.ts';
 import { allSubDepositWithdrawal } from '../../../src/streams/transfers/pager.ts';
 
 export function makeClient(
   baseUrl: string,
-  redis: Redis,
+  /** Redis (the shared sliding log) or a budget of the test's own (MemoryRateBudget: no Redis needed). */
+  budget: Redis | RateBudgetPort,
   prefix: string,
   overrides: Partial<ExchangeClientOptions> = {},
 ): ExchangeClient {
@@ -19,7 +21,7 @@ export function makeClient(
     secretKey: 'test-secret',
     passphrase: 'test1234',
     uid: '1001',
-    redis,
+    ...budgetOption(budget),
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
     ...overrides,
     rateBudget: { prefix, ipKey: 'test-host', ...overrides.rateBudget },
@@ -43,4 +45,8 @@ export function callEndpoint(client: ExchangeClient, endpoint: EndpointName, par
     params: unknown,
   ) => Promise<unknown>;
   return method.call(client, params);
+}
+
+function budgetOption(budget: Redis | RateBudgetPort): Pick<ExchangeClientOptions, 'redis' | 'budget'> {
+  return 'acquire' in budget ? { budget } : { redis: budget };
 }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ExchangeClientOptions } from '../../../src/exchange/client-options.ts';
 import { ENDPOINT_NAMES, type EndpointName, ENDPOINTS } from '../../../src/exchange/endpoints.ts';
 import { ExchangeClient } from '../../../src/exchange/exchange-client.ts';
+import type { RateBudgetPort } from '../../../src/exchange/rate-budget/rate-budget-port.ts';
 import type { RunningSimulator } from '../../../src/simulator/index.ts';
 
 /** The client's budgets scaled like a simulator started with rateLimits.factor (its rounding). */
@@ -15,7 +16,8 @@ export function scaledLimits(factor: number): Partial<Record<EndpointName, numbe
 /** A client of the simulator's demo account, on the simulator's clock. */
 export function simulatorClient(
   sim: RunningSimulator,
-  redis: Redis,
+  /** Redis (the shared sliding log) or a budget of the test's own (MemoryRateBudget: no Redis needed). */
+  budget: Redis | RateBudgetPort,
   prefix: string,
   overrides: Partial<ExchangeClientOptions> & { factor?: number } = {},
 ): ExchangeClient {
@@ -23,10 +25,14 @@ export function simulatorClient(
   return new ExchangeClient({
     baseUrl: sim.url,
     ...sim.demo,
-    redis,
+    ...budgetOption(budget),
     clock: () => sim.clock.now(),
     retry: { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 50 },
     ...rest,
     rateBudget: { prefix, ipKey: 'test-host', perSecond: scaledLimits(factor), ...rest.rateBudget },
   });
+}
+
+function budgetOption(budget: Redis | RateBudgetPort): Pick<ExchangeClientOptions, 'redis' | 'budget'> {
+  return 'acquire' in budget ? { budget } : { redis: budget };
 }

@@ -2,19 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ExchangeClient } from '../../src/exchange/exchange-client.ts';
 import { planWindows, positionHorizon } from '../../src/exchange/paging/window-planner.ts';
+import { MemoryRateBudget } from '../../src/exchange/rate-budget/memory-rate-budget.ts';
 import { FUTURES_CATEGORIES } from '../../src/exchange/requests/primitives.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import type { Page } from '../../src/streams/kit/page-window.ts';
 import { pageHistoryPositions } from '../../src/streams/positions/pager.ts';
 import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
 import { pageSubDepositWithdrawals } from '../../src/streams/transfers/pager.ts';
-import { useTestRedis } from '../helpers/test-redis.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
-// Read testRedis.prefix inside each test: it changes per test.
-const testRedis = useTestRedis('exchange-sim-paging');
-const { redis } = testRedis;
 let sim: RunningSimulator;
 
 beforeAll(async () => {
@@ -59,7 +56,7 @@ describe('paging whole windows against the simulator', () => {
   it('yields every record exactly once through 5% HTTP 500, 2% resets and 3% truncated bodies', async () => {
     sim.faults.set({ http500: 0.05, reset: 0.02, truncate: 0.03, seed: 2024 });
     sim.counters.reset();
-    const client = simulatorClient(sim, redis, testRedis.prefix, { factor: 20 });
+    const client = simulatorClient(sim, new MemoryRateBudget(), 'sim-paging', { factor: 20 });
     const { horizon, positions, spot, transfers } = await pageEverything(client);
     await client.close();
     sim.faults.clear();
@@ -91,7 +88,7 @@ describe('paging whole windows against the simulator', () => {
   });
 
   it('resumes a window from a cursor saved after any page, without a gap or a repeat', async () => {
-    const client = simulatorClient(sim, redis, testRedis.prefix, { factor: 20 });
+    const client = simulatorClient(sim, new MemoryRateBudget(), 'sim-paging', { factor: 20 });
     const [window] = planWindows('spotRecord', NOW - 30 * 86_400_000, NOW + 1);
     const all = await collect(pageSpotRecords(client, window!, {}, { limit: 9 }));
     expect(all.length).toBeGreaterThan(30);

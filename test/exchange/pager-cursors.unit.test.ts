@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { MalformedResponseError } from '../../src/exchange/errors/exchange-error.ts';
+import { MemoryRateBudget } from '../../src/exchange/rate-budget/memory-rate-budget.ts';
 import { pageCap } from '../../src/streams/kit/page-window.ts';
 import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
-import { useTestRedis } from '../helpers/test-redis.ts';
 import { type FakeExchange, ok, startFakeExchange } from './helpers/fake-exchange.ts';
 import { makeClient } from './helpers/make-client.ts';
 
-// Read testRedis.prefix inside each test: it changes per test.
-const testRedis = useTestRedis('pager-cursors');
+// The budget in memory, one per client: no Redis; these tests are about the cursors, not the budget.
 
 let fake: FakeExchange | undefined;
 afterEach(async () => {
@@ -39,7 +38,7 @@ async function drain(
   fakeUrl: string,
   window: { start: number; end: number },
 ): Promise<{ pages: number; error: unknown }> {
-  const client = makeClient(fakeUrl, testRedis.redis, testRedis.prefix, {
+  const client = makeClient(fakeUrl, new MemoryRateBudget(), 'pager-cursors', {
     rateBudget: { perSecond: { spotRecord: 10_000 } },
   });
   let pages = 0;
