@@ -6,8 +6,8 @@ import type { Runtime } from '../../../jobs/runtime.ts';
 import type { AccountSummary } from '../../accounts/account-service.ts';
 import { ensureWindows } from '../../ingest/coverage/window-store.ts';
 import { planRetries } from '../../ingest/retry-plan.ts';
-import { type StreamChoice, streamsOf } from '../../streams/registry.ts';
 import { planIncrementalSync } from '../../ingest/sync-plan.ts';
+import { type StreamChoice, streamsOf } from '../../streams/registry.ts';
 import type { StartedBackfill } from './backfill.ts';
 import { exchangeNow } from './exchange-now.ts';
 

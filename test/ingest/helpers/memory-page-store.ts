@@ -42,7 +42,7 @@ export class MemoryPageStore implements PageStore {
       last: page.last,
       records: page.records,
     });
-    return Promise.resolve({ inserted: page.records.length, updated: 0, unchanged: 0 });
+    return Promise.resolve({ inserted: page.records.length, updated: 0, unchanged: 0, revised: 0 });
   }
 
   narrowWindowStart(windowId: string, start: number): Promise<void> {
