@@ -1,3 +1,4 @@
+import { exchangeNow as askExchangeClock } from '../../src/streams/spot/clock-probe.ts';
 import type { Runtime } from '../runtime.ts';
 
 /**
@@ -8,5 +9,5 @@ import type { Runtime } from '../runtime.ts';
  */
 export async function exchangeNow(runtime: Runtime, accountId: string): Promise<number> {
   const client = await runtime.clients.forAccount(accountId);
-  return client.exchangeNow();
+  return askExchangeClock(client);
 }
