@@ -27,10 +27,12 @@ import { startBackfill } from '../src/app/services/backfill.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';
-import { ENDPOINT_NAMES, ENDPOINTS, PER_IP_PER_MINUTE } from '../src/exchange/endpoints.ts';
+import { PER_IP_PER_MINUTE } from '../src/exchange/endpoints.ts';
 import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import type { RequestLogEntry } from '../src/simulator/request-log.ts';
+import { ALL_ENDPOINTS, endpointNamed } from '../src/streams/endpoints.ts';
+import { spotRecordEndpoint } from '../src/streams/spot/endpoint.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -181,25 +183,24 @@ try {
   const http429 = Object.values(counters).reduce((sum, c) => sum + c.rateLimited, 0);
   if (log.length < counted) console.error(`request log holds ${log.length} of ${counted} requests: bound understated`);
 
-  const endpointOfPath = new Map(ENDPOINT_NAMES.map((name) => [ENDPOINTS[name].path as string, name]));
+  const endpointOfPath = new Map(ALL_ENDPOINTS.map((endpoint) => [endpoint.path, endpoint]));
   const perBudget = new Map<string, number>();
   for (const entry of log) {
     const endpoint = endpointOfPath.get(entry.path);
     if (!endpoint) continue;
-    const owner = ENDPOINTS[endpoint].keyedBy === 'uid' ? uidOfKey.get(entry.key ?? '') : 'ip';
-    const key = `${endpoint}|${owner}`;
+    const owner = endpoint.keyedBy === 'uid' ? uidOfKey.get(entry.key ?? '') : 'ip';
+    const key = `${endpoint.name}|${owner}`;
     perBudget.set(key, (perBudget.get(key) ?? 0) + 1);
   }
   let budgetBound = 0;
   let busiest = '';
   for (const [key, requests] of perBudget) {
-    const endpoint = key.split('|')[0] as (typeof ENDPOINT_NAMES)[number];
-    const seconds = requests / ENDPOINTS[endpoint].perSecond;
+    const seconds = requests / endpointNamed(key.split('|')[0]!).perSecond;
     if (seconds > budgetBound) [budgetBound, busiest] = [seconds, `${key} (${requests} requests)`];
   }
   const ipBound = counted / (PER_IP_PER_MINUTE / 60);
   const boundSeconds = Math.max(budgetBound, ipBound);
-  const spotRequests = log.filter((e) => e.path === ENDPOINTS.spotRecord.path).length;
+  const spotRequests = log.filter((e) => e.path === spotRecordEndpoint.path).length;
   const spotUsed = spotRequests / wallSeconds;
   const slots = config.workerConcurrency;
 
@@ -210,7 +211,7 @@ try {
   );
   console.log('|---|---|---|---|---|---|---|---|');
   console.log(
-    `| ${ACCOUNTS} | ${WORKERS}x${slots} | ${wallSeconds.toFixed(1)} | ${boundSeconds.toFixed(1)} (${budgetBound.toFixed(1)} / ${ipBound.toFixed(1)}) | ${(wallSeconds / boundSeconds).toFixed(2)} | ${http429} | ${counted} | ${spotUsed.toFixed(2)} of ${ACCOUNTS * ENDPOINTS.spotRecord.perSecond} |`,
+    `| ${ACCOUNTS} | ${WORKERS}x${slots} | ${wallSeconds.toFixed(1)} | ${boundSeconds.toFixed(1)} (${budgetBound.toFixed(1)} / ${ipBound.toFixed(1)}) | ${(wallSeconds / boundSeconds).toFixed(2)} | ${http429} | ${counted} | ${spotUsed.toFixed(2)} of ${ACCOUNTS * spotRecordEndpoint.perSecond} |`,
   );
   console.log('');
   console.log('| stream | first window done, s: median over accounts | slowest account |');

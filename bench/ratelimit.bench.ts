@@ -25,20 +25,22 @@ import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { z } from 'zod';
 
-import { type EndpointName, ENDPOINTS } from '../src/exchange/endpoints.ts';
+import type { NamedEndpoint } from '../src/exchange/endpoints.ts';
 import { ExchangeRateLimitError } from '../src/exchange/errors/exchange-error.ts';
 import { ExchangeClient } from '../src/exchange/exchange-client.ts';
 import { planWindows } from '../src/exchange/paging/window-planner.ts';
 import { startSimulator } from '../src/simulator/index.ts';
+import { historyPositionEndpoint } from '../src/streams/positions/endpoint.ts';
 import { pageHistoryPositions } from '../src/streams/positions/pager.ts';
+import { spotRecordEndpoint } from '../src/streams/spot/endpoint.ts';
 import { pageSpotRecords } from '../src/streams/spot/pager.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PROCESSES = 2;
 const LIMITERS: readonly Limiter[] = ['sliding-log', 'fixed-window'];
 const STREAMS = [
-  { name: 'historyPosition', path: ENDPOINTS.historyPosition.path },
-  { name: 'spotRecord', path: ENDPOINTS.spotRecord.path },
+  { name: 'historyPosition', path: historyPositionEndpoint.path, perSecond: historyPositionEndpoint.perSecond },
+  { name: 'spotRecord', path: spotRecordEndpoint.path, perSecond: spotRecordEndpoint.perSecond },
 ] as const;
 
 type Limiter = 'sliding-log' | 'fixed-window';
@@ -80,13 +82,14 @@ class FixedWindowClient extends ExchangeClient {
 
   // Every history request goes through call(): gated here by endpoint.
   override async call<Req extends z.ZodType, Res extends z.ZodType>(
-    endpoint: EndpointName,
+    endpoint: NamedEndpoint,
     request: Req,
     response: Res,
     params: z.input<Req>,
   ): Promise<z.output<Res>> {
-    if (endpoint === 'historyPosition' || endpoint === 'spotRecord') {
-      await waitFor(this.limiters[endpoint], `${endpoint}:${this.options.uid}`);
+    const name = endpoint.name;
+    if (name === 'historyPosition' || name === 'spotRecord') {
+      await waitFor(this.limiters[name], `${name}:${this.options.uid}`);
     }
     return super.call(endpoint, request, response, params);
   }
@@ -139,7 +142,7 @@ async function runWorker(task: WorkerTask): Promise<WorkerReport> {
   const positions = async () => {
     while (running()) {
       const now = Date.now();
-      for (const window of planWindows('historyPosition', now - 90 * 86_400_000, now, { now }).reverse()) {
+      for (const window of planWindows(historyPositionEndpoint, now - 90 * 86_400_000, now, { now }).reverse()) {
         await tolerate(async () => {
           for await (const page of pageHistoryPositions(client, window, {}, { limit: 5 })) {
             count('historyPosition', page.items.length);
@@ -153,7 +156,7 @@ async function runWorker(task: WorkerTask): Promise<WorkerReport> {
   const spot = async () => {
     while (running()) {
       const now = Date.now();
-      for (const window of planWindows('spotRecord', now - 365 * 86_400_000, now).reverse()) {
+      for (const window of planWindows(spotRecordEndpoint, now - 365 * 86_400_000, now).reverse()) {
         await tolerate(async () => {
           for await (const page of pageSpotRecords(client, window, {}, { limit: 20 })) {
             count('spotRecord', page.items.length);
@@ -256,8 +259,8 @@ async function runPhase(limiter: Limiter, seconds: number): Promise<{ rows: Row[
   const log = sim.requestLog.list();
   await sim.close();
 
-  const rows = STREAMS.map(({ name, path }) => {
-    const allowed = ENDPOINTS[name].perSecond;
+  const rows = STREAMS.map(({ name, path, perSecond }) => {
+    const allowed = perSecond;
     const times = log.filter((entry) => entry.path === path && entry.status !== 429).map((entry) => entry.time);
     const first = Math.min(...times);
     // Over a sliding second the ideal in [first, first + T) is exactly allowed * T requests.

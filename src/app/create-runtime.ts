@@ -8,8 +8,8 @@ import { type Config, hasHashTag } from '../config/config.ts';
 import { createPrisma } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { PER_IP_PER_MINUTE } from '../exchange/endpoints.ts';
-import { ENDPOINT_NAMES, type EndpointName, ENDPOINTS } from '../exchange/index.ts';
 import { logger } from '../logging/logger.ts';
+import { scaledRates } from '../streams/endpoints.ts';
 import { type JobOptionOverrides, QueueRegistry } from './queue-registry.ts';
 import { createRedisConnection } from './redis-connection.ts';
 
@@ -92,9 +92,9 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
 }
 
 /** The spec's per-second budgets times a factor (1: exactly the spec's). */
-export function scaledBudgets(factor: number): Partial<Record<EndpointName, number>> {
+export function scaledBudgets(factor: number): Record<string, number> {
   if (factor === 1) return {};
-  return Object.fromEntries(ENDPOINT_NAMES.map((name) => [name, ENDPOINTS[name].perSecond * factor]));
+  return scaledRates(factor);
 }
 
 /**

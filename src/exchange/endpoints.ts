@@ -1,8 +1,9 @@
 /**
- * The eleven endpoints: method, path and rate limit (docs/exchange-api.md §4).
- * One place, so the client, the rate budget and the tests read the same
- * numbers; the doc's table (§4.1) is generated from this file and a test
- * fails when the two disagree.
+ * The exchange's endpoints other than the history streams': method, path and
+ * rate limit (docs/exchange-api.md §4). Each history stream declares its own
+ * endpoint in its folder (`src/streams/<name>/endpoint.ts`) with the same
+ * shape; `src/streams/endpoints.ts` joins both into the eleven, from which the
+ * doc's table (§4.1) is generated (a test fails when the two disagree).
  */
 export interface EndpointSpec {
   method: 'GET' | 'POST';
@@ -13,6 +14,11 @@ export interface EndpointSpec {
   keyedBy: 'uid' | 'ip';
   /** Public endpoints go without authentication headers. */
   signed: boolean;
+}
+
+/** An endpoint with its name: the name its rate budget is kept under and its errors and metrics show. */
+export interface NamedEndpoint extends EndpointSpec {
+  readonly name: string;
 }
 
 export const ENDPOINTS = {
@@ -53,21 +59,6 @@ export const ENDPOINTS = {
     keyedBy: 'uid',
     signed: true,
   },
-  historyPosition: {
-    method: 'GET',
-    path: '/api/v2/mix/position/history-position',
-    perSecond: 20,
-    keyedBy: 'uid',
-    signed: true,
-  },
-  allSubDepositWithdrawal: {
-    method: 'GET',
-    path: '/api/v3/broker/all-sub-deposit-withdrawal',
-    perSecond: 20,
-    keyedBy: 'uid',
-    signed: true,
-  },
-  spotRecord: { method: 'GET', path: '/api/v2/tax/spot-record', perSecond: 1, keyedBy: 'uid', signed: true },
   fundNetFlow: { method: 'GET', path: '/api/v2/spot/market/fund-net-flow', perSecond: 1, keyedBy: 'ip', signed: false },
   openInterestLimit: {
     method: 'GET',
@@ -81,6 +72,11 @@ export const ENDPOINTS = {
 export type EndpointName = keyof typeof ENDPOINTS;
 
 export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+
+/** A core endpoint with its name, as the client's typed methods call it. */
+export function coreEndpoint(name: EndpointName): NamedEndpoint {
+  return { name, ...ENDPOINTS[name] };
+}
 
 /** On top of the per-endpoint budgets: 6000 requests per IP per minute (docs/exchange-api.md §4.4). */
 export const PER_IP_PER_MINUTE = 6000;

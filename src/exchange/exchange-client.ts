@@ -2,9 +2,8 @@ import type { z } from 'zod';
 
 import { logger as moduleLogger } from '../logging/logger.ts';
 import { type ExchangeClientOptions, resolveClientOptions, type ResolvedClientOptions } from './client-options.ts';
-import type { EndpointName } from './endpoints.ts';
+import { coreEndpoint, type NamedEndpoint } from './endpoints.ts';
 import { RateBudget } from './rate-budget/rate-budget.ts';
-import { clockProbe, clockProbeData } from './requests/clock-probe.ts';
 import {
   type FundNetFlowParams,
   fundNetFlowRequest,
@@ -81,21 +80,18 @@ export class ExchangeClient {
   }
 
   /**
-   * The exchange's "now", asking it first when no answer has shown its clock yet: one spot-record
-   * request for a single record (the history endpoint every read key may call), whose records are
-   * not read.
+   * Whether an answer has shown the exchange's clock yet; until one has, `now()` is the local
+   * clock alone. The spot stream's `exchangeNow` (src/streams/spot/clock-probe.ts) asks once.
    */
-  async exchangeNow(): Promise<number> {
-    if (this.caller.serverOffsetMs === undefined)
-      await this.call('spotRecord', clockProbe, clockProbeData, { limit: 1 });
-    return this.now();
+  get knowsExchangeClock(): boolean {
+    return this.caller.serverOffsetMs !== undefined;
   }
 
   // --- Sub-account management (POST, state-changing) ---
 
   createVirtualSubaccountApiKey(params: CreateVirtualSubaccountApiKeyParams): Promise<SubAccountApiKey> {
     return this.caller.call(
-      'createVirtualSubaccountApiKey',
+      coreEndpoint('createVirtualSubaccountApiKey'),
       createVirtualSubaccountApiKeyRequest,
       subAccountApiKeyData,
       params,
@@ -104,7 +100,7 @@ export class ExchangeClient {
 
   modifyVirtualSubaccountApiKey(params: ModifyVirtualSubaccountApiKeyParams): Promise<SubAccountApiKey> {
     return this.caller.call(
-      'modifyVirtualSubaccountApiKey',
+      coreEndpoint('modifyVirtualSubaccountApiKey'),
       modifyVirtualSubaccountApiKeyRequest,
       subAccountApiKeyData,
       params,
@@ -113,7 +109,7 @@ export class ExchangeClient {
 
   batchCreateSubaccountAndApiKey(params: BatchCreateSubaccountAndApiKeyParams): Promise<BatchCreatedSubAccount[]> {
     return this.caller.call(
-      'batchCreateSubaccountAndApiKey',
+      coreEndpoint('batchCreateSubaccountAndApiKey'),
       batchCreateSubaccountAndApiKeyRequest,
       batchCreateSubaccountAndApiKeyData,
       params,
@@ -121,17 +117,17 @@ export class ExchangeClient {
   }
 
   createSub(params: CreateSubParams): Promise<CreatedSubAccount> {
-    return this.caller.call('createSub', createSubRequest, createSubData, params);
+    return this.caller.call(coreEndpoint('createSub'), createSubRequest, createSubData, params);
   }
 
   // --- Trading (POST, state-changing) ---
 
   cancelSymbolOrder(params: CancelSymbolOrderParams): Promise<CancelSymbolOrderResult> {
-    return this.caller.call('cancelSymbolOrder', cancelSymbolOrderRequest, cancelSymbolOrderData, params);
+    return this.caller.call(coreEndpoint('cancelSymbolOrder'), cancelSymbolOrderRequest, cancelSymbolOrderData, params);
   }
 
   batchCancelOrder(params: BatchCancelOrderParams): Promise<BatchCancelOrderResult> {
-    return this.caller.call('batchCancelOrder', batchCancelOrderRequest, batchCancelOrderData, params);
+    return this.caller.call(coreEndpoint('batchCancelOrder'), batchCancelOrderRequest, batchCancelOrderData, params);
   }
 
   // --- Any endpoint (the history streams declare their own request and answer: src/streams) ---
@@ -139,10 +135,10 @@ export class ExchangeClient {
   /**
    * One request: `params` checked by `request` before anything is sent, the
    * answer's data parsed by `response`. The history streams call this with
-   * their own schemas; the exchange layer knows their endpoints, not their shapes.
+   * their own schemas; the endpoint (path, method, rate budget) is theirs too.
    */
   call<Req extends z.ZodType, Res extends z.ZodType>(
-    endpoint: EndpointName,
+    endpoint: NamedEndpoint,
     request: Req,
     response: Res,
     params: z.input<Req>,
@@ -153,11 +149,11 @@ export class ExchangeClient {
   // --- Market and account data (GET) ---
 
   fundNetFlow(params: FundNetFlowParams): Promise<NetFlowPoint[]> {
-    return this.caller.call('fundNetFlow', fundNetFlowRequest, fundNetFlowData, params);
+    return this.caller.call(coreEndpoint('fundNetFlow'), fundNetFlowRequest, fundNetFlowData, params);
   }
 
   openInterestLimit(params: OpenInterestLimitParams): Promise<OpenInterestLimit> {
-    return this.caller.call('openInterestLimit', openInterestLimitRequest, openInterestLimitData, params);
+    return this.caller.call(coreEndpoint('openInterestLimit'), openInterestLimitRequest, openInterestLimitData, params);
   }
 
   /** Closes the keep-alive connections. The Redis connection belongs to the caller. */

@@ -1,27 +1,28 @@
 export type { ExchangeClientOptions } from './client-options.ts';
-export { ENDPOINT_NAMES, type EndpointName, ENDPOINTS } from './endpoints.ts';
+export {
+  coreEndpoint,
+  ENDPOINT_NAMES,
+  type EndpointName,
+  ENDPOINTS,
+  type EndpointSpec,
+  type NamedEndpoint,
+  PER_IP_PER_MINUTE,
+} from './endpoints.ts';
 export * from './errors/exchange-error.ts';
 export { RequestValidationError } from './errors/request-validation-error.ts';
 export { ExchangeClient } from './exchange-client.ts';
 export {
   exchangeBounds,
-  HORIZON_DAYS,
   HORIZON_MARGIN_MS,
   horizonStart,
-  MAX_SPAN_DAYS,
+  type PlanOptions,
   planWindows,
-  positionHorizon,
   type TimeWindow,
-  type WindowedStream,
+  type WindowSpan,
 } from './paging/window-planner.ts';
 export { MemoryRateBudget } from './rate-budget/memory-rate-budget.ts';
 export { RateBudget } from './rate-budget/rate-budget.ts';
 export type { RateBudgetPort, RateRule, Slot } from './rate-budget/rate-budget-port.ts';
-export type {
-  AllSubDepositWithdrawalParams,
-  HistoryPositionParams,
-  SpotRecordParams,
-} from './requests/history-requests.ts';
 export type * from './requests/market-requests.ts';
 export type * from './requests/sub-account-requests.ts';
 export type * from './requests/trade-requests.ts';

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 
 import type { Logger } from '../logging/logger.ts';
 import type { ResolvedClientOptions } from './client-options.ts';
-import { type EndpointName, ENDPOINTS } from './endpoints.ts';
+import type { NamedEndpoint } from './endpoints.ts';
 import { ExchangeError, ExchangeRateLimitError } from './errors/exchange-error.ts';
 import { failedRequestListener } from './failed-requests.ts';
 import { BudgetWaitError, waitingInPlaceUpTo } from './rate-budget/budget-wait.ts';
@@ -41,18 +41,18 @@ export class SignedCaller {
   ) {}
 
   async call<Req extends z.ZodType, Res extends z.ZodType>(
-    endpoint: EndpointName,
+    spec: NamedEndpoint,
     requestSchema: Req,
     dataSchema: Res,
     params: unknown,
   ): Promise<z.output<Res>> {
+    const endpoint = spec.name;
     const request = validateRequest(endpoint, requestSchema, params) as unknown;
-    const spec = ENDPOINTS[endpoint];
     const queryString = spec.method === 'GET' ? buildQueryString(request as Record<string, QueryValue>) : '';
     // Serialized once: the signature covers these exact bytes, on every attempt.
     const body = spec.method === 'POST' ? JSON.stringify(request) : '';
     const pathAndQuery = queryString === '' ? spec.path : `${spec.path}?${queryString}`;
-    const rules = this.rulesOf(endpoint);
+    const rules = this.rulesOf(spec);
 
     let failure: ExchangeError | undefined;
     for (let attempt = 1; ; attempt += 1) {
@@ -136,12 +136,14 @@ export class SignedCaller {
     return this.#serverOffsetMs;
   }
 
-  /** The endpoint's own budget first (a 429 pauses it), then the per-IP minute budget. */
-  rulesOf(endpoint: EndpointName): RateRule[] {
-    const spec = ENDPOINTS[endpoint];
+  /**
+   * The endpoint's own budget first (a 429 pauses it), then the per-IP minute budget. The budget
+   * is kept under the endpoint's name, core or declared by a stream, at the rate it declares.
+   */
+  rulesOf(spec: NamedEndpoint): RateRule[] {
     const owner = spec.keyedBy === 'uid' ? `uid:${this.options.uid}` : `ip:${this.options.ipKey}`;
     return [
-      { key: `${endpoint}:${owner}`, limit: this.options.perSecond[endpoint] ?? spec.perSecond, windowMs: 1_000 },
+      { key: `${spec.name}:${owner}`, limit: this.options.perSecond[spec.name] ?? spec.perSecond, windowMs: 1_000 },
       { key: `all:ip:${this.options.ipKey}`, limit: this.options.perIpPerMinute, windowMs: 60_000 },
     ];
   }

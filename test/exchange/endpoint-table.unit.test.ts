@@ -2,20 +2,21 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { ENDPOINT_NAMES, ENDPOINTS } from '../../src/exchange/endpoints.ts';
+import { ENDPOINTS } from '../../src/exchange/endpoints.ts';
 import { EXCHANGE_API_DOC, markedBlock, replaceMarkedBlock } from '../../src/exchange/tools/doc-blocks.ts';
+import { ALL_ENDPOINT_NAMES } from '../../src/streams/endpoints.ts';
 import {
   ENDPOINT_TABLE_BLOCK,
   endpointBlockIsCurrent,
   endpointTableRows,
   normalizeBlock,
   renderEndpointBlock,
-} from '../../src/exchange/tools/endpoint-table.ts';
+} from '../../src/streams/tools/endpoint-table.ts';
 
 const doc = readFileSync(EXCHANGE_API_DOC, 'utf8');
 
 describe('the endpoint table of docs/exchange-api.md §4.1', () => {
-  it('says what src/exchange/endpoints.ts says (regenerate with npx tsx src/exchange/tools/endpoint-table.ts)', () => {
+  it('says what the endpoint declarations say (regenerate with npx tsx src/streams/tools/endpoint-table.ts)', () => {
     // Compared row by row, so a failure names the endpoint whose method, path or limit differs.
     expect(normalizeBlock(markedBlock(doc, ENDPOINT_TABLE_BLOCK))).toEqual(normalizeBlock(renderEndpointBlock()));
     expect(endpointBlockIsCurrent(doc)).toBe(true);
@@ -25,7 +26,7 @@ describe('the endpoint table of docs/exchange-api.md §4.1', () => {
     const rows = endpointTableRows();
     expect(rows).toHaveLength(11);
     expect(new Set(rows.map((row) => row[3])).size).toBe(11);
-    const fundNetFlow = rows[ENDPOINT_NAMES.indexOf('fundNetFlow')]!;
+    const fundNetFlow = rows[ALL_ENDPOINT_NAMES.indexOf('fundNetFlow')]!;
     expect(fundNetFlow).toEqual([
       'fund-net-flow',
       '`fundNetFlow`',

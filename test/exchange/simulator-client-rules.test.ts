@@ -1,10 +1,10 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ENDPOINTS } from '../../src/exchange/endpoints.ts';
 import { RequestValidationError } from '../../src/exchange/errors/request-validation-error.ts';
 import { authHeaders, buildQueryString } from '../../src/exchange/signer.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { endpointNamed } from '../../src/streams/endpoints.ts';
 import { spotRecord } from '../../src/streams/spot/pager.ts';
 import { useTestRedis } from '../helpers/test-redis.ts';
 import { ruleCases } from './fixtures/rule-cases.ts';
@@ -58,7 +58,7 @@ describe('every spec rule is refused client-side, against the simulator', () => 
   it('mirrors a refusal of the exchange for each rule: the same request sent raw is refused as a parameter error', async () => {
     const mismatches: string[] = [];
     for (const c of ruleCases(sim.clock.now())) {
-      const spec = ENDPOINTS[c.endpoint];
+      const spec = endpointNamed(c.endpoint);
       const query =
         spec.method === 'GET'
           ? buildQueryString(

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ExchangeClient } from '../../src/exchange/exchange-client.ts';
-import { planWindows, positionHorizon } from '../../src/exchange/paging/window-planner.ts';
+import { planWindows } from '../../src/exchange/paging/window-planner.ts';
 import { MemoryRateBudget } from '../../src/exchange/rate-budget/memory-rate-budget.ts';
 import { FUTURES_CATEGORIES } from '../../src/exchange/requests/primitives.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import type { Page } from '../../src/streams/kit/page-window.ts';
+import { historyPositionEndpoint, positionHorizon } from '../../src/streams/positions/endpoint.ts';
 import { pageHistoryPositions } from '../../src/streams/positions/pager.ts';
+import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
+import { allSubDepositWithdrawalEndpoint } from '../../src/streams/transfers/endpoint.ts';
 import { pageSubDepositWithdrawals } from '../../src/streams/transfers/pager.ts';
 import { simulatorClient } from './helpers/simulator-client.ts';
 
@@ -36,17 +39,17 @@ async function pageEverything(client: ExchangeClient) {
   const horizon = positionHorizon(NOW);
   const positions = [];
   for (const productType of FUTURES_CATEGORIES) {
-    for (const window of planWindows('historyPosition', 0, NOW + 1, { now: NOW })) {
+    for (const window of planWindows(historyPositionEndpoint, 0, NOW + 1, { now: NOW })) {
       positions.push(...(await collect(pageHistoryPositions(client, window, { productType }, { limit: 7 }))));
     }
   }
   const spot = [];
   // Newest window first, so the whole stream comes out newest first like the truth.
-  for (const window of planWindows('spotRecord', NOW - 400 * 86_400_000, NOW + 1).reverse()) {
+  for (const window of planWindows(spotRecordEndpoint, NOW - 400 * 86_400_000, NOW + 1).reverse()) {
     spot.push(...(await collect(pageSpotRecords(client, window, {}, { limit: 37 }))));
   }
   const transfers = [];
-  for (const window of planWindows('allSubDepositWithdrawal', NOW - 400 * 86_400_000, NOW + 1)) {
+  for (const window of planWindows(allSubDepositWithdrawalEndpoint, NOW - 400 * 86_400_000, NOW + 1)) {
     transfers.push(...(await collect(pageSubDepositWithdrawals(client, window, {}, { limit: 13 }))));
   }
   return { horizon, positions, spot, transfers };
@@ -89,7 +92,7 @@ describe('paging whole windows against the simulator', () => {
 
   it('resumes a window from a cursor saved after any page, without a gap or a repeat', async () => {
     const client = simulatorClient(sim, new MemoryRateBudget(), 'sim-paging', { factor: 20 });
-    const [window] = planWindows('spotRecord', NOW - 30 * 86_400_000, NOW + 1);
+    const [window] = planWindows(spotRecordEndpoint, NOW - 30 * 86_400_000, NOW + 1);
     const all = await collect(pageSpotRecords(client, window!, {}, { limit: 9 }));
     expect(all.length).toBeGreaterThan(30);
     let saved: string | null = null;

@@ -4,15 +4,22 @@ import { ValidationError } from '../../src/errors/validation-error.ts';
 import {
   exchangeBounds,
   HORIZON_MARGIN_MS,
-  MAX_SPAN_DAYS,
   planWindows,
-  positionHorizon,
   type TimeWindow,
-  type WindowedStream,
+  type WindowSpan,
 } from '../../src/exchange/paging/window-planner.ts';
+import { historyPositionEndpoint, positionHorizon } from '../../src/streams/positions/endpoint.ts';
+import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
+import { allSubDepositWithdrawalEndpoint } from '../../src/streams/transfers/endpoint.ts';
 
 const DAY = 86_400_000;
-const STREAMS: WindowedStream[] = ['historyPosition', 'spotRecord', 'allSubDepositWithdrawal'];
+/** The spans the streams declare (src/streams/<name>/endpoint.ts), by endpoint name. */
+const SPANS: Record<string, WindowSpan> = {
+  historyPosition: historyPositionEndpoint,
+  spotRecord: spotRecordEndpoint,
+  allSubDepositWithdrawal: allSubDepositWithdrawalEndpoint,
+};
+const STREAMS = Object.keys(SPANS);
 
 /** mulberry32: a small seeded generator, so every failing case can be replayed from its seed. */
 function seeded(seed: number): () => number {
@@ -66,15 +73,15 @@ function expectExactCover(windows: TimeWindow[], from: number, to: number, maxSp
 
 describe('planWindows (seeded property tests)', () => {
   for (const stream of STREAMS) {
-    it(`${stream}: windows cover [from, to) exactly, never overlap, never exceed ${MAX_SPAN_DAYS[stream]} days`, () => {
-      const maxSpanMs = MAX_SPAN_DAYS[stream] * DAY;
+    it(`${stream}: windows cover [from, to) exactly, never overlap, never exceed ${SPANS[stream]!.maxSpanDays} days`, () => {
+      const maxSpanMs = SPANS[stream]!.maxSpanDays * DAY;
       for (let seed = 1; seed <= 400; seed += 1) {
         const random = seeded(seed * 7919 + stream.length);
         const [from, to] = randomRange(random, maxSpanMs);
         // For positions, "now" sits right after `to` so the horizon does not cut: its clamp is tested below.
         const now = stream === 'historyPosition' ? from + 80 * DAY : to;
         const effectiveFrom = stream === 'historyPosition' ? Math.max(from, positionHorizon(now)) : from;
-        const windows = planWindows(stream, from, to, { now });
+        const windows = planWindows(SPANS[stream]!, from, to, { now });
         try {
           expectExactCover(windows, Math.min(effectiveFrom, to), to, maxSpanMs);
         } catch (error) {
@@ -90,7 +97,7 @@ describe('planWindows (seeded property tests)', () => {
       const now = Date.UTC(2026, 0, 1) + Math.floor(random() * 365 * DAY);
       const from = now - Math.floor(random() * 200 * DAY);
       const to = now - Math.floor(random() * 100 * DAY);
-      const windows = planWindows('historyPosition', from, Math.max(from, to), { now });
+      const windows = planWindows(historyPositionEndpoint, from, Math.max(from, to), { now });
       const horizon = now - 90 * DAY + HORIZON_MARGIN_MS;
       expect(positionHorizon(now)).toBe(horizon);
       for (const window of windows) expect(window.start).toBeGreaterThanOrEqual(horizon);
@@ -100,15 +107,15 @@ describe('planWindows (seeded property tests)', () => {
 
   it('cuts at UTC day lengths, daylight-saving or not', () => {
     const from = Date.UTC(2026, 2, 1); // spans the March DST change of every zone that has one
-    const windows = planWindows('allSubDepositWithdrawal', from, from + 21 * DAY);
+    const windows = planWindows(allSubDepositWithdrawalEndpoint, from, from + 21 * DAY);
     expect(windows.map((window) => window.end - window.start)).toEqual([7 * DAY, 7 * DAY, 7 * DAY]);
     expect(exchangeBounds(windows[1]!).startTime).toBe(String(Date.UTC(2026, 2, 8)));
     expect(exchangeBounds(windows[0]!).endTime).toBe(String(Date.UTC(2026, 2, 8) - 1));
   });
 
   it('refuses a reversed range or a time that is not Unix ms', () => {
-    expect(() => planWindows('spotRecord', 10, 9)).toThrow(ValidationError);
-    expect(() => planWindows('spotRecord', 1.5, 9)).toThrow(/from: must be Unix milliseconds/);
-    expect(() => planWindows('spotRecord', 0, Number.NaN)).toThrow(/to: must be Unix milliseconds/);
+    expect(() => planWindows(spotRecordEndpoint, 10, 9)).toThrow(ValidationError);
+    expect(() => planWindows(spotRecordEndpoint, 1.5, 9)).toThrow(/from: must be Unix milliseconds/);
+    expect(() => planWindows(spotRecordEndpoint, 0, Number.NaN)).toThrow(/to: must be Unix milliseconds/);
   });
 });

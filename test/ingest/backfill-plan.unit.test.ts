@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { AccountSummary } from '../../src/accounts/account-service.ts';
 import { ValidationError } from '../../src/errors/index.ts';
-import { positionHorizon } from '../../src/exchange/index.ts';
 import { planBackfill } from '../../src/ingest/backfill-plan.ts';
+import { positionHorizon } from '../../src/streams/positions/endpoint.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
+import { positionHorizon } from '../../src/streams/positions/endpoint.ts';
 import {
   storedPositions,
   storedSpot,

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
+import { positionHorizon } from '../../src/streams/positions/endpoint.ts';
 import { exited, killSpawned, logged, spawnCli } from '../helpers/cli.ts';
 import {
   storedPositions,

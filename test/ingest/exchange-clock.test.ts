@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
 import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
-import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
+import { positionHorizon } from '../../src/streams/positions/endpoint.ts';
 import { storedPositions, truthPositions } from '../helpers/ground-truth.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 

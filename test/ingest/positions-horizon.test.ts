@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
-import { positionHorizon } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
+import { positionHorizon } from '../../src/streams/positions/endpoint.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 
 const DAY = 86_400_000;

@@ -4,9 +4,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AccountService } from '../../src/accounts/account-service.ts';
-import { positionHorizon } from '../../src/exchange/index.ts';
 import { ensureWindows } from '../../src/ingest/coverage/window-store.ts';
 import { planRetries } from '../../src/ingest/retry-plan.ts';
+import { positionHorizon } from '../../src/streams/positions/endpoint.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
 const DAY = 86_400_000;

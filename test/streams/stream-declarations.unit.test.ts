@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 
+import { ENDPOINT_NAMES } from '../../src/exchange/endpoints.ts';
+import { planWindows } from '../../src/exchange/paging/window-planner.ts';
 import { fastPathOf } from '../../src/exchange/responses/parse-answer.ts';
+import { ALL_ENDPOINTS } from '../../src/streams/endpoints.ts';
 import type { Columns, Field } from '../../src/streams/kit/columns.ts';
 import { historyPositionData } from '../../src/streams/positions/response.ts';
 import { type Stream, STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
@@ -66,7 +69,11 @@ function prismaColumns(table: string): Map<string, PrismaColumn & { values?: str
 const BOOKKEEPING = ['account_id', 'raw', 'unmapped', 'first_seen_at', 'last_changed_at'];
 
 /** How each stream's answer carries its records: the page the schema reads, and its list. */
-const ANSWERS: Record<Stream, { schema: z.ZodType; wrap: (items: unknown[]) => unknown; list: (data: any) => unknown[] }> = {
+const ANSWERS: Record<
+  Stream,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each stream's page has its own shape
+  { schema: z.ZodType; wrap: (items: unknown[]) => unknown; list: (data: any) => unknown[] }
+> = {
   spot: { schema: spotRecordData, wrap: (items) => items, list: (data) => data },
   positions: { schema: historyPositionData, wrap: (list) => ({ list, endId: '1' }), list: (data) => data.list },
   transfers: {
@@ -112,10 +119,13 @@ describe('stream declarations', () => {
         const model = prismaColumns(definition.table.table);
         const declared = [
           ...Object.values(columns).map((f) => ({ column: f.column, pgType: f.pgType })),
-          ...(definition.scopeColumn ? [{ column: definition.scopeColumn.name, pgType: definition.scopeColumn.paramType }] : []),
+          ...(definition.scopeColumn
+            ? [{ column: definition.scopeColumn.name, pgType: definition.scopeColumn.paramType }]
+            : []),
         ];
         expect([...model.keys()].sort()).toEqual([...declared.map((d) => d.column), ...BOOKKEEPING].sort());
-        for (const { column, pgType } of declared) expect({ column, pgType: model.get(column)?.pgType }).toEqual({ column, pgType });
+        for (const { column, pgType } of declared)
+          expect({ column, pgType: model.get(column)?.pgType }).toEqual({ column, pgType });
       });
 
       it("its listed values stored as an enum are the enum's values (and unknown)", () => {
@@ -142,7 +152,10 @@ describe('stream declarations', () => {
         expect(record).toEqual({ ...item, raw: item });
         for (const [name, field] of Object.entries(columns).filter(([, f]) => f.core)) {
           const { [name]: _dropped, ...without } = item;
-          expect({ name, parsed: answer.schema.safeParse(answer.wrap([without])).success }).toEqual({ name, parsed: false });
+          expect({ name, parsed: answer.schema.safeParse(answer.wrap([without])).success }).toEqual({
+            name,
+            parsed: false,
+          });
           for (const garbled of GARBLED[field.kind]) {
             const bad = { ...item, [name]: garbled };
             expect({ name, garbled, parsed: answer.schema.safeParse(answer.wrap([bad])).success }).toEqual({
@@ -170,7 +183,8 @@ describe('stream declarations', () => {
           const { [name]: _dropped, ...without } = item;
           check(answer.wrap([without]), `without ${name}`);
           check(answer.wrap([{ ...item, [name]: null }]), `${name} null`);
-          for (const garbled of GARBLED[field.kind]) check(answer.wrap([{ ...item, [name]: garbled }]), `${name} ${String(garbled)}`);
+          for (const garbled of GARBLED[field.kind])
+            check(answer.wrap([{ ...item, [name]: garbled }]), `${name} ${String(garbled)}`);
         }
         // A core field the fast path let through garbled would read here: each must be refused by both.
         for (const [name, field] of Object.entries(columns).filter(([, f]) => f.core)) {
@@ -185,4 +199,76 @@ describe('stream declarations', () => {
       });
     });
   }
+});
+
+/*
+ * A history stream is self-sufficient: its endpoint (path, rate budget, request rules, span,
+ * horizon, page size) is declared in its folder, and src/exchange stays generic. A 4th stream
+ * is then its folder and a registry line, and nothing in src/exchange.
+ */
+const EXCHANGE_DIR = path.resolve(import.meta.dirname, '../../src/exchange');
+const DAY_MS = 86_400_000;
+
+function exchangeSources(dir = EXCHANGE_DIR): { file: string; code: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return exchangeSources(full);
+    if (!entry.name.endsWith('.ts')) return [];
+    // Comments may cite a stream as an example; the code may not name one.
+    const code = readFileSync(full, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/(^|[^:])\/\/.*$/gm, '$1');
+    return [{ file: path.relative(EXCHANGE_DIR, full), code }];
+  });
+}
+
+describe('each history stream declares its own endpoint; src/exchange names none of them', () => {
+  it.each(STREAMS)('%s: src/exchange has no code naming its endpoint, path or table', (stream) => {
+    const definition = STREAM_DEFINITIONS[stream];
+    const { name, path: endpointPath } = definition.endpoint;
+    const names = [name, endpointPath, endpointPath.slice(endpointPath.lastIndexOf('/') + 1), definition.table.table];
+    const found = exchangeSources().flatMap(({ file, code }) =>
+      names
+        .filter((text) => new RegExp(`\\b${text.replace(/[/-]/g, '\\$&')}\\b`).test(code))
+        .map((t) => `${file}: ${t}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it.each(STREAMS)(
+    '%s: declares path, rate budget, span, page size and request rules the planner and client use',
+    (stream) => {
+      const definition = STREAM_DEFINITIONS[stream];
+      const endpoint = definition.endpoint;
+      expect(endpoint.path).toMatch(/^\/api\/v\d\/[a-z0-9/-]+$/);
+      expect(endpoint.method).toBe('GET');
+      expect(Number.isInteger(endpoint.perSecond) && endpoint.perSecond > 0).toBe(true);
+      expect(['uid', 'ip']).toContain(endpoint.keyedBy);
+      expect(Number.isInteger(endpoint.maxSpanDays) && endpoint.maxSpanDays > 0).toBe(true);
+      expect(Number.isInteger(endpoint.pageLimit) && endpoint.pageLimit > 0).toBe(true);
+      // The horizon a plan and a check read is the one the endpoint declares.
+      expect(definition.horizon?.days).toBe(endpoint.horizonDays);
+      expect(ALL_ENDPOINTS).toContain(endpoint);
+
+      const now = Date.UTC(2026, 0, 1);
+      const request = endpoint.request(() => now);
+      const range = (days: number) => ({ startTime: String(now - days * DAY_MS), endTime: String(now) });
+      expect(request.safeParse({ ...range(endpoint.maxSpanDays), limit: endpoint.pageLimit }).success).toBe(true);
+      expect(request.safeParse({ limit: endpoint.pageLimit + 1 }).success).toBe(false);
+      expect(request.safeParse(range(endpoint.maxSpanDays + 1)).success).toBe(false);
+
+      // The planner needs nothing but the declaration.
+      const windows = planWindows(endpoint, now - 3 * endpoint.maxSpanDays * DAY_MS, now, { now });
+      expect(windows.length).toBeGreaterThan(0);
+      for (const window of windows)
+        expect(window.end - window.start).toBeLessThanOrEqual(endpoint.maxSpanDays * DAY_MS);
+    },
+  );
+
+  it("every endpoint is named and reached once, the core ones and the streams'", () => {
+    const names = ALL_ENDPOINTS.map((endpoint) => endpoint.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(new Set(ALL_ENDPOINTS.map((endpoint) => endpoint.path)).size).toBe(names.length);
+    expect(names).toHaveLength(ENDPOINT_NAMES.length + STREAMS.length);
+  });
 });

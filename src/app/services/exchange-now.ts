@@ -1,4 +1,5 @@
 import type { Runtime } from '../../../jobs/runtime.ts';
+import { exchangeNow as askExchangeClock } from '../../streams/spot/clock-probe.ts';
 
 /**
  * "Now" for one plan: the exchange's clock (the `requestTime` of its answers), asked once through
@@ -8,5 +9,5 @@ import type { Runtime } from '../../../jobs/runtime.ts';
  */
 export async function exchangeNow(runtime: Runtime, accountId: string): Promise<number> {
   const client = await runtime.clients.forAccount(accountId);
-  return client.exchangeNow();
+  return askExchangeClock(client);
 }

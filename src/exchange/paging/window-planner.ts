@@ -1,29 +1,20 @@
 import { DateTime } from 'luxon';
 
 import { ValidationError } from '../../errors/validation-error.ts';
-import {
-  DEPOSIT_WITHDRAWAL_MAX_DAYS,
-  HISTORY_POSITION_MAX_DAYS,
-  POSITION_HORIZON_DAYS,
-  SPOT_RECORD_MAX_DAYS,
-} from '../requests/history-requests.ts';
-
-export type WindowedStream = 'historyPosition' | 'spotRecord' | 'allSubDepositWithdrawal';
-
-export const MAX_SPAN_DAYS: Readonly<Record<WindowedStream, number>> = {
-  historyPosition: HISTORY_POSITION_MAX_DAYS,
-  spotRecord: SPOT_RECORD_MAX_DAYS,
-  allSubDepositWithdrawal: DEPOSIT_WITHDRAWAL_MAX_DAYS,
-};
 
 /**
- * The endpoints that forget: how many days back they still serve. This table
- * is the one place the 3-month positions horizon is decided; the planner, the
- * pagers, the ingest streams and reconciliation all ask `horizonStart`.
+ * What the planner needs of an endpoint a history is read from, declared by
+ * its stream (`src/streams/<name>/endpoint.ts`): the widest window one
+ * request may cover and, for an endpoint that forgets, how many days back it
+ * still serves. The planner, the pagers and reconciliation all ask
+ * `horizonStart` of the same declaration.
  */
-export const HORIZON_DAYS: Readonly<Partial<Record<WindowedStream, number>>> = {
-  historyPosition: POSITION_HORIZON_DAYS,
-};
+export interface WindowSpan {
+  /** The widest window one request may cover, in UTC days. */
+  readonly maxSpanDays: number;
+  /** Set when the endpoint serves only the last so many days (positions: 90). */
+  readonly horizonDays?: number;
+}
 
 /**
  * Positions older than this margin inside the horizon are left out: the
@@ -62,36 +53,26 @@ export interface PlanOptions {
  * The oldest start the endpoint still serves at `now`, with the margin; for an
  * endpoint that keeps everything, -Infinity.
  */
-export function horizonStart(endpoint: WindowedStream, now: number, marginMs = HORIZON_MARGIN_MS): number {
-  const days = HORIZON_DAYS[endpoint];
+export function horizonStart(span: WindowSpan, now: number, marginMs = HORIZON_MARGIN_MS): number {
+  const days = span.horizonDays;
   if (days === undefined) return Number.NEGATIVE_INFINITY;
   return DateTime.fromMillis(now, { zone: 'utc' }).minus({ days }).toMillis() + marginMs;
 }
 
-/** The oldest start the exchange still serves positions for, with the margin. */
-export function positionHorizon(now: number, marginMs = HORIZON_MARGIN_MS): number {
-  return horizonStart('historyPosition', now, marginMs);
-}
-
 /**
  * Splits [from, to) into consecutive windows of the endpoint's maximum span
- * (90, 30 or 7 UTC days; the last one shorter), oldest first. For an endpoint
+ * (in UTC days; the last one shorter), oldest first. For an endpoint
  * with a horizon, `from` is first raised to it: older data cannot be asked for.
  */
-export function planWindows(
-  endpoint: WindowedStream,
-  from: number,
-  to: number,
-  options: PlanOptions = {},
-): TimeWindow[] {
+export function planWindows(span: WindowSpan, from: number, to: number, options: PlanOptions = {}): TimeWindow[] {
   checkMs('from', from);
   checkMs('to', to);
   if (from > to) throw new ValidationError('to', 'must not be before from', to);
-  const start = Math.max(from, horizonStart(endpoint, options.now ?? Date.now(), options.horizonMarginMs));
+  const start = Math.max(from, horizonStart(span, options.now ?? Date.now(), options.horizonMarginMs));
   const windows: TimeWindow[] = [];
   let cursor = DateTime.fromMillis(start, { zone: 'utc' });
   while (cursor.toMillis() < to) {
-    const end = Math.min(cursor.plus({ days: MAX_SPAN_DAYS[endpoint] }).toMillis(), to);
+    const end = Math.min(cursor.plus({ days: span.maxSpanDays }).toMillis(), to);
     windows.push({ start: cursor.toMillis(), end });
     cursor = DateTime.fromMillis(end, { zone: 'utc' });
   }

@@ -63,7 +63,7 @@ export async function findCrowdedInstants(
   const crowded: Crowded[] = [];
   for (const stream of STREAMS) {
     const definition = streamDefinition(stream);
-    const pageLimit = pageLimits?.[stream] ?? definition.pageLimit;
+    const pageLimit = pageLimits?.[stream] ?? definition.endpoint.pageLimit;
     const found = await pool.query<{ scope: string; ts: string; stored: string }>(
       definition.crowdedInstantsQuery(accountId, pageLimit),
     );

@@ -1,9 +1,10 @@
 import type pg from 'pg';
 
 import { toMs } from '../../db/sql-time.ts';
-import type { ExchangeClient, TimeWindow, WindowedStream } from '../../exchange/index.ts';
+import type { ExchangeClient, TimeWindow } from '../../exchange/index.ts';
 import type { Columns } from './columns.ts';
 import type { Page } from './page-window.ts';
+import type { StreamEndpoint } from './stream-endpoint.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
 
 /** What eligibility looks at of an account (src/accounts' summary has it). */
@@ -50,12 +51,11 @@ export interface LookbackSettings {
 export interface StreamDefinition<R> {
   /** The stream's key in the coverage ledger (`sync_window.stream`). */
   readonly name: string;
-  /** The exchange endpoint it is read from: its rate budget and its maximum window span. */
-  readonly endpoint: WindowedStream;
-  /** The page size ingestion asks for (the endpoint's maximum). */
-  readonly pageLimit: number;
-  /** The widest window one request may cover, in days. */
-  readonly windowDays: number;
+  /**
+   * The exchange endpoint it is read from, declared in the stream's folder: path, rate budget,
+   * request rules, the widest window one request may cover, the horizon and the page size.
+   */
+  readonly endpoint: StreamEndpoint;
   /** Separately-read parts of the stream ('' when it has one). */
   readonly scopes: readonly string[];
   /** Set when the exchange forgets the stream's records after a while. */

@@ -1,16 +1,14 @@
-import {
-  exchangeBounds,
-  type ExchangeClient,
-  HORIZON_MARGIN_MS,
-  horizonStart,
-  type TimeWindow,
-} from '../../exchange/index.ts';
-import { type HistoryPositionParams,historyPositionRequest } from '../../exchange/requests/history-requests.ts';
-import { type Page, pageCap, pageWindow,type PagingOptions } from '../kit/page-window.ts';
+import { exchangeBounds, type ExchangeClient, HORIZON_MARGIN_MS, type TimeWindow } from '../../exchange/index.ts';
+import { type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import { exchangeNow } from '../spot/clock-probe.ts';
 import type { PositionRecord } from './columns.ts';
+import {
+  historyPositionEndpoint,
+  type HistoryPositionParams,
+  POSITION_PAGE_SIZE,
+  positionHorizon,
+} from './endpoint.ts';
 import { historyPositionData, type HistoryPositionPage } from './response.ts';
-
-export const POSITION_PAGE_SIZE = 100;
 
 /** One request for closed positions; the horizon and range rules are judged on the exchange's clock. */
 export function historyPosition(
@@ -18,8 +16,8 @@ export function historyPosition(
   params: HistoryPositionParams = {},
 ): Promise<HistoryPositionPage> {
   return client.call(
-    'historyPosition',
-    historyPositionRequest(() => client.now()),
+    historyPositionEndpoint,
+    historyPositionEndpoint.request(() => client.now()),
     historyPositionData,
     params,
   );
@@ -33,7 +31,7 @@ export function historyPosition(
  * exchange's clock as last seen (the local one may be off it).
  */
 export function positionsReadableFrom(client: ExchangeClient): number {
-  return horizonStart('historyPosition', client.now(), HORIZON_MARGIN_MS / 2);
+  return positionHorizon(client.now(), HORIZON_MARGIN_MS / 2);
 }
 
 /**
@@ -49,11 +47,11 @@ export function pageHistoryPositions(
   options: PagingOptions = {},
 ): AsyncGenerator<Page<PositionRecord>, void, undefined> {
   return pageWindow(
-    'historyPosition',
+    historyPositionEndpoint.name,
     async (cursor) => {
       const { startTime: from, endTime } = exchangeBounds(window);
       // The horizon is the exchange's: learn its clock before the first page is asked for.
-      await client.exchangeNow();
+      await exchangeNow(client);
       const startTime = Math.max(Number(from), positionsReadableFrom(client));
       if (startTime > Number(endTime)) return { items: [], next: null };
       const page = await historyPosition(client, {

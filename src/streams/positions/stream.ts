@@ -1,8 +1,8 @@
 import { msParam, toMs } from '../../db/sql-time.ts';
-import { HORIZON_DAYS, horizonStart, MAX_SPAN_DAYS } from '../../exchange/index.ts';
 import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from '../kit/stream-definition.ts';
 import { positionColumns } from './columns.ts';
-import { pageHistoryPositions, POSITION_PAGE_SIZE, positionsReadableFrom } from './pager.ts';
+import { historyPositionEndpoint, POSITION_HORIZON_DAYS, positionHorizon } from './endpoint.ts';
+import { pageHistoryPositions, positionsReadableFrom } from './pager.ts';
 import { futuresPositionTable, PRODUCT_TYPE_COLUMN, type ProductTypeValue, type ScopedPosition } from './table.ts';
 
 /** Read once per productType: the endpoint's default is USDT-FUTURES only. */
@@ -15,14 +15,12 @@ export const PRODUCT_TYPES: readonly ProductTypeValue[] = ['USDT-FUTURES', 'COIN
  */
 export const positions: StreamDefinition<ScopedPosition> = {
   name: 'positions',
-  endpoint: 'historyPosition',
-  pageLimit: POSITION_PAGE_SIZE,
-  windowDays: MAX_SPAN_DAYS.historyPosition,
+  endpoint: historyPositionEndpoint,
   scopes: PRODUCT_TYPES,
   horizon: {
     name: '3-month horizon',
-    days: HORIZON_DAYS.historyPosition!,
-    oldestReadable: (now, marginMs) => horizonStart('historyPosition', now, marginMs),
+    days: POSITION_HORIZON_DAYS,
+    oldestReadable: positionHorizon,
     servedFrom: positionsReadableFrom,
   },
   changesAfterTheFact: false,

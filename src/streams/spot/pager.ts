@@ -1,17 +1,14 @@
 import { exchangeBounds, type ExchangeClient, type TimeWindow } from '../../exchange/index.ts';
-import { type SpotRecordParams,spotRecordRequest } from '../../exchange/requests/history-requests.ts';
-import { type Page, pageCap, pageWindow,type PagingOptions } from '../kit/page-window.ts';
+import { type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
 import type { SpotLedgerRecord } from './columns.ts';
+import { SPOT_PAGE_SIZE, spotRecordEndpoint, type SpotRecordParams } from './endpoint.ts';
 import { spotRecordData } from './response.ts';
-
-/** The largest page the endpoint allows (the spec's maximum `limit`): what ingestion asks for. */
-export const SPOT_PAGE_SIZE = 500;
 
 /** One request for spot finance records; the range rules against "now" are judged on the exchange's clock. */
 export function spotRecord(client: ExchangeClient, params: SpotRecordParams = {}): Promise<SpotLedgerRecord[]> {
   return client.call(
-    'spotRecord',
-    spotRecordRequest(() => client.now()),
+    spotRecordEndpoint,
+    spotRecordEndpoint.request(() => client.now()),
     spotRecordData,
     params,
   );
@@ -25,7 +22,7 @@ export function pageSpotRecords(
   options: PagingOptions = {},
 ): AsyncGenerator<Page<SpotLedgerRecord>, void, undefined> {
   return pageWindow(
-    'spotRecord',
+    spotRecordEndpoint.name,
     async (cursor) => {
       const list = await spotRecord(client, {
         ...query,

@@ -1,16 +1,14 @@
 import { msParam } from '../../db/sql-time.ts';
-import { MAX_SPAN_DAYS } from '../../exchange/index.ts';
 import { ALWAYS_ELIGIBLE, crowdedInstantsByTs, type StreamDefinition } from '../kit/stream-definition.ts';
 import { spotColumns, type SpotLedgerRecord } from './columns.ts';
-import { pageSpotRecords, SPOT_PAGE_SIZE } from './pager.ts';
+import { spotRecordEndpoint } from './endpoint.ts';
+import { pageSpotRecords } from './pager.ts';
 import { spotRecordTable } from './table.ts';
 
 /** The spot account's finance records (the ledger with a running balance), windowed by ts. */
 export const spot: StreamDefinition<SpotLedgerRecord> = {
   name: 'spot',
-  endpoint: 'spotRecord',
-  pageLimit: SPOT_PAGE_SIZE,
-  windowDays: MAX_SPAN_DAYS.spotRecord,
+  endpoint: spotRecordEndpoint,
   scopes: [''],
   changesAfterTheFact: false,
   columns: spotColumns,

@@ -1,20 +1,25 @@
 import { exchangeBounds, type ExchangeClient, type TimeWindow } from '../../exchange/index.ts';
+import { type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import type { TransferRecord } from './columns.ts';
 import {
+  allSubDepositWithdrawalEndpoint,
   type AllSubDepositWithdrawalParams,
   allSubDepositWithdrawalRequest,
-} from '../../exchange/requests/history-requests.ts';
-import { type Page, pageCap, pageWindow,type PagingOptions } from '../kit/page-window.ts';
-import type { TransferRecord } from './columns.ts';
+  TRANSFER_PAGE_SIZE,
+} from './endpoint.ts';
 import { allSubDepositWithdrawalData, type AllSubDepositWithdrawalPage } from './response.ts';
-
-export const TRANSFER_PAGE_SIZE = 100;
 
 /** One request for broker sub-accounts' deposits and withdrawals. */
 export function allSubDepositWithdrawal(
   client: ExchangeClient,
   params: AllSubDepositWithdrawalParams = {},
 ): Promise<AllSubDepositWithdrawalPage> {
-  return client.call('allSubDepositWithdrawal', allSubDepositWithdrawalRequest, allSubDepositWithdrawalData, params);
+  return client.call(
+    allSubDepositWithdrawalEndpoint,
+    allSubDepositWithdrawalRequest,
+    allSubDepositWithdrawalData,
+    params,
+  );
 }
 
 /** Broker sub-accounts' deposits and withdrawals of one window (cursor = previous endId). */
@@ -25,7 +30,7 @@ export function pageSubDepositWithdrawals(
   options: PagingOptions = {},
 ): AsyncGenerator<Page<TransferRecord>, void, undefined> {
   return pageWindow(
-    'allSubDepositWithdrawal',
+    allSubDepositWithdrawalEndpoint.name,
     async (cursor) => {
       const page = await allSubDepositWithdrawal(client, {
         ...query,

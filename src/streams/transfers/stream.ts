@@ -1,8 +1,8 @@
 import { msParam, toMs } from '../../db/sql-time.ts';
-import { MAX_SPAN_DAYS } from '../../exchange/index.ts';
 import { crowdedInstantsByTs, type StreamDefinition } from '../kit/stream-definition.ts';
 import { transferColumns, type TransferRecord } from './columns.ts';
-import { pageSubDepositWithdrawals, TRANSFER_PAGE_SIZE } from './pager.ts';
+import { allSubDepositWithdrawalEndpoint } from './endpoint.ts';
+import { pageSubDepositWithdrawals } from './pager.ts';
 import { brokerTransferTable } from './table.ts';
 
 /**
@@ -11,9 +11,7 @@ import { brokerTransferTable } from './table.ts';
  */
 export const transfers: StreamDefinition<TransferRecord> = {
   name: 'transfers',
-  endpoint: 'allSubDepositWithdrawal',
-  pageLimit: TRANSFER_PAGE_SIZE,
-  windowDays: MAX_SPAN_DAYS.allSubDepositWithdrawal,
+  endpoint: allSubDepositWithdrawalEndpoint,
   scopes: [''],
   changesAfterTheFact: true,
   columns: transferColumns,

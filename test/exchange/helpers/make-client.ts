@@ -32,7 +32,7 @@ export function makeClient(
 const STREAM_REQUESTS = { historyPosition, spotRecord, allSubDepositWithdrawal } as const;
 
 /** Calls an endpoint's typed method (or its stream's request) by name, for tables of cases. */
-export function callEndpoint(client: ExchangeClient, endpoint: EndpointName, params: unknown): Promise<unknown> {
+export function callEndpoint(client: ExchangeClient, endpoint: string, params: unknown): Promise<unknown> {
   if (Object.hasOwn(STREAM_REQUESTS, endpoint)) {
     const request = STREAM_REQUESTS[endpoint as keyof typeof STREAM_REQUESTS] as (
       client: ExchangeClient,
@@ -40,10 +40,7 @@ export function callEndpoint(client: ExchangeClient, endpoint: EndpointName, par
     ) => Promise<unknown>;
     return request(client, params);
   }
-  const method = client[endpoint as Exclude<EndpointName, keyof typeof STREAM_REQUESTS>] as (
-    this: ExchangeClient,
-    params: unknown,
-  ) => Promise<unknown>;
+  const method = client[endpoint as EndpointName] as (this: ExchangeClient, params: unknown) => Promise<unknown>;
   return method.call(client, params);
 }
 

@@ -1,16 +1,14 @@
 import type { Redis } from 'ioredis';
 
 import type { ExchangeClientOptions } from '../../../src/exchange/client-options.ts';
-import { ENDPOINT_NAMES, type EndpointName, ENDPOINTS } from '../../../src/exchange/endpoints.ts';
 import { ExchangeClient } from '../../../src/exchange/exchange-client.ts';
 import type { RateBudgetPort } from '../../../src/exchange/rate-budget/rate-budget-port.ts';
 import type { RunningSimulator } from '../../../src/simulator/index.ts';
+import { scaledRates } from '../../../src/streams/endpoints.ts';
 
 /** The client's budgets scaled like a simulator started with rateLimits.factor (its rounding). */
-export function scaledLimits(factor: number): Partial<Record<EndpointName, number>> {
-  return Object.fromEntries(
-    ENDPOINT_NAMES.map((name) => [name, Math.max(1, Math.round(ENDPOINTS[name].perSecond * factor))]),
-  );
+export function scaledLimits(factor: number): Record<string, number> {
+  return scaledRates(factor, (value) => Math.max(1, Math.round(value)));
 }
 
 /** A client of the simulator's demo account, on the simulator's clock. */

@@ -1,13 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { ENDPOINT_NAMES, ENDPOINTS, PER_IP_PER_MINUTE } from '../endpoints.ts';
-import { EXCHANGE_API_DOC, markedBlock, replaceMarkedBlock } from './doc-blocks.ts';
+import { PER_IP_PER_MINUTE } from '../../exchange/index.ts';
+import { EXCHANGE_API_DOC, markedBlock, replaceMarkedBlock } from '../../exchange/tools/doc-blocks.ts';
+import { ALL_ENDPOINTS } from '../endpoints.ts';
 
 /**
- * The endpoint table of docs/exchange-api.md §4.1, written from endpoints.ts so
- * the documented surface cannot drift from the one the client and the rate
- * budget use. `npx tsx src/exchange/tools/endpoint-table.ts` rewrites the
+ * The endpoint table of docs/exchange-api.md §4.1, written from every endpoint
+ * (src/exchange/endpoints.ts and each stream's endpoint.ts, joined in
+ * src/streams/endpoints.ts) so the documented surface cannot drift from the one
+ * the client and the rate budget use. `npx tsx src/streams/tools/endpoint-table.ts` rewrites the
  * block in the doc; `--check` only says whether it is current (exit 1 if not).
  * test/exchange/endpoint-table.unit.test.ts runs the same comparison.
  */
@@ -16,13 +18,12 @@ export const ENDPOINT_TABLE_BLOCK = 'endpoint-table';
 
 const HEADER = ['Endpoint', 'Client method', 'HTTP', 'Path', 'Rate limit', 'Keyed by', 'Signed'];
 
-/** One row per endpoint, in the order of endpoints.ts. */
+/** One row per endpoint: the core ones in the order of src/exchange/endpoints.ts, then the streams'. */
 export function endpointTableRows(): string[][] {
-  return ENDPOINT_NAMES.map((name) => {
-    const spec = ENDPOINTS[name];
+  return ALL_ENDPOINTS.map((spec) => {
     return [
       spec.path.slice(spec.path.lastIndexOf('/') + 1),
-      `\`${name}\``,
+      `\`${spec.name}\``,
       spec.method,
       `\`${spec.path}\``,
       `${spec.perSecond} / s`,
@@ -64,7 +65,7 @@ export function normalizeBlock(block: string): string[] {
     );
 }
 
-/** Whether the doc's block says what endpoints.ts says. */
+/** Whether the doc's block says what the endpoint declarations say. */
 export function endpointBlockIsCurrent(docText: string): boolean {
   const documented = normalizeBlock(markedBlock(docText, ENDPOINT_TABLE_BLOCK));
   return JSON.stringify(documented) === JSON.stringify(normalizeBlock(renderEndpointBlock()));
@@ -75,10 +76,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const shown = path.relative(process.cwd(), EXCHANGE_API_DOC);
   if (process.argv.includes('--check')) {
     const current = endpointBlockIsCurrent(docText);
-    console.log(current ? `${shown}: endpoint table is current` : `${shown}: endpoint table differs from endpoints.ts`);
+    console.log(
+      current
+        ? `${shown}: endpoint table is current`
+        : `${shown}: endpoint table differs from the endpoint declarations`,
+    );
     process.exitCode = current ? 0 : 1;
   } else {
     writeFileSync(EXCHANGE_API_DOC, replaceMarkedBlock(docText, ENDPOINT_TABLE_BLOCK, renderEndpointBlock()));
-    console.log(`${shown}: endpoint table written from src/exchange/endpoints.ts`);
+    console.log(`${shown}: endpoint table written from the endpoint declarations`);
   }
 }
