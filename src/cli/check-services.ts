@@ -32,7 +32,7 @@ export interface CheckOptions {
  * command until Redis returns) while ioredis prints an error per reconnect,
  * and one with Postgres on a silent address waits for the kernel's timeout.
  * Throws a ServiceUnreachableError naming the first store that did not answer,
- * or (with `migrated`) a DatabaseNotReadyError saying what the database lacks:
+ * else (with `migrated`) a DatabaseNotReadyError saying what the database lacks:
  * found here, a missing table is one line instead of a Prisma stack halfway
  * through the work, and a worker refuses before it registers its schedules.
  */
@@ -45,8 +45,11 @@ export async function checkServices(
     store === 'postgres' ? probePostgres(config, options.migrated ?? false) : probeRedis(config),
   );
   const results = await Promise.allSettled(probes);
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
+  // A store that does not answer is named before a database that answers but is not ready:
+  // waiting for it is the first thing to do, and the next run then says what the database lacks.
+  const first = failed.find((reason) => reason instanceof ServiceUnreachableError) ?? failed[0];
+  if (failed.length > 0) throw first;
 }
 
 async function probePostgres(config: Config, migrated: boolean): Promise<void> {

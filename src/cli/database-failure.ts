@@ -1,6 +1,7 @@
+import type { Config } from '../config/config.ts';
 import { databaseName } from '../db/ensure-database.ts';
-import { DatabaseNotReadyError, type LedgerlineError, ServiceUnreachableError } from '../errors/index.ts';
-import { hostOf, reasonOf, UNDEFINED_DATABASE } from './check-services.ts';
+import { DatabaseNotReadyError, LedgerlineError, ServiceUnreachableError } from '../errors/index.ts';
+import { checkServices, hostOf, reasonOf, UNDEFINED_DATABASE } from './check-services.ts';
 
 // Postgres' SQLSTATEs for a connection that is gone or refused: class 08 (connection exception),
 // and the server shutting down, crashing or still starting (57P01-57P03).
@@ -20,11 +21,29 @@ const LOST_MESSAGES = [
 type Finding = { kind: 'missing' } | { kind: 'lost'; reason: string };
 
 /**
+ * What a command that failed because of the database should say: the database as it is now.
+ * The error itself only tells the moment it broke (dropping a database first ends its sessions,
+ * so its commands see "terminating connection", not "does not exist"): the start-up probe asks
+ * again, and its answer (unreachable, missing, not migrated) is the line. When the database
+ * answers again, the line is the loss itself. undefined for an error that is not the database's.
+ */
+export async function explainDatabaseFailure(error: unknown, config: Config): Promise<LedgerlineError | undefined> {
+  const failure = databaseFailure(error, config.databaseUrl);
+  if (!failure) return undefined;
+  try {
+    await checkServices(config, ['postgres'], { migrated: true });
+  } catch (now) {
+    if (now instanceof LedgerlineError) return now;
+  }
+  return failure;
+}
+
+/**
  * A database call that failed because of the database itself, not the work: the server gone
  * mid-command (ServiceUnreachableError, exit 3, as when it is down at the start) or the database
  * dropped under the command (DatabaseNotReadyError naming `ledgerline migrate`). undefined for
  * any other error, which stays what it was. Recognised from pg's, Node's and Prisma's errors
- * alike, through their causes: each wraps the others.
+ * alike, through their causes: each wraps the others. Pure.
  */
 export function databaseFailure(error: unknown, databaseUrl: string): LedgerlineError | undefined {
   const finding = find(error, portOf(databaseUrl), new Set());

@@ -1,7 +1,7 @@
 import { type Config, getConfig } from '../config/config.ts';
 import { LedgerlineError } from '../errors/index.ts';
 import { checkServices, type Store } from './check-services.ts';
-import { databaseFailure } from './database-failure.ts';
+import { explainDatabaseFailure } from './database-failure.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
 import { printable } from './terminal-text.ts';
 
@@ -36,7 +36,7 @@ export async function runTool(main: (config: Config) => Promise<void>, options: 
     await main(config);
   } catch (error) {
     const known =
-      error instanceof LedgerlineError ? error : config ? databaseFailure(error, config.databaseUrl) : undefined;
+      error instanceof LedgerlineError ? error : config ? await explainDatabaseFailure(error, config) : undefined;
     if (known) {
       // Messages may quote the exchange or a file name: one line, whatever they hold.
       process.stderr.write(`${printable(known.toOneLine())}\n`);

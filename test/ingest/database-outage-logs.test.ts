@@ -64,12 +64,13 @@ describe('a database outage while windows run', () => {
       now,
     });
     expect(started.windows.length).toBeGreaterThan(1);
-    // Connections to keep idle in the pool: their loss is logged too.
-    const idle = await Promise.all([runtime.pool.connect(), runtime.pool.connect()]);
-    for (const client of idle) client.release();
     const workers = pipeline.startWorkers({ concurrency: 4 });
     try {
       await until('a window to start', () => lines.some((l) => l.msg === 'ingest window started'));
+      // Connections idle in the pool when it goes: their loss is logged too. Released and cut in
+      // one tick, so no starting job takes them first (their loss would then be that job's error).
+      const idle = await Promise.all([runtime.pool.connect(), runtime.pool.connect()]);
+      for (const client of idle) client.release();
       relay.cut();
       await until('a window failure in the log', () => lines.some((l) => l.msg === 'ingest window failed'));
       await until('the idle connections lost', () => lines.some((l) => l.msg === 'idle database connection lost'));

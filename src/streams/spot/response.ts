@@ -2,7 +2,7 @@ import { DECIMAL, UNIX_MS } from '../../exchange/responses/fields.ts';
 import { withFastPath } from '../../exchange/responses/parse-answer.ts';
 import { itemSchema } from '../kit/columns.ts';
 import { pageList } from '../kit/page-list.ts';
-import { spotColumns,type SpotLedgerRecord } from './columns.ts';
+import { spotColumns, type SpotLedgerRecord } from './columns.ts';
 
 const spotRecordSchema = pageList(itemSchema(spotColumns));
 
