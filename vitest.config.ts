@@ -7,7 +7,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * Postgres nor Redis (pure functions, the in-memory ports, the simulator in-process, configuration
  * parsing); the project points both stores at a port where nothing answers, so a unit test that
  * reaches for one fails instead of passing by luck. Every other `*.test.ts` is `integration` and runs
- * with both stores, so a new file is never in neither project.
+ * with both stores, so a new file is never in neither project. A test that starts processes of its own
+ * (the CLI, the simulator's command) is `integration` even when it needs no store: each child costs
+ * seconds of start-up, and the unit tier is the one to run on every save (under 30 s).
  */
 const UNIT = ['test/**/*.unit.test.ts'];
 
@@ -30,6 +32,9 @@ export default defineConfig({
           // These files mostly wait (child processes, the simulator's windows), so one worker per core
           // rather than vitest's cores - 1: on 2 cores that halves the project's time.
           maxWorkers: availableParallelism(),
+          // Unit files share each worker's module cache: importing the code under test once per worker
+          // instead of once per file takes most of the tier's time off (it was 22 s of imports).
+          isolate: false,
           // Projects with different maxWorkers must run as separate groups: the fast unit files first.
           sequence: { groupOrder: 0 },
           // Nothing answers here, so a unit test that reaches for a store fails instead of passing by luck.
