@@ -7,11 +7,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { listExports } from '../../src/export/export-files.ts';
+import { BIN } from '../helpers/cli.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { insertWindows } from '../http/coverage-seed.ts';
 import { insertAccount, insertCoverage, insertSpot } from './seed.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/ledgerline.js');
 const db = useTestDatabase('exportcli');
 let dir: string;
 let accountId: string;

@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-export const BIN = path.resolve(import.meta.dirname, '../../bin/ledgerline.js');
+import { compiledCliEntry } from './compiled-cli.ts';
+
+/** The launcher users run (`bin/ledgerline.js`): it runs the sources through tsx. */
+export const LAUNCHER = path.resolve(import.meta.dirname, '../../bin/ledgerline.js');
+
+/** What the tests start: the same program compiled (see compiled-cli.ts for why). */
+export const BIN = compiledCliEntry();
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return {

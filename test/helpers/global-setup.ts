@@ -1,5 +1,7 @@
 import pg from 'pg';
 
+import { compiledCliEntry } from './compiled-cli.ts';
+
 /**
  * Runs once before the suite: fails fast with a clear message when Postgres
  * or Redis is not answering, instead of every test timing out on its own.
@@ -26,4 +28,6 @@ export default async function globalSetup(): Promise<void> {
   } finally {
     redis.disconnect();
   }
+  // Once here rather than in the first test that starts the CLI, which would pay it inside its timeout.
+  compiledCliEntry();
 }
