@@ -3,7 +3,10 @@ import { futuresEntries } from './futures-entries.ts';
 import { bookingArrays } from './spot-bookings.ts';
 import { byteOrder } from './sql-fragments.ts';
 import type { SqlParams } from './sql-params.ts';
+import { ID_KINDS, textSafeIdSql } from './text-safe-ids.ts';
 import { tradeOrderCtes } from './trade-orders.ts';
+
+const spotId = (column: string) => textSafeIdSql('spot', column);
 
 /** Which entries: an account's, in a period (UTC bounds), optionally only those moving one coin. */
 export interface EntryScope {
@@ -23,7 +26,12 @@ export interface EntryScope {
  *   movement               what the entry does (tax-tool-labels.ts: trade, in, out, fee, none, futures-…)
  *   booking_index          the record's position in the booking table (spot-bookings.ts), null for an
  *                          unknown type, a trade or a futures result
- *   category, spot_types, record_ids, biz_order_id
+ *   category, spot_types, biz_order_id
+ *   record_ids             the records it books, in their file form (`spot:a+spot:b`, text-safe-ids.ts)
+ *   row_id                 the entry's own id, stable across exports (below)
+ *   third_fee_amount/_coin/_ids   a trade's fee paid in a third coin (below), null otherwise
+ *   attached               true for the record of such a fee: a dialect that puts the fee on its
+ *                          trade's row (Koinly) leaves this entry out, the others write it
  *   flag                   'spotTaxType=...' for a type the mapping does not know, 'unpaired-leg'
  *                          for a trade-type record that could not be paired, 'omitted:<type>' for
  *                          a record the tax tools must not see, 'review:<type>' for a booking an
@@ -42,16 +50,32 @@ export interface EntryScope {
  * trade-type record that does not pair is one too, flagged `unpaired-leg`. Such an entry bringing
  * coins in never carries a fee (Koinly rejects a deposit with a fee): its fee is an entry of its
  * own (`<record id>:fee`, movement `fee`).
+ * Third-coin fees: a record of category `fee` taking coins out with the bizOrderId of a paired order
+ * (BGB `Transaction fee deduct`, exchange-api.md §5.4.1: the fill's ts) is that fill's fee when the
+ * fill has no fee of its own and the coin is neither of its sides: the k-th such record of an
+ * (order, ts) goes with the k-th fee-less fill of that (order, ts). It stays an entry of its own too.
+ * Row ids: a trade is named by its earliest given leg, which a later leg of the same order never
+ * changes (a fill's legs are fixed; an order summed on one side keeps its first given leg), and
+ * which is also the row's id while that leg is unpaired; any other entry by its record id
+ * (`<id>:fee` for a fee row, `position:<id>[:funding]` for futures). Same record, same row id.
  * With a coin, the entries are those moving that coin on any side: a trade keeps both its sides.
  * Signs come from the ledger's convention: amount + in / - out, fee 0 or negative. Negations are
  * done on numeric, so values keep their exact digits and scale.
  */
-export function ledgerEntriesCte(p: SqlParams, params: EntryScope): string {
+export function ledgerEntriesCte(
+  p: SqlParams,
+  params: EntryScope,
+  options: { readonly thirdFeeOnTrade?: boolean } = {},
+): string {
   const booking = bookingArrays();
   const account = p.add(params.accountId, 'uuid');
   const start = p.add(params.period.start.toISOString(), 'timestamptz');
   const end = p.add(params.period.end.toISOString(), 'timestamptz');
-  const coin = params.coin ? `WHERE ${p.add(params.coin)} IN (sent_coin, received_coin, fee_coin)` : '';
+  // A dialect that writes third-coin fees on the trade's row (Koinly) finds that row in the fee coin's file too.
+  const coins = options.thirdFeeOnTrade
+    ? 'sent_coin, received_coin, fee_coin, third_fee_coin'
+    : 'sent_coin, received_coin, fee_coin';
+  const coin = params.coin ? `WHERE ${p.add(params.coin)} IN (${coins})` : '';
   const types = p.add(booking.types, 'text[]');
   const tradeTypes = p.add(
     booking.types.filter((_, i) => booking.categories[i] === 'trade'),
@@ -76,9 +100,29 @@ export function ledgerEntriesCte(p: SqlParams, params: EntryScope): string {
              sum(-fee) FILTER (WHERE amount > 0 AND fee <> 0) AS received_fee,
              min(spot_tax_type) FILTER (WHERE amount < 0) AS given_type,
              min(spot_tax_type) FILTER (WHERE amount > 0) AS received_type,
-             string_agg(record_id, '+' ORDER BY amount > 0, ts, ${byteOrder('record_id')}) AS record_ids
+             string_agg(${spotId('record_id')}, '+' ORDER BY amount > 0, ts, ${byteOrder('record_id')}) AS record_ids,
+             (array_agg(record_id ORDER BY ts, ${byteOrder('record_id')}) FILTER (WHERE amount < 0))[1] AS first_given,
+             fill
       FROM numbered
       GROUP BY biz_order_id, fill
+    ),
+    fee_deducts AS (
+      SELECT l.record_id, l.ts, l.coin, -l.amount AS amount, l.biz_order_id,
+             row_number() OVER (PARTITION BY l.biz_order_id, l.ts ORDER BY ${byteOrder('l.record_id')}) AS k
+      FROM ledger l
+      WHERE l.category = 'fee' AND l.amount < 0 AND l.fee = 0 AND l.biz_order_id IN (SELECT biz_order_id FROM orders)
+    ),
+    feeless_fills AS (
+      SELECT biz_order_id, fill, ts, given_coin, received_coin,
+             row_number() OVER (PARTITION BY biz_order_id, ts ORDER BY sort_id) AS k
+      FROM fills
+      WHERE given_fee IS NULL AND received_fee IS NULL AND ts >= ${start} AND ts < ${end}
+    ),
+    third_fees AS (
+      SELECT f.biz_order_id, f.fill, d.record_id, d.amount, d.coin
+      FROM feeless_fills f
+      JOIN fee_deducts d ON d.biz_order_id = f.biz_order_id AND d.ts = f.ts AND d.k = f.k
+      WHERE d.coin <> f.given_coin AND d.coin <> f.received_coin
     ),
     all_entries AS (
       SELECT ts, sort_id,
@@ -92,8 +136,11 @@ export function ledgerEntriesCte(p: SqlParams, params: EntryScope): string {
              CASE WHEN given_type = received_type THEN given_type ELSE given_type || ' / ' || received_type END
                || CASE WHEN given_fee IS NOT NULL AND received_fee IS NOT NULL
                        THEN ' (sent includes its fee ' || given_fee::text || ')' ELSE '' END AS spot_types,
-             record_ids, biz_order_id, NULL::text AS flag
+             record_ids, biz_order_id, NULL::text AS flag,
+             ${spotId('first_given')} AS row_id, t.amount AS third_fee_amount, t.coin AS third_fee_coin,
+             '${ID_KINDS.spot}' || t.record_id AS third_fee_ids, false AS attached
       FROM fills
+      LEFT JOIN third_fees t USING (biz_order_id, fill)
       WHERE ts >= ${start} AND ts < ${end}
       UNION ALL
       SELECT l.ts, ${byteOrder('l.record_id')},
@@ -105,18 +152,21 @@ export function ledgerEntriesCte(p: SqlParams, params: EntryScope): string {
              CASE WHEN l.amount < 0 AND l.fee <> 0 THEN l.coin END,
              CASE WHEN l.amount > 0 THEN 'in' WHEN l.amount < 0 THEN 'out' WHEN l.fee <> 0 THEN 'fee' ELSE 'none' END,
              l.booking_index,
-             coalesce(l.category, 'unmapped'), l.spot_tax_type, l.record_id, l.biz_order_id,
+             coalesce(l.category, 'unmapped'), l.spot_tax_type, ${spotId('l.record_id')}, l.biz_order_id,
              CASE WHEN l.category IS NULL THEN 'spotTaxType=' || l.spot_tax_type
                   WHEN l.category = 'trade' THEN '${UNPAIRED_LEG}'
                   WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type
-                  WHEN l.review THEN '${REVIEW_PREFIX}' || l.spot_tax_type END
+                  WHEN l.review THEN '${REVIEW_PREFIX}' || l.spot_tax_type END,
+             ${spotId('l.record_id')}, NULL, NULL, NULL,
+             l.record_id IN (SELECT record_id FROM third_fees)
       FROM ledger l
       WHERE NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
       UNION ALL
       -- The fee of a record bringing coins in is a cost row of its own: Koinly rejects a deposit with a fee.
       SELECT l.ts, ${byteOrder(`l.record_id || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'fee', l.booking_index,
-             coalesce(l.category, 'unmapped'), l.spot_tax_type || ' fee', l.record_id || ':fee', l.biz_order_id,
-             CASE WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type || ' fee' END
+             coalesce(l.category, 'unmapped'), l.spot_tax_type || ' fee', ${spotId('l.record_id')} || ':fee', l.biz_order_id,
+             CASE WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type || ' fee' END,
+             ${spotId('l.record_id')} || ':fee', NULL, NULL, NULL, false
       FROM ledger l
       WHERE l.amount > 0 AND l.fee <> 0
         AND NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
@@ -126,8 +176,8 @@ export function ledgerEntriesCte(p: SqlParams, params: EntryScope): string {
     entries AS (SELECT * FROM all_entries ${coin})`;
 }
 
-/** A human description of an entry: its record types, category, record ids and order id. */
-export const ENTRY_DESCRIPTION = `spot_types || ' [' || category || '] record ' || record_ids
-  || CASE WHEN biz_order_id <> '' THEN ' order ' || biz_order_id ELSE '' END`;
+/** A human description of an entry: its record types, category, record ids and order id (text-safe). */
+export const ENTRY_DESCRIPTION = `spot_types || ' [' || category || '] ' || record_ids
+  || CASE WHEN biz_order_id <> '' THEN ' ' || ${textSafeIdSql('order', 'biz_order_id')} ELSE '' END`;
 
 export const ENTRY_ORDER = 'ORDER BY ts, sort_id';

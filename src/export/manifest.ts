@@ -1,3 +1,4 @@
+import type { OpeningBalances } from '../accounting/balances/opening-balances.ts';
 import type { ExportCoverage } from './export-coverage.ts';
 import type { ExportRequest } from './export-request.ts';
 import type { StreamResult, UnmappedSummary } from './stream-report.ts';
@@ -43,6 +44,12 @@ export interface ExportManifest {
   omitted: UnmappedSummary;
   /** Rows whose booking an accountant should confirm, per spotTaxType (docs/reports.md, "Mapping review"). */
   review: UnmappedSummary;
+  /**
+   * Per wallet (`spot`; the futures wallets join with their ledger), per coin: the exchange's
+   * balance at the period's start, coins holding nothing left out; null for a report that does not
+   * state them (docs/reports.md, "Opening balances").
+   */
+  openingBalances: OpeningBalances | null;
   generatedAt: string;
 }
 
@@ -86,6 +93,7 @@ export function buildManifest(input: {
     unpairedFile: input.unpairedFile,
     omitted: result.omitted,
     review: result.review,
+    openingBalances: result.openingBalances,
     generatedAt: input.generatedAt.toISOString(),
   };
 }

@@ -60,6 +60,11 @@ interface ReportBase {
    * window of each stream), not from the period's start. Default `period`.
    */
   readonly coverage?: 'period' | 'history';
+  /**
+   * The manifest states each wallet's balance per coin at the period's start (`openingBalances`),
+   * so a tool given only this period can reconcile (the tax-tool files and the spot ledger).
+   */
+  readonly statesOpeningBalances?: true;
   /** Which optional parameters the report understands. */
   readonly accepts: {
     readonly coin: boolean;

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 
 import pg from 'pg';
 
+import { type OpeningBalances, openingBalances } from '../accounting/balances/opening-balances.ts';
 import { copyReport } from './copy-report.ts';
 import { encodeCsvHeader, encodeCsvRow } from './csv-encoder.ts';
 import { FlagCounts, type UnmappedSummary } from './flag-counts.ts';
@@ -31,6 +32,8 @@ export interface StreamResult {
   omitted: UnmappedSummary;
   /** Rows written as booked whose booking an accountant should confirm, per spotTaxType. */
   review: UnmappedSummary;
+  /** Each wallet's balances at the period's start, for a report that states them; else null. */
+  openingBalances: OpeningBalances | null;
 }
 
 export interface StreamReportOptions {
@@ -68,6 +71,9 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
   try {
     // Local times in the report are the period's zone, whatever the server's default.
     await client.query(`SELECT set_config('TimeZone', $1, false)`, [params.period.tz]);
+    const opening = report.statesOpeningBalances
+      ? await openingBalances(client, { accountId: params.accountId, start: params.period.start, coin: params.coin })
+      : null;
     const written =
       report.kind === 'sql' && options.encoder !== 'node'
         ? await copyReport({ client, report, params, sink: options.sink, unpairedSink: options.unpairedSink, counts })
@@ -77,6 +83,7 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
       unmapped: counts.unmappedSummary,
       omitted: counts.omitted,
       review: counts.review,
+      openingBalances: opening,
     };
   } finally {
     await client.end();

@@ -175,8 +175,8 @@ describe('the realized-gains report', () => {
         '273',
         'fifo',
         'USDT',
-        'c1+c2',
-        'a1+a2',
+        'spot:c1+spot:c2',
+        'spot:a1+spot:a2',
         'short',
       ],
       [
@@ -190,12 +190,12 @@ describe('the realized-gains report', () => {
         '28',
         'fifo',
         'USDT',
-        'c1+c2',
-        'b1+b2',
+        'spot:c1+spot:c2',
+        'spot:b1+spot:b2',
         'short',
       ],
       // Sold beyond the holdings: cost basis 0 (the whole proceeds are gain), flagged for review.
-      ['2026-04-01T10:00:00.000+00:00', 'DOGE', '10', '5', '0', '5', '', '', 'fifo', 'USDT', 'f1+f2', '', ''],
+      ['2026-04-01T10:00:00.000+00:00', 'DOGE', '10', '5', '0', '5', '', '', 'fifo', 'USDT', 'spot:f1+spot:f2', '', ''],
       [
         '2026-06-01T10:00:00.000+00:00',
         'ETH',
@@ -207,8 +207,8 @@ describe('the realized-gains report', () => {
         '31',
         'fifo',
         'USDT',
-        'i1+i2',
-        'h1+h2',
+        'spot:i1+spot:i2',
+        'spot:h1+spot:h2',
         'short',
       ],
     ]);
@@ -219,8 +219,8 @@ describe('the realized-gains report', () => {
     const { rows } = await exportRows('realized-gains', { method: 'lifo' });
     // 1000 x 0.005 / 0.01998 = 250.2502502502|5025...: 10 places, half even.
     expect(rows.slice(0, 2).map((r) => r.slice(1, 6).concat(r[11]!))).toEqual([
-      ['BTC', '0.02', '1598.4', '1500', '98.4', 'b1+b2'],
-      ['BTC', '0.005', '399.6', '250.2502502503', '149.3497497497', 'a1+a2'],
+      ['BTC', '0.02', '1598.4', '1500', '98.4', 'spot:b1+spot:b2'],
+      ['BTC', '0.005', '399.6', '250.2502502503', '149.3497497497', 'spot:a1+spot:a2'],
     ]);
     expect(rows.every((r) => r[8] === 'lifo')).toBe(true);
   });
@@ -271,8 +271,8 @@ describe('the income report', () => {
       'price_source',
     ]);
     expect(rows).toEqual([
-      ['2026-03-05T10:00:00.000+00:00', 'SOL', '0.5', '50', 'USDT', 'Interest', 'd1', 'import:daily'],
-      ['2026-03-06T10:00:00.000+00:00', 'FOO', '7', '', 'USDT', 'Airdrop Reward-A', 'e1', ''],
+      ['2026-03-05T10:00:00.000+00:00', 'SOL', '0.5', '50', 'USDT', 'Interest', 'spot:d1', 'import:daily'],
+      ['2026-03-06T10:00:00.000+00:00', 'FOO', '7', '', 'USDT', 'Airdrop Reward-A', 'spot:e1', ''],
     ]);
     expect(result.review).toEqual({ rows: 1, values: { unpriced: 1 } });
   });

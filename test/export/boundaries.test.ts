@@ -41,17 +41,17 @@ describe('time-zone boundaries', () => {
       to: '2026-01-31',
       tz: 'Europe/Berlin',
     });
-    expect(berlin.rows.slice(1).map((r) => r[0])).toEqual(['nye', 'last']);
+    expect(berlin.rows.slice(1).map((r) => r[0])).toEqual(['spot:nye', 'spot:last']);
     expect(berlin.rows[1]!.slice(1, 4)).toEqual([
       '2025-12-31T23:30:00.000Z',
       '2026-01-01T00:30:00.000+01:00',
       String(Date.parse('2025-12-31T23:30:00.000Z')),
     ]);
     const utcDecember = await run({ report: 'spot-ledger', accountId, from: '2025-12-01', to: '2025-12-31' });
-    expect(utcDecember.rows.slice(1).map((r) => r[0])).toEqual(['nye']);
+    expect(utcDecember.rows.slice(1).map((r) => r[0])).toEqual(['spot:nye']);
     expect(utcDecember.rows[1]![2]).toBe('2025-12-31T23:30:00.000+00:00');
     const utcJanuary = await run({ report: 'spot-ledger', accountId, from: '2026-01-01', to: '2026-01-31', tz: 'UTC' });
-    expect(utcJanuary.rows.slice(1).map((r) => r[0])).toEqual(['last', 'feb']);
+    expect(utcJanuary.rows.slice(1).map((r) => r[0])).toEqual(['spot:last', 'spot:feb']);
   });
 
   it('uses the local midnights of a DST day (Berlin, 29 March 2026 has 23 hours)', () => {
@@ -92,8 +92,9 @@ describe('formula injection', () => {
     ]);
     const ledger = await run({ report: 'spot-ledger', accountId, from: '2026-05-01', to: '2026-05-01' });
     const [first, second] = ledger.rows.slice(1);
+    // Ids carry their kind's prefix (text-safe-ids.ts), which already keeps a spreadsheet from running them.
     expect(first).toEqual([
-      `'=HYPERLINK("http://evil")`,
+      `spot:=HYPERLINK("http://evil")`,
       '2026-05-01T10:00:00.000Z',
       '2026-05-01T10:00:00.000+00:00',
       String(Date.parse('2026-05-01T10:00:00Z')),
@@ -103,12 +104,12 @@ describe('formula injection', () => {
       '-1.5',
       '-0.000100000',
       '12.340000000000000001',
-      "'\tcmd",
+      'order:\tcmd',
       '',
     ]);
     expect(second![4]).toBe("'-2+3");
     expect(second![7]).toBe('0.10');
-    expect(second![10]).toBe("'\r=1");
+    expect(second![10]).toBe('order:\r=1');
     // No cell of the file starts with an executable character except through the apostrophe.
     for (const row of ledger.rows.slice(1)) {
       for (const [i, cell] of row.entries()) {
@@ -157,10 +158,18 @@ describe('formula injection', () => {
       { txId: '-5', coin: '=1', amount: '3.000', status: '+weird', ts: '2026-06-03T00:00:00Z', unmapped: ['status'] },
     ]);
     const pnl = await run({ report: 'futures-pnl', accountId, from: '2026-06-01', to: '2026-06-30' });
-    expect(pnl.rows[1]!.slice(0, 5)).toEqual(['p1', 'USDT-FUTURES', "'=EVIL", "'@USDT", "'=long"]);
+    expect(pnl.rows[1]!.slice(0, 5)).toEqual(['position:p1', 'USDT-FUTURES', "'=EVIL", "'@USDT", "'=long"]);
     expect(pnl.rows[1]![11]).toBe('-12.5');
     expect(pnl.result.unmapped).toEqual({ rows: 1, values: { 'unmapped=holdSide': 1 } });
     const transfers = await run({ report: 'broker-transfers', accountId, from: '2026-06-01', to: '2026-06-30' });
-    expect(transfers.rows[1]!.slice(0, 7)).toEqual(['1001', "'-5", 'deposit', 'onchain', "'=1", '3.000', "'+weird"]);
+    expect(transfers.rows[1]!.slice(0, 7)).toEqual([
+      '1001',
+      'transfer:-5',
+      'deposit',
+      'onchain',
+      "'=1",
+      '3.000',
+      "'+weird",
+    ]);
   });
 });

@@ -82,7 +82,7 @@ describe('ledgerline export', () => {
         .split('\n')
         .slice(1, 3)
         .map((l) => l.split(',')[0]),
-    ).toEqual(['c1', 'c2']);
+    ).toEqual(['spot:c1', 'spot:c2']);
     const manifest = JSON.parse(await readFile(path.join(dir, 'out', 'january.manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ report: 'spot-ledger', rowCount: 2, parameters: { tz: 'Europe/Berlin' } });
   });

@@ -100,7 +100,7 @@ describe('export queue', () => {
         .split('\n')
         .slice(1, 3)
         .map((l) => l.split(',')[0]),
-    ).toEqual(['a1', 'a2']);
+    ).toEqual(['spot:a1', 'spot:a2']);
     const listed = await listExports(dir, alice);
     expect(listed.map((l) => [l.csvFile, l.manifest.sha256])).toEqual([[result.csvFile, result.sha256]]);
   });

@@ -81,7 +81,7 @@ describe('futures in the tax-tool files', () => {
         'USDT',
         '',
         'realized gain',
-        'realized P&L after fees BTCUSDT long [futures] record position:p1',
+        'realized P&L after fees BTCUSDT long [futures] position:p1',
       ],
       [
         '2026-05-03 10:00:00 UTC',
@@ -91,7 +91,7 @@ describe('futures in the tax-tool files', () => {
         '',
         '',
         'realized gain',
-        'funding BTCUSDT long [futures] record position:p1:funding',
+        'funding BTCUSDT long [futures] position:p1:funding',
       ],
       [
         '2026-05-05 10:00:00 UTC',
@@ -101,9 +101,9 @@ describe('futures in the tax-tool files', () => {
         '',
         '',
         'realized gain',
-        'realized P&L after fees BTCUSD long [futures] record position:p2',
+        'realized P&L after fees BTCUSD long [futures] position:p2',
       ],
-      ['2026-05-06 11:00:00 UTC', '', '', '50', 'USDT', '', '', 'Deposit [deposit] record d1'],
+      ['2026-05-06 11:00:00 UTC', '', '', '50', 'USDT', '', '', 'Deposit [deposit] spot:d1'],
     ]);
     expect(result.omitted).toEqual({ rows: 2, values: { 'Transfer in': 1, 'Transfer out': 1 } });
     expect(result.rowCount).toBe(4);

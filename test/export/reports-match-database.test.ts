@@ -11,7 +11,6 @@ import { labelsOf } from '../../src/booking/tax-tool-labels.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { type ExportedFile, exportToFile } from '../../src/export/export-to-file.ts';
 import { COINTRACKING_TYPES } from '../../src/export/reports/cointracking.ts';
-import { KOINLY_LABELS } from '../../src/export/reports/koinly.ts';
 import { FUTURES_MARKETS } from '../../src/simulator/data/markets.ts';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
@@ -112,7 +111,7 @@ describe('reports on the demo data', () => {
         .filter((r) => inPeriod(r.ts!))
         .sort((a, b) => Number(a.ts) - Number(b.ts) || byteCompare(a.id!, b.id!))
         .map((r) => [
-          r.id,
+          `spot:${r.id}`,
           isoUtc(r.ts!),
           isoLocal(r.ts!),
           r.ts,
@@ -122,7 +121,7 @@ describe('reports on the demo data', () => {
           r.amount,
           r.fee,
           r.balance,
-          r.bizOrderId,
+          r.bizOrderId ? `order:${r.bizOrderId}` : '',
           '',
         ]);
       expect(header[0]).toBe('record_id');
@@ -152,7 +151,7 @@ describe('reports on the demo data', () => {
           byteCompare(a.positionId!, b.positionId!),
       )
       .map((r) => [
-        r.positionId,
+        `position:${r.positionId}`,
         productType.get(r.symbol!),
         r.symbol,
         r.marginCoin,
@@ -228,7 +227,7 @@ describe('reports on the demo data', () => {
         .sort((a, b) => Number(a.ts) - Number(b.ts) || byteCompare(a.txId!, b.txId!) || byteCompare(a.type!, b.type!))
         .map((r) => [
           r.uid,
-          r.txId,
+          `transfer:${r.txId}`,
           r.type,
           r.subType,
           r.coin,
@@ -252,80 +251,87 @@ describe('reports on the demo data', () => {
     const to = '2026-12-31';
     const koinly = await exportCsv('koinly', from, to);
     const coinTracking = await exportCsv('cointracking', from, to);
+    const net = new Map<string, Decimal>();
+    const add = (coin: string, value: Decimal) => net.set(coin, (net.get(coin) ?? new Decimal(0)).plus(value));
     expect(koinly.header.join(',')).toBe(
       'Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash',
     );
     const records = new Map(truth.spot.map((r) => [r.id!, r]));
     const seen = new Set<string>();
-    const net = new Map<string, Decimal>();
-    const add = (coin: string, value: Decimal) => net.set(coin, (net.get(coin) ?? new Decimal(0)).plus(value));
     const positions = new Map(truth.positions.map((r) => [`position:${r.positionId}`, r]));
     let pnlRows = 0;
     const feeRows = new Set<string>();
-    for (const [i, row] of koinly.rows.entries()) {
-      const [date, sent, sentCoin, received, receivedCoin, fee, feeCoin, , , label, description] = row;
-      const ct = coinTracking.rows[i]!;
-      if (received) add(receivedCoin!, new Decimal(received));
-      if (sent) add(sentCoin!, new Decimal(sent).neg());
-      if (fee) add(feeCoin!, new Decimal(fee).neg());
+    const thirdFees = new Set<string>();
+    for (const ct of coinTracking.rows) {
+      const txId = ct[11]!;
       if (ct[8] === 'futures') {
-        // A futures result: realized profit (received) or loss (sent) in the margin coin.
-        const funding = ct[11]!.endsWith(':funding');
-        const position = positions.get(ct[11]!.replace(/:funding$/, ''))!;
+        // A futures result: realized profit (Buy) or loss (Sell) in the margin coin.
+        const funding = txId.endsWith(':funding');
+        const position = positions.get(txId.replace(/:funding$/, ''))!;
         const value = funding
           ? new Decimal(position.totalFunding!)
           : new Decimal(position.pnl!).plus(position.openFee!).plus(position.closeFee!);
-        const side = value.isNegative()
-          ? [value.neg().toString(), position.marginCoin, '', '']
-          : ['', '', value.toString(), position.marginCoin];
         const exact = (v: string | undefined) => (v ? new Decimal(v).toString() : v);
-        expect([exact(sent), sentCoin, exact(received), receivedCoin]).toEqual(side);
-        expect(label).toBe('realized gain');
+        expect([exact(ct[1]), ct[2], exact(ct[3]), ct[4]]).toEqual(
+          value.isNegative()
+            ? ['', '', value.neg().toString(), position.marginCoin]
+            : [value.toString(), position.marginCoin, '', ''],
+        );
         expect(ct[0]).toBe(value.isNegative() ? 'Derivatives / Futures Loss' : 'Derivatives / Futures Profit');
         if (!funding) pnlRows++;
         continue;
       }
-      expect(description).toContain(`record ${ct[11]}`);
-      if (ct[11]!.endsWith(':fee')) {
+      expect(ct[9]).toContain(txId);
+      if (txId.endsWith(':fee')) {
         // The fee of a record bringing coins in: a cost row of its own, never on the deposit.
-        const r = records.get(ct[11]!.slice(0, -':fee'.length))!;
+        const r = records.get(txId.slice('spot:'.length, -':fee'.length))!;
         expect(r.amount!.startsWith('-')).toBe(false);
-        expect([sent, sentCoin, received, fee, label]).toEqual([abs(r.fee!), r.coin, '', '', 'Cost']);
         expect([ct[0], ct[3], ct[4], ct[5]]).toEqual(['Other Fee', abs(r.fee!), r.coin, '']);
         feeRows.add(r.id!);
         continue;
       }
-      const ids = ct[11]!.split('+');
+      const ids = txId.split('+').map((id) => id.slice('spot:'.length));
       for (const id of ids) {
         expect(seen.has(id), `record ${id} twice`).toBe(false);
         seen.add(id);
       }
-      if (ids.length === 1) {
-        const r = records.get(ids[0]!)!;
-        const koinly = labelsOf(KOINLY_LABELS, r.spotTaxType!);
-        const coinTracking = labelsOf(COINTRACKING_TYPES, r.spotTaxType!);
-        expect(date).toBe(`${isoUtc(r.ts!).slice(0, 19).replace('T', ' ')} UTC`);
-        expect(ct[10]).toBe(isoUtc(r.ts!).slice(0, 19).replace('T', ' '));
-        if (r.amount!.startsWith('-')) {
-          expect([sent, sentCoin, received, label]).toEqual([abs(r.amount!), r.coin, '', koinly.out]);
-          expect([ct[0], ct[3], ct[4]]).toEqual([coinTracking.out, abs(r.amount!), r.coin]);
-        } else if (new Decimal(r.amount!).isZero()) {
-          expect(new Decimal(r.fee!).isZero() ? received : sent).toBe(
-            new Decimal(r.fee!).isZero() ? r.amount : abs(r.fee!),
-          );
-        } else {
-          expect([received, receivedCoin, sent, label]).toEqual([r.amount, r.coin, '', koinly.in]);
-          expect([ct[0], ct[1], ct[2]]).toEqual([coinTracking.in, r.amount, r.coin]);
-        }
-        if (r.amount!.startsWith('-') && !new Decimal(r.fee!).isZero()) {
-          expect([fee, feeCoin, ct[5], ct[6]]).toEqual([abs(r.fee!), r.coin, abs(r.fee!), r.coin]);
-        } else if (!new Decimal(r.amount!).isZero()) {
-          expect([fee, ct[5]]).toEqual(['', '']);
-        }
-        expect(ct[7]).toBe(ACCOUNT_NAME);
-        expect(ct[8]).toBe(bookingOf(r.spotTaxType!).category);
+      if (ids.length > 1) continue;
+      const r = records.get(ids[0]!)!;
+      const labels = labelsOf(COINTRACKING_TYPES, r.spotTaxType!);
+      expect(ct[10]).toBe(isoUtc(r.ts!).slice(0, 19).replace('T', ' '));
+      const fee = new Decimal(r.fee!);
+      if (r.amount!.startsWith('-')) {
+        // CoinTracking's rule: the Sell amount includes the fee paid in that coin; the Fee column is information.
+        const sell = new Decimal(r.amount!).neg().plus(fee.neg());
+        expect([ct[0], new Decimal(ct[3]!).equals(sell), ct[4]]).toEqual([labels.out, true, r.coin]);
+        expect([ct[5], ct[6]]).toEqual(fee.isZero() ? ['', ''] : [abs(r.fee!), r.coin]);
+        if (r.spotTaxType === 'Transaction fee deduct' && r.bizOrderId) thirdFees.add(r.id!);
+      } else if (!new Decimal(r.amount!).isZero()) {
+        expect([ct[0], ct[1], ct[2], ct[5]]).toEqual([labels.in, r.amount, r.coin, '']);
       }
+      expect(ct[7]).toBe(ACCOUNT_NAME);
+      expect(ct[8]).toBe(bookingOf(r.spotTaxType!).category);
     }
+    // Koinly: the same entries, but a BGB fee of a trade goes on its trade's row (named there).
+    const koinlyNamed = new Set<string>();
+    const onTradeRows = new Set<string>();
+    for (const row of koinly.rows) {
+      for (const [, id] of row[10]!.matchAll(/spot:([^\s+,]+)/g)) koinlyNamed.add(id!);
+      const onTrade = /, fee spot:(\S+)$/.exec(row[10]!);
+      if (onTrade) onTradeRows.add(onTrade[1]!);
+      // A fee in a third coin (neither side's) is a BGB fee record put on its trade's row.
+      if (row[6] && row[6] !== row[2] && row[6] !== row[4]) expect(row[10]).toMatch(/, fee spot:\S+$/);
+      const [, sent, sentCoin, received, receivedCoin, fee, feeCoin] = row;
+      if (received) add(receivedCoin!, new Decimal(received));
+      if (sent) add(sentCoin!, new Decimal(sent).neg());
+      if (fee) add(feeCoin!, new Decimal(fee).neg());
+    }
+    expect(thirdFees.size).toBeGreaterThan(100);
+    // Each one Koinly put on a trade row is a CoinTracking Other Fee row: Koinly has that many rows fewer.
+    expect([...onTradeRows].every((id) => thirdFees.has(id))).toBe(true);
+    expect(koinly.rows.length).toBe(coinTracking.rows.length - onTradeRows.size);
+    expect([...seen].every((id) => koinlyNamed.has(id))).toBe(true);
+    expect(onTradeRows.size).toBeGreaterThan(100);
     // Moves between spot and futures are left out (the futures results stand for the futures
     // account), counted in the manifest; every other record is in the file exactly once.
     const moves = truth.spot.filter((r) => r.spotTaxType === 'Transfer in' || r.spotTaxType === 'Transfer out');
@@ -391,9 +397,11 @@ describe('reports on the demo data', () => {
         const { rows, manifest } = await exportCsv(report, from, to);
         expect(manifest.unpairedLegs, `${report} ${from}`).toBe(0);
         for (const row of rows) {
-          const ids = (idColumn === -1 ? /record (\S+)/.exec(row[10]!)![1]! : row[idColumn]!).split('+');
+          // Koinly names a row's records in its Description (a BGB fee with its trade), CoinTracking in its Tx-ID.
+          const text = idColumn === -1 ? row[10]! : row[idColumn]!;
           // Futures results, and the fee row of a record whose own row is counted: not spot records.
-          if (ids[0]!.startsWith('position:') || ids[0]!.endsWith(':fee')) continue;
+          if (text.includes('position:') || /spot:\S+:fee/.test(text)) continue;
+          const ids = [...text.matchAll(/spot:([^\s+,]+)/g)].map((m) => m[1]!);
           for (const id of ids) {
             expect(named.get(id), `${report}: record ${id} in ${from} and in ${named.get(id)}`).toBeUndefined();
             named.set(id, from);

@@ -55,7 +55,7 @@ describe('streaming', () => {
       .trimEnd()
       .split('\n')
       .slice(1)
-      .map((line) => Number(line.split(',')[0]));
+      .map((line) => Number(line.split(',')[0]!.replace(/^spot:/, '')));
     expect(result.rowCount).toBe(25_000);
     expect(ids).toEqual(Array.from({ length: 25_000 }, (_, i) => i + 1));
     expect(result.bytes).toBe(Buffer.byteLength(text));

@@ -57,6 +57,17 @@ beforeAll(async () => {
     // A withdrawal with its fee, and a reward.
     { recordId: 'f1', coin: 'BTC', spotTaxType: 'Withdrawal', amount: '-0.5', fee: '-0.0005', ts: at(5) },
     { recordId: 'g1', coin: 'BGB', spotTaxType: 'Airdrop Reward-A', amount: '12', ts: at(6) },
+    // A buy whose fee is paid in BGB: a third record of the order, at the fill's ts.
+    { recordId: 'h1', coin: 'USDT', spotTaxType: 'Buy', amount: '-50', bizOrderId: 'o3', ts: at(7) },
+    { recordId: 'h2', coin: 'ETH', spotTaxType: 'Buy', amount: '0.02', bizOrderId: 'o3', ts: at(7) },
+    {
+      recordId: 'h3',
+      coin: 'BGB',
+      spotTaxType: 'Transaction fee deduct',
+      amount: '-0.05',
+      bizOrderId: 'o3',
+      ts: at(7),
+    },
   ]);
 });
 
@@ -74,8 +85,8 @@ describe('Koinly and CoinTracking rows', () => {
         '',
         '',
         '',
-        'Buy [trade] record b1+b2 order o1',
-        '',
+        'Buy [trade] spot:b1+spot:b2 order:o1',
+        'spot:b1',
       ],
       // Fees on both legs: the received leg's fee in the fee column, the given leg's added to what was sent.
       [
@@ -89,10 +100,23 @@ describe('Koinly and CoinTracking rows', () => {
         '',
         '',
         '',
-        'Sell (sent includes its fee 0.002) [trade] record c1+c2 order o2',
-        '',
+        'Sell (sent includes its fee 0.002) [trade] spot:c1+spot:c2 order:o2',
+        'spot:c1',
       ],
-      ['2026-04-10 12:03:00 UTC', '', '', '3.5', 'SOL', '', '', '', '', '', 'Exchange income [trade] record d1', ''],
+      [
+        '2026-04-10 12:03:00 UTC',
+        '',
+        '',
+        '3.5',
+        'SOL',
+        '',
+        '',
+        '',
+        '',
+        '',
+        'Exchange income [trade] spot:d1',
+        'spot:d1',
+      ],
       [
         '2026-04-10 12:04:00 UTC',
         '0.25',
@@ -104,8 +128,8 @@ describe('Koinly and CoinTracking rows', () => {
         '',
         '',
         'Cost',
-        'Transaction fee deduct [fee] record e1',
-        '',
+        'Transaction fee deduct [fee] spot:e1',
+        'spot:e1',
       ],
       [
         '2026-04-10 12:05:00 UTC',
@@ -118,8 +142,8 @@ describe('Koinly and CoinTracking rows', () => {
         '',
         '',
         '',
-        'Withdrawal [withdrawal] record f1',
-        '',
+        'Withdrawal [withdrawal] spot:f1',
+        'spot:f1',
       ],
       [
         '2026-04-10 12:06:00 UTC',
@@ -132,8 +156,23 @@ describe('Koinly and CoinTracking rows', () => {
         '',
         '',
         'Airdrop',
-        'Airdrop Reward-A [income] record g1',
+        'Airdrop Reward-A [income] spot:g1',
+        'spot:g1',
+      ],
+      // The BGB fee on its trade's row, where Koinly adds it to the cost of what was received.
+      [
+        '2026-04-10 12:07:00 UTC',
+        '50',
+        'USDT',
+        '0.02',
+        'ETH',
+        '0.05',
+        'BGB',
         '',
+        '',
+        '',
+        'Buy [trade] spot:h1+spot:h2 order:o3, fee spot:h3',
+        'spot:h1',
       ],
     ]);
   });
@@ -143,7 +182,8 @@ describe('Koinly and CoinTracking rows', () => {
     expect(ct.map((r) => [r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[10], r[11]])).toEqual([
       [
         'Trade',
-        '0.00100000',
+        // CoinTracking's rule: Buy net of the fee taken from it, the Fee column information only.
+        '0.00099900',
         'BTC',
         '100.50',
         'USDT',
@@ -152,22 +192,29 @@ describe('Koinly and CoinTracking rows', () => {
         'main',
         'trade',
         '2026-04-10 12:01:00',
-        'b1+b2',
+        'spot:b1+spot:b2',
       ],
-      ['Trade', '6000', 'USDT', '2.002', 'ETH', '6', 'USDT', 'main', 'trade', '2026-04-10 12:02:00', 'c1+c2'],
-      ['Deposit', '3.5', 'SOL', '', '', '', '', 'main', 'trade', '2026-04-10 12:03:00', 'd1'],
-      ['Other Fee', '', '', '0.25', 'USDT', '', '', 'main', 'fee', '2026-04-10 12:04:00', 'e1'],
-      ['Withdrawal', '', '', '0.5', 'BTC', '0.0005', 'BTC', 'main', 'withdrawal', '2026-04-10 12:05:00', 'f1'],
-      ['Airdrop', '12', 'BGB', '', '', '', '', 'main', 'income', '2026-04-10 12:06:00', 'g1'],
+      ['Trade', '5994', 'USDT', '2.002', 'ETH', '6', 'USDT', 'main', 'trade', '2026-04-10 12:02:00', 'spot:c1+spot:c2'],
+      ['Deposit', '3.5', 'SOL', '', '', '', '', 'main', 'trade', '2026-04-10 12:03:00', 'spot:d1'],
+      ['Other Fee', '', '', '0.25', 'USDT', '', '', 'main', 'fee', '2026-04-10 12:04:00', 'spot:e1'],
+      // ... and Sell including the fee paid in that coin.
+      ['Withdrawal', '', '', '0.5005', 'BTC', '0.0005', 'BTC', 'main', 'withdrawal', '2026-04-10 12:05:00', 'spot:f1'],
+      ['Airdrop', '12', 'BGB', '', '', '', '', 'main', 'income', '2026-04-10 12:06:00', 'spot:g1'],
+      // A fee in a third coin: its own Other Fee row.
+      ['Trade', '0.02', 'ETH', '50', 'USDT', '', '', 'main', 'trade', '2026-04-10 12:07:00', 'spot:h1+spot:h2'],
+      ['Other Fee', '', '', '0.05', 'BGB', '', '', 'main', 'fee', '2026-04-10 12:07:00', 'spot:h3'],
     ]);
   });
 
   it('pairs before filtering by coin, so a trade moving the coin keeps both its sides', async () => {
     const btc = await rows('koinly', 'BTC');
-    expect(btc.map((r) => r[10])).toEqual(['Buy [trade] record b1+b2 order o1', 'Withdrawal [withdrawal] record f1']);
+    expect(btc.map((r) => r[10])).toEqual(['Buy [trade] spot:b1+spot:b2 order:o1', 'Withdrawal [withdrawal] spot:f1']);
     expect(btc[0]!.slice(1, 7)).toEqual(['100.50', 'USDT', '0.00100000', 'BTC', '0.00000100', 'BTC']);
     const usdt = await rows('cointracking', 'USDT');
-    expect(usdt.map((r) => r[11])).toEqual(['b1+b2', 'c1+c2', 'e1']);
+    expect(usdt.map((r) => r[11])).toEqual(['spot:b1+spot:b2', 'spot:c1+spot:c2', 'spot:e1', 'spot:h1+spot:h2']);
+    // Koinly's BGB file holds the trade whose fee is paid in BGB (the fee is on that row); CoinTracking's its Other Fee row.
+    expect((await rows('koinly', 'BGB')).map((r) => r[11])).toEqual(['spot:g1', 'spot:h1']);
+    expect((await rows('cointracking', 'BGB')).map((r) => r[11])).toEqual(['spot:g1', 'spot:h3']);
   });
 
   it('keeps a trade whose legs straddle the end of a period as one trade, in the period of its earlier leg', async () => {
@@ -193,7 +240,7 @@ describe('Koinly and CoinTracking rows', () => {
     for (const report of ['koinly', 'cointracking'] as const) {
       const april = await rowsOf(report, { accountId: straddling, from: '2026-04-01', to: '2026-04-30' });
       expect(april).toHaveLength(1);
-      expect(april[0]!.join('|')).toMatch(/record s1\+s2 order x1/);
+      expect(april[0]!.join('|')).toMatch(/spot:s1\+spot:s2 order:x1/);
       expect(await rowsOf(report, { accountId: straddling, from: '2026-05-01', to: '2026-05-31' })).toEqual([]);
     }
     const [koinly] = await rowsOf('koinly', { accountId: straddling, from: '2026-04-01', to: '2026-04-30' });

@@ -101,7 +101,7 @@ beforeAll(async () => {
       bizOrderId: 'v',
       ts: '2026-04-10T10:00:09Z',
     },
-    // Order g: the fee paid in BGB, a separate record of the order: a cost row of its own.
+    // Order g: the fee paid in BGB, a separate record of the order (Koinly: on the trade row; CoinTracking: Other Fee).
     { recordId: 'g1', coin: 'BTC', spotTaxType: 'Sell', amount: '-0.01', bizOrderId: 'g', ts: '2026-04-12T12:00:00Z' },
     { recordId: 'g2', coin: 'USDT', spotTaxType: 'Sell', amount: '800', bizOrderId: 'g', ts: '2026-04-12T12:00:00Z' },
     {
@@ -146,7 +146,7 @@ describe('trades paired by bizOrderId', () => {
         '0.001',
         'SOL',
         '',
-        'Buy [trade] record m1a+m1b order m',
+        'Buy [trade] spot:m1a+spot:m1b order:m',
       ],
     ]);
     const april = await rows('koinly', '2026-04-01', '2026-04-30');
@@ -160,7 +160,7 @@ describe('trades paired by bizOrderId', () => {
         '0.002',
         'SOL',
         '',
-        'Buy [trade] record m2a+m2b order m',
+        'Buy [trade] spot:m2a+spot:m2b order:m',
       ],
       [
         '2026-04-03 09:00:00 UTC',
@@ -171,14 +171,14 @@ describe('trades paired by bizOrderId', () => {
         '0.0005',
         'SOL',
         '',
-        'Buy [trade] record m3a+m3b order m',
+        'Buy [trade] spot:m3a+spot:m3b order:m',
       ],
     ]);
   });
 
   it('writes one row for an order whose sides do not pair fill by fill, summed, dated by its earliest leg', async () => {
     const { rows: april } = await rows('koinly', '2026-04-01', '2026-04-30');
-    expect(april.filter((r) => r[10]!.includes('order v')).map(koinlyCells)).toEqual([
+    expect(april.filter((r) => r[10]!.includes('order:v')).map(koinlyCells)).toEqual([
       [
         '2026-04-10 10:00:00 UTC',
         '1.5',
@@ -188,58 +188,63 @@ describe('trades paired by bizOrderId', () => {
         '4.50',
         'USDT',
         '',
-        'Exchange spending / Exchange income [trade] record v1+v2+v3 order v',
+        'Exchange spending / Exchange income [trade] spot:v1+spot:v2+spot:v3 order:v',
       ],
     ]);
     const { rows: ct } = await rows('cointracking', '2026-04-01', '2026-04-30');
-    expect(ct.filter((r) => r[11] === 'v1+v2+v3').map((r) => r.slice(0, 7))).toEqual([
-      ['Trade', '4500.00', 'USDT', '1.5', 'ETH', '4.50', 'USDT'],
+    // CoinTracking: the Buy amount net of the fee taken from it (the Fee column is information).
+    expect(ct.filter((r) => r[11] === 'spot:v1+spot:v2+spot:v3').map((r) => r.slice(0, 7))).toEqual([
+      ['Trade', '4495.50', 'USDT', '1.5', 'ETH', '4.50', 'USDT'],
     ]);
   });
 
   it('pairs legs days apart across a month end into one row in the month of the earlier leg, none in the next', async () => {
     const may = await rows('koinly', '2026-05-01', '2026-05-31');
     expect(may.rows.map(koinlyCells)).toEqual([
-      ['2026-05-30 23:00:00 UTC', '50', 'USDT', '40', 'XRP', '0.04', 'XRP', '', 'Buy [trade] record d1+d2 order d'],
+      ['2026-05-30 23:00:00 UTC', '50', 'USDT', '40', 'XRP', '0.04', 'XRP', '', 'Buy [trade] spot:d1+spot:d2 order:d'],
     ]);
     const june = await rows('cointracking', '2026-06-01', '2026-06-30');
     expect([june.rows, june.result.unpairedLegs]).toEqual([[], 0]);
   });
 
-  it('keeps a BGB fee record of an order as a cost row beside the trade', async () => {
+  it('puts a BGB fee record of an order on its trade row in Koinly, and keeps it an Other Fee row in CoinTracking', async () => {
     const { rows: april } = await rows('koinly', '2026-04-01', '2026-04-30');
-    expect(april.filter((r) => r[10]!.includes('order g')).map(koinlyCells)).toEqual([
-      ['2026-04-12 12:00:00 UTC', '0.01', 'BTC', '800', 'USDT', '', '', '', 'Sell [trade] record g1+g2 order g'],
+    expect(april.filter((r) => r[10]!.includes('order:g')).map(koinlyCells)).toEqual([
       [
         '2026-04-12 12:00:00 UTC',
+        '0.01',
+        'BTC',
+        '800',
+        'USDT',
         '0.16',
         'BGB',
         '',
-        '',
-        '',
-        '',
-        'Cost',
-        'Transaction fee deduct [fee] record g3 order g',
+        'Sell [trade] spot:g1+spot:g2 order:g, fee spot:g3',
       ],
+    ]);
+    const { rows: ct } = await rows('cointracking', '2026-04-01', '2026-04-30');
+    expect(ct.filter((r) => r[9]!.includes('order:g')).map((r) => [r[0], ...r.slice(1, 7), r[11]])).toEqual([
+      ['Trade', '800', 'USDT', '0.01', 'BTC', '', '', 'spot:g1+spot:g2'],
+      ['Other Fee', '', '', '0.16', 'BGB', '', '', 'spot:g3'],
     ]);
   });
 
   it('with --coin, keeps every row moving the coin, trades with both sides', async () => {
     const { rows: sol } = await rows('koinly', '2026-03-01', '2026-04-30', 'SOL');
     expect(sol.map((r) => r[10])).toEqual([
-      'Buy [trade] record m1a+m1b order m',
-      'Buy [trade] record m2a+m2b order m',
-      'Buy [trade] record m3a+m3b order m',
+      'Buy [trade] spot:m1a+spot:m1b order:m',
+      'Buy [trade] spot:m2a+spot:m2b order:m',
+      'Buy [trade] spot:m3a+spot:m3b order:m',
     ]);
     const { rows: bgb } = await rows('cointracking', '2026-04-01', '2026-04-30', 'BGB');
-    expect(bgb.map((r) => [r[0], r[3], r[4], r[11]])).toEqual([['Other Fee', '0.16', 'BGB', 'g3']]);
+    expect(bgb.map((r) => [r[0], r[3], r[4], r[11]])).toEqual([['Other Fee', '0.16', 'BGB', 'spot:g3']]);
   });
 
   it('counts legs that cannot be paired, writes them as single rows and lists them in a side file', async () => {
     const { rows: april, result } = await rows('koinly', '2026-04-01', '2026-04-30');
-    expect(april.filter((r) => r[10]!.includes('order w')).map((r) => r[10])).toEqual([
-      'Buy [trade] record w1 order w',
-      'Buy [trade] record w2 order w',
+    expect(april.filter((r) => r[10]!.includes('order:w')).map((r) => r[10])).toEqual([
+      'Buy [trade] spot:w1 order:w',
+      'Buy [trade] spot:w2 order:w',
     ]);
     expect(result.unpairedLegs).toBe(2);
     expect(result.unmapped.rows).toBe(0);
@@ -256,7 +261,7 @@ describe('trades paired by bizOrderId', () => {
     expect(file.manifest.unpairedFile).toBe('april.unpaired.csv');
     const side = parseCsv(await readFile(file.unpairedPath!, 'utf8'));
     expect(side[0]![0]).toBe('Type');
-    expect(side.slice(1).map((r) => r[11])).toEqual(['w1', 'w2']);
+    expect(side.slice(1).map((r) => r[11])).toEqual(['spot:w1', 'spot:w2']);
     const march = await exportToFile({
       databaseUrl: db.url,
       request: parseExportRequest({ report: 'cointracking', accountId, from: '2026-03-01', to: '2026-03-31' }),

@@ -425,7 +425,7 @@ describe('exports', () => {
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
     const row = (sheet.getRow(2).values as unknown[]).slice(1);
     const at = (name: string) => row[header.indexOf(name)];
-    expect(at('record_id')).toBe('1234567890123456789');
+    expect(at('record_id')).toBe('spot:1234567890123456789');
     expect(at('amount')).toBe('2.500000000000000001');
     expect(at('fee')).toBe(-0.0001);
     expect(at('time_utc')).toBe('2026-01-05T10:00:00.000Z');

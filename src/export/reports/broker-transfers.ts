@@ -8,6 +8,7 @@ import {
   utcTime,
 } from '../../booking/sql-fragments.ts';
 import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
+import { textSafeIdSql } from '../../booking/text-safe-ids.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 
@@ -43,7 +44,7 @@ export const brokerTransfersReport: SqlReportDefinition = {
     const where = accountAndPeriod(p, params, 'ts');
     const statuses = p.add(params.includePending ? [...FINAL_STATUSES, 'pending'] : FINAL_STATUSES, 'text[]');
     const coin = params.coin ? ` AND coin = ${p.add(params.coin)}` : '';
-    const sql = `SELECT sub_uid, tx_id, type, ${enumOrRaw('sub_type', 'subType')}, coin, amount::text,
+    const sql = `SELECT sub_uid, ${textSafeIdSql('transfer', 'tx_id')}, type, ${enumOrRaw('sub_type', 'subType')}, coin, amount::text,
         ${enumOrRaw('status', 'status')}, ${utcTime('ts')}, ${localTime('ts')}, ${unixMs('ts')},
         ${unmappedCell()}, ${unmappedFlag()}
       FROM broker_transfer

@@ -66,6 +66,11 @@ export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
 /**
  * CoinTracking's CSV import format, dates in UTC. Tx-ID carries the exchange's record id(s), which
  * CoinTracking uses to recognise a row imported twice.
+ *
+ * Amounts by CoinTracking's rule ("Entering fees"): the Fee column is information only, never
+ * deducted; the Buy amount is what arrived net of a fee taken from it, the Sell amount what left
+ * including a fee paid in that coin (trades and withdrawals alike). A fee in a third coin is its
+ * own `Other Fee` row (the record's own entry). docs/reports.md, "CoinTracking".
  */
 export const coinTrackingReport: SqlReportDefinition = {
   name: 'cointracking',
@@ -74,6 +79,7 @@ export const coinTrackingReport: SqlReportDefinition = {
   dateZone: 'UTC',
   streams: ['spot', 'positions'],
   accepts: { coin: true, includePending: false },
+  statesOpeningBalances: true,
   columns: [
     text('Type'),
     decimal('Buy Amount'),
@@ -95,7 +101,11 @@ export const coinTrackingReport: SqlReportDefinition = {
     const exchange = p.add(params.accountName ?? 'ledgerline', 'text');
     const type = labelSql(p, COINTRACKING_TYPES);
     const sql = `${cte}
-      SELECT ${type}, received_amount::text, received_coin, sent_amount::text, sent_coin, fee_amount::text, fee_coin,
+      SELECT ${type},
+        (CASE WHEN fee_coin = received_coin THEN received_amount - fee_amount ELSE received_amount END)::text,
+        received_coin,
+        (CASE WHEN fee_coin = sent_coin THEN sent_amount + fee_amount ELSE sent_amount END)::text,
+        sent_coin, fee_amount::text, fee_coin,
         ${exchange}, category, ${ENTRY_DESCRIPTION},
         to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), record_ids, flag
       FROM entries ${ENTRY_ORDER}`;

@@ -1,5 +1,6 @@
 import { byteOrder, enumOrRaw, localTime, unmappedCell, unmappedFlag, utcTime } from '../../booking/sql-fragments.ts';
 import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
+import { textSafeIdSql } from '../../booking/text-safe-ids.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 
@@ -41,7 +42,7 @@ export const futuresPnlReport: SqlReportDefinition = {
     const p = new SqlParams();
     const where = accountAndPeriod(p, params, 'updated_time');
     const coin = params.coin ? ` AND margin_coin = ${p.add(params.coin)}` : '';
-    const sql = `SELECT position_id, product_type::text, symbol, margin_coin,
+    const sql = `SELECT ${textSafeIdSql('position', 'position_id')}, product_type::text, symbol, margin_coin,
         ${enumOrRaw('hold_side', 'holdSide')}, ${enumOrRaw('pos_mode', 'posMode')}, ${enumOrRaw('margin_mode', 'marginMode')},
         open_avg_price::text, close_avg_price::text, open_total_pos::text, close_total_pos::text,
         pnl::text, open_fee::text, close_fee::text, total_funding::text, net_profit::text,

@@ -71,7 +71,15 @@ export const KOINLY_LABELS: TaxToolLabels<KoinlyLabel> = {
   },
 };
 
-/** Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC. */
+/**
+ * Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC.
+ * Koinly deducts Fee Amount from the wallet besides Sent Amount and adds a trade's fee to the cost
+ * of what it received; a fee paid in a third coin (BGB `Transaction fee deduct`) therefore goes on
+ * its trade's row (ledger-entries.ts `third_fee_*`), and its own entry (`attached`) is left out:
+ * the row names both records. TxHash is the entry's stable row id (`row_id`), so Koinly's
+ * duplicate check (same time, amounts and hash) tells identical fills apart and a re-exported
+ * row keeps its hash. docs/reports.md, "Koinly".
+ */
 export const koinlyReport: SqlReportDefinition = {
   name: 'koinly',
   title: 'Koinly universal CSV',
@@ -79,6 +87,7 @@ export const koinlyReport: SqlReportDefinition = {
   dateZone: 'UTC',
   streams: ['spot', 'positions'],
   accepts: { coin: true, includePending: false },
+  statesOpeningBalances: true,
   columns: [
     text('Date'),
     decimal('Sent Amount'),
@@ -96,13 +105,14 @@ export const koinlyReport: SqlReportDefinition = {
   kind: 'sql',
   query(params) {
     const p = new SqlParams();
-    const cte = ledgerEntriesCte(p, params);
+    const cte = ledgerEntriesCte(p, params, { thirdFeeOnTrade: true });
     const label = labelSql(p, KOINLY_LABELS);
     const sql = `${cte}
       SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'),
-        sent_amount::text, sent_coin, received_amount::text, received_coin, fee_amount::text, fee_coin,
-        '', '', ${label}, ${ENTRY_DESCRIPTION}, '', flag
-      FROM entries ${ENTRY_ORDER}`;
+        sent_amount::text, sent_coin, received_amount::text, received_coin,
+        coalesce(fee_amount, third_fee_amount)::text, coalesce(fee_coin, third_fee_coin),
+        '', '', ${label}, ${ENTRY_DESCRIPTION} || coalesce(', fee ' || third_fee_ids, ''), row_id, flag
+      FROM entries WHERE NOT attached ${ENTRY_ORDER}`;
     return { text: sql, values: p.values };
   },
 };

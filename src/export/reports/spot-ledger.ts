@@ -2,16 +2,18 @@ import { UNMAPPED_CATEGORY } from '../../booking/categories.ts';
 import { bookingArrays } from '../../booking/spot-bookings.ts';
 import { byteOrder, localTime, unixMs, unmappedCell, unmappedFlag, utcTime } from '../../booking/sql-fragments.ts';
 import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
+import { textSafeIdSql } from '../../booking/text-safe-ids.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 
-/** Every spot finance record of the period, every field, with its accounting category. */
+/** Every spot finance record of the period, every field, with its accounting category; ids text-safe (text-safe-ids.ts). */
 export const spotLedgerReport: SqlReportDefinition = {
   name: 'spot-ledger',
   title: 'Spot ledger',
   description: 'every spot finance record of the period with its accounting category',
   streams: ['spot'],
   accepts: { coin: true, includePending: false },
+  statesOpeningBalances: true,
   columns: [
     text('record_id'),
     text('time_utc'),
@@ -38,9 +40,9 @@ export const spotLedgerReport: SqlReportDefinition = {
     const types = p.add(booking.types, 'text[]');
     const categories = p.add(booking.categories, 'text[]');
     const coin = params.coin ? ` AND s.coin = ${p.add(params.coin)}` : '';
-    const sql = `SELECT s.record_id, ${utcTime('s.ts')}, ${localTime('s.ts')}, ${unixMs('s.ts')},
+    const sql = `SELECT ${textSafeIdSql('spot', 's.record_id')}, ${utcTime('s.ts')}, ${localTime('s.ts')}, ${unixMs('s.ts')},
         s.coin, s.spot_tax_type, coalesce((${categories})[array_position(${types}, s.spot_tax_type)], '${UNMAPPED_CATEGORY}'),
-        s.amount::text, s.fee::text, s.balance::text, s.biz_order_id, ${unmappedCell('s.unmapped')},
+        s.amount::text, s.fee::text, s.balance::text, ${textSafeIdSql('order', 's.biz_order_id')}, ${unmappedCell('s.unmapped')},
         coalesce(CASE WHEN NOT (s.spot_tax_type = ANY(${types})) THEN 'spotTaxType=' || s.spot_tax_type END,
           ${unmappedFlag('s.unmapped')})
       FROM spot_record s
