@@ -55,5 +55,10 @@ export function collectDrift<T>(read: () => T): { value: T; drift: ShapeDrift[] 
 
 /** A path at fault (`data.list[3].positionId`) as a drift field: no list indices, no `data.` prefix. */
 export function fieldOfPath(path: string): string {
-  return path.replace(/\[\d+\]/g, '').replace(/^data\.?/, '').replace(/^list\./, '') || 'data';
+  return (
+    path
+      .replace(/\[\d+\]/g, '')
+      .replace(/^data\.?/, '')
+      .replace(/^list\./, '') || 'data'
+  );
 }
