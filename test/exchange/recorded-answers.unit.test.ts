@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 
 import { MalformedResponseError } from '../../src/exchange/errors/exchange-error.ts';
+import type { ExchangeClient } from '../../src/exchange/index.ts';
 import {
   batchCancelOrderData,
   batchCreateSubaccountAndApiKeyData,
@@ -16,6 +17,7 @@ import { fundNetFlowData, openInterestLimitData } from '../../src/exchange/respo
 import { parseAnswer } from '../../src/exchange/responses/parse-answer.ts';
 import { ALL_ENDPOINT_NAMES } from '../../src/streams/endpoints.ts';
 import { coreFields } from '../../src/streams/kit/columns.ts';
+import type { Page } from '../../src/streams/kit/page-window.ts';
 import { historyPositionData } from '../../src/streams/positions/response.ts';
 import { STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
 import { spotRecordData } from '../../src/streams/spot/response.ts';
@@ -172,4 +174,53 @@ describe('recorded exchange answers (corpus)', () => {
     const body = readFileSync(path.join(CORPUS, file), 'utf8');
     expect(outcomeOf(endpoint, body)).toEqual(expected);
   });
+
+  // The pagers too: each history sample is the first page of a window, then the exchange answers an
+  // empty page; a sample read gives its records and a cursor, a refused one fails naming the field.
+  const historyFixtures = Object.entries(EXPECTED).filter(([file]) =>
+    STREAMS.some((stream) => STREAM_DEFINITIONS[stream].endpoint.name === file.split('/')[0]),
+  );
+  it.each(historyFixtures)('%s: its stream pages it to the end, or fails naming the field', async (file, expected) => {
+    const endpoint = file.split('/')[0]!;
+    const stream = STREAMS.find((s) => STREAM_DEFINITIONS[s].endpoint.name === endpoint)!;
+    const body = readFileSync(path.join(CORPUS, file), 'utf8');
+    const empty = emptied(JSON.parse(body));
+    const now = Date.UTC(2026, 0, 1);
+    const requests: unknown[] = [];
+    const client = {
+      knowsExchangeClock: true,
+      now: () => now,
+      call: (_endpoint: unknown, _request: unknown, response: z.ZodType, params: Record<string, unknown>) => {
+        requests.push(params);
+        return Promise.resolve(parseAnswer(endpoint, 200, requests.length === 1 ? body : empty, response).data);
+      },
+    } as unknown as ExchangeClient;
+    const definition = STREAM_DEFINITIONS[stream];
+    const pages: Page<unknown>[] = [];
+    const read = (async () => {
+      for await (const page of definition.pages(client, { start: now - DAY, end: now }, definition.scopes[0]!, null))
+        pages.push(page);
+    })();
+    if (expected.outcome === 'read') {
+      await read;
+      const records = JSON.parse(body).data;
+      const list: unknown[] = Array.isArray(records) ? records : records.list;
+      expect(pages).toHaveLength(1);
+      expect(pages[0]!.items).toHaveLength(list.length);
+      expect(pages[0]!.cursor).not.toBe('');
+      expect(requests).toHaveLength(2);
+    } else {
+      await expect(read).rejects.toThrow(MalformedResponseError);
+      await expect(read).rejects.toMatchObject({ path: expected.outcome.slice('refused: '.length) });
+      expect(pages).toEqual([]);
+    }
+  });
 });
+
+const DAY = 86_400_000;
+
+/** The same answer with no records: what the exchange answers past a window's last page. */
+function emptied(answer: { data: unknown }): string {
+  const data = Array.isArray(answer.data) ? [] : { ...(answer.data as object), list: [], endId: null };
+  return JSON.stringify({ ...answer, data });
+}
