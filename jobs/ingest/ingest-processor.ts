@@ -3,16 +3,18 @@ import type pg from 'pg';
 
 import type { ClientProvider } from '../../src/accounts/client-provider.ts';
 import { LedgerlineError } from '../../src/errors/index.ts';
-import type { ExchangeError } from '../../src/exchange/errors/exchange-error.ts';
+import { type ExchangeError, MalformedResponseError } from '../../src/exchange/errors/exchange-error.ts';
 import { reportingFailedRequests } from '../../src/exchange/failed-requests.ts';
 import {
   BACK_BEFORE_TURN_MS,
   BudgetWaitError,
   withoutBudgetWaits,
 } from '../../src/exchange/rate-budget/budget-wait.ts';
+import { fieldOfPath } from '../../src/exchange/responses/shape-drift.ts';
 import { postgresPageStore } from '../../src/ingest/coverage/postgres-page-store.ts';
 import { failWindow, recordFailedRequest, startWindow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow, type WindowRunResult } from '../../src/ingest/run-window.ts';
+import { recordShapeDrift } from '../../src/ingest/shape-drift-store.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import type { IngestWindowJob } from '../payloads/ingest-job.ts';
 
@@ -34,6 +36,23 @@ function retryable(error: unknown): boolean {
 /** The class and message, as the window's last_error and the job's failure reason show it. */
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * A page refused (a core field missing or garbled, a cursor that cycles): the window has failed
+ * for good and says why in `status`; the refusal is also counted by (endpoint, field), for
+ * /metrics and an `exchange_answer_refused` alert, so it cannot wait unseen until the horizon.
+ */
+async function countRefusal(
+  deps: IngestProcessorDeps,
+  entity: Record<string, unknown>,
+  error: MalformedResponseError,
+): Promise<void> {
+  try {
+    await recordShapeDrift(deps.pool, error.endpoint, [{ field: fieldOfPath(error.path), kind: 'refused', count: 1 }]);
+  } catch (recordError) {
+    deps.log.warn({ ...entity, err: recordError }, 'refused answer not counted');
+  }
 }
 
 /**
@@ -166,6 +185,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
         // Retried whatever the first error was: a later attempt, with the database back, records the outcome.
         throw recordError;
       }
+      if (error instanceof MalformedResponseError) await countRefusal(deps, entity, error);
       if (!canRetry) throw new UnrecoverableError(describe(error));
       throw error;
     }

@@ -8,6 +8,7 @@ import { type Config, hasHashTag } from '../config/config.ts';
 import { createPrisma } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { PER_IP_PER_MINUTE } from '../exchange/endpoints.ts';
+import { recordShapeDrift } from '../ingest/shape-drift-store.ts';
 import { logger } from '../logging/logger.ts';
 import { scaledRates } from '../streams/endpoints.ts';
 import { type JobOptionOverrides, QueueRegistry } from './queue-registry.ts';
@@ -61,6 +62,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       bodyMs: config.exchangeTimeoutMs,
     },
     maxAnswerBytes: config.exchangeMaxAnswerBytes,
+    // Counted in Postgres, so `status`, /metrics and the drift alerts of any process see it.
+    onShapeDrift: (endpoint, drift) => recordShapeDrift(pool, endpoint, drift),
     ...options.clientOverrides,
   });
   const connections: (Redis | Cluster)[] = [];

@@ -17,7 +17,7 @@ export function futuresEntries(account: string, start: string, end: string): str
              CASE WHEN r.value >= 0 THEN r.value END, CASE WHEN r.value >= 0 THEN f.margin_coin END,
              NULL::numeric, NULL::text,
              CASE WHEN r.value >= 0 THEN 'futures-gain' ELSE 'futures-loss' END, NULL::integer,
-             'futures', r.what || ' ' || f.symbol || ' ' || f.hold_side::text,
+             'futures', r.what || ' ' || f.symbol || coalesce(' ' || f.hold_side::text, ''),
              ${id}, '', NULL::text, ${id}, NULL::numeric, NULL::text, NULL::text, false
       FROM futures_position f
       CROSS JOIN LATERAL (VALUES

@@ -8,6 +8,7 @@ import type { Logger } from '../logging/logger.ts';
 import { PER_IP_PER_MINUTE } from './endpoints.ts';
 import type { RateBudgetOptions } from './rate-budget/rate-budget.ts';
 import type { RateBudgetPort } from './rate-budget/rate-budget-port.ts';
+import type { ShapeDriftListener } from './responses/shape-drift.ts';
 import { DEFAULT_RETRY, type RetryOptions } from './retry-policy.ts';
 import { type Locale, LOCALES } from './signer.ts';
 import { DEFAULT_MAX_ANSWER_BYTES, DEFAULT_TIMEOUTS, type TransportTimeouts } from './transport.ts';
@@ -40,6 +41,12 @@ export interface ExchangeClientOptions {
   connections?: number;
   /** The largest answer read, in bytes (default 16 MiB): a larger one is refused as malformed. */
   maxAnswerBytes?: number;
+  /**
+   * Told of each answer whose shape differed from the contract without harming the copy (a field
+   * absent, unlisted, of another type): the runtime counts it (exchange_shape_drift). Awaited,
+   * its failure only logged: the answer is read whatever it does.
+   */
+  onShapeDrift?: ShapeDriftListener;
   rateBudget?: RateBudgetOptions & {
     /**
      * Per-second limits that differ from the spec's table (a simulator scaled for a test), by
@@ -63,6 +70,7 @@ export interface ResolvedClientOptions {
   clock: () => number;
   connections: number;
   maxAnswerBytes: number;
+  onShapeDrift: ShapeDriftListener | undefined;
   ipKey: string;
   perSecond: Readonly<Record<string, number>>;
   perIpPerMinute: number;
@@ -141,6 +149,7 @@ export function resolveClientOptions(options: ExchangeClientOptions): ResolvedCl
     clock: options.clock ?? Date.now,
     connections: data.connections ?? 8,
     maxAnswerBytes: data.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+    onShapeDrift: options.onShapeDrift,
     ipKey: ipKey ?? hostname(),
     perSecond: perSecond ?? {},
     perIpPerMinute: perIpPerMinute ?? PER_IP_PER_MINUTE,

@@ -11,6 +11,7 @@ import { BudgetWaitError, waitingInPlaceUpTo } from './rate-budget/budget-wait.t
 import type { RateBudgetPort, RateRule, Slot } from './rate-budget/rate-budget-port.ts';
 import { validateRequest } from './requests/validate-request.ts';
 import { parseAnswer } from './responses/parse-answer.ts';
+import type { ShapeDrift } from './responses/shape-drift.ts';
 import { backoffDelay, decideRetry } from './retry-policy.ts';
 import { authHeaders, buildQueryString, type QueryValue } from './signer.ts';
 import type { Transport } from './transport.ts';
@@ -82,8 +83,9 @@ export class SignedCaller {
           // for the whole in-flight lease (60 s), as if the request were still out.
           await this.budget.complete(slot);
         }
-        const { data, requestTime } = parseAnswer(endpoint, answer.status, answer.body, dataSchema);
+        const { data, requestTime, drift } = parseAnswer(endpoint, answer.status, answer.body, dataSchema);
         if (requestTime !== undefined) this.#serverOffsetMs = requestTime - sentAt;
+        if (drift.length > 0) await this.reportDrift(endpoint, drift);
         this.log.debug({ endpoint, attempt, status: answer.status, ms: Date.now() - started }, 'exchange call');
         return data;
       } catch (error) {
@@ -106,6 +108,16 @@ export class SignedCaller {
         await sleep(delay);
         failure = error;
       }
+    }
+  }
+
+  /** Counts the answer's drift; a failure to count is logged, never the call's failure. */
+  private async reportDrift(endpoint: string, drift: ShapeDrift[]): Promise<void> {
+    this.log.debug({ endpoint, drift }, 'exchange answer shape drifted');
+    try {
+      await this.options.onShapeDrift?.(endpoint, drift);
+    } catch (error) {
+      this.log.warn({ endpoint, err: error }, 'exchange answer drift not counted');
     }
   }
 

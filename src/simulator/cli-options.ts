@@ -23,6 +23,11 @@ export function parseCliOptions(
         .choices(['lower', 'camel'])
         .default('lower'),
     )
+    .addOption(
+      new Option('--answer-shapes <shapes>', 'documented answers, or the shapes the real exchange was recorded giving')
+        .choices(['documented', 'recorded'])
+        .default('documented'),
+    )
     .option('--now <ms>', 'start the simulated clock frozen at this Unix ms time', parseNow)
     .option(
       '--anchor <ms|today>',
@@ -49,6 +54,7 @@ export function parseCliOptions(
     rateLimits: boolean;
     rateLimitFactor: number;
     timestampSpelling: 'lower' | 'camel';
+    answerShapes: 'documented' | 'recorded';
     now?: number;
     anchor?: number;
     anchorFile?: string;
@@ -63,6 +69,7 @@ export function parseCliOptions(
     scale: o.scale,
     rateLimits: { enabled: o.rateLimits, factor: o.rateLimitFactor },
     timestampSpelling: o.timestampSpelling,
+    answerShapes: o.answerShapes,
     ...(o.now === undefined ? {} : { now: o.now }),
     ...(o.anchor === undefined ? {} : { anchor: o.anchor }),
     ...(o.anchorFile === undefined ? {} : { anchorFile: o.anchorFile }),

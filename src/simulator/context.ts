@@ -1,3 +1,4 @@
+import type { AnswerShapes } from './answer-shapes.ts';
 import { SimClock } from './clock.ts';
 import { Counters } from './counters.ts';
 import { type AccountData, BROKER_SUB_ACCOUNTS, emptyAccountData, generateAccountData } from './data/account-data.ts';
@@ -30,6 +31,7 @@ export interface ContextOptions {
   clock: SimClock;
   rateLimits: RateLimitOptions;
   timestampSpelling: TimestampSpelling;
+  answerShapes: AnswerShapes;
 }
 
 export const LOCAL_IPS = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
@@ -48,6 +50,8 @@ export class SimContext {
   readonly requestLog = new RequestLog();
   readonly rateLimits: RateLimits;
   timestampSpelling: TimestampSpelling;
+  /** Read at each request: the admin API switches it between two requests. */
+  answerShapes: AnswerShapes;
   readonly demo: { account: MainAccount; key: ApiKeyRecord };
   readonly #data = new Map<string, AccountData>();
   readonly #empty = emptyAccountData();
@@ -62,6 +66,7 @@ export class SimContext {
     this.orders = new OrderBook(options.seed);
     this.rateLimits = new RateLimits(options.rateLimits);
     this.timestampSpelling = options.timestampSpelling;
+    this.answerShapes = options.answerShapes;
     const demoAccount = this.createAccount({
       broker: true,
       uta: true,

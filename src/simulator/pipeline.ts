@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { recordedShapeOf } from './answer-shapes.ts';
 import { findKey, readAuthHeaders, verifyRequest } from './auth/authenticate.ts';
 import { normalizeIp } from './auth/ip.ts';
 import type { SimContext } from './context.ts';
@@ -78,7 +79,12 @@ export async function runEndpoint(
     now: sim.clock.now(),
   };
   const cursor = CURSOR_PARAMS.map((name) => query.get(name)).find((value) => value !== null) ?? undefined;
-  const outcome = withPageFault(sim, endpoint.path, cursor, answer(sim, endpoint, ctx, request, wallNow, fault));
+  const outcome = withPageFault(
+    sim,
+    endpoint.path,
+    cursor,
+    withAnswerShapes(sim, endpoint.path, answer(sim, endpoint, ctx, request, wallNow, fault)),
+  );
   if (sim.faults.takeApplyThenReset(endpoint.method, endpoint.path)) {
     outcome.release?.();
     hangUp(request, reply);
@@ -129,6 +135,14 @@ function answer(
     const apiError = error instanceof ApiError ? error : errors.internal();
     return { status: apiError.status, body: errorBody(apiError, requestTime), code: apiError.code };
   }
+}
+
+/** A successful answer in the shapes the simulator is set to answer with (read at each request). */
+function withAnswerShapes(sim: SimContext, path: string, outcome: Outcome): Outcome {
+  if (sim.answerShapes === 'documented' || outcome.code !== '00000') return outcome;
+  const body = recordedShapeOf(path, outcome.body);
+  outcome.release?.();
+  return { status: outcome.status, body, code: outcome.code };
 }
 
 /** A successful answer rewritten into the page fault configured for its path, if any. */

@@ -1,4 +1,5 @@
 import { accountState, createAccount, placeOrders, truth } from './admin/operations.ts';
+import { ANSWER_SHAPES } from './answer-shapes.ts';
 import { SimClock } from './clock.ts';
 import { SimContext } from './context.ts';
 import { resolveScale } from './data/scale.ts';
@@ -37,6 +38,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     setTimestampSpelling: (spelling) => {
       sim.timestampSpelling = spelling;
     },
+    setAnswerShapes: (shapes) => {
+      if (!ANSWER_SHAPES.includes(shapes)) throw new RangeError('answerShapes: must be documented or recorded');
+      sim.answerShapes = shapes;
+    },
     context: sim,
   };
 }
@@ -46,6 +51,8 @@ export function createContext(options: SimulatorOptions = {}): SimContext {
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed: must be an integer (got ${String(seed)})`);
   const spelling = options.timestampSpelling ?? 'lower';
   if (spelling !== 'lower' && spelling !== 'camel') throw new RangeError('timestampSpelling: must be lower or camel');
+  const shapes = options.answerShapes ?? 'documented';
+  if (!ANSWER_SHAPES.includes(shapes)) throw new RangeError('answerShapes: must be documented or recorded');
   const clock = new SimClock(options.now);
   return new SimContext({
     seed,
@@ -55,5 +62,6 @@ export function createContext(options: SimulatorOptions = {}): SimContext {
     clock,
     rateLimits: options.rateLimits ?? { enabled: true },
     timestampSpelling: spelling,
+    answerShapes: shapes,
   });
 }

@@ -1,4 +1,5 @@
 import type { AccountStateView, NewOrderSpec } from './admin/operations.ts';
+import type { AnswerShapes } from './answer-shapes.ts';
 import type { SimClock } from './clock.ts';
 import type { NewAccountSpec, SimContext } from './context.ts';
 import type { EndpointCounters } from './counters.ts';
@@ -24,6 +25,8 @@ export interface SimulatorOptions {
   rateLimits?: RateLimitOptions;
   /** 'lower' (default) sends ctime/utime, 'camel' cTime/uTime. */
   timestampSpelling?: TimestampSpelling;
+  /** 'documented' (default), or 'recorded': the real exchange's recorded answer shapes (src/simulator/answer-shapes.ts). */
+  answerShapes?: AnswerShapes;
   /** Initial simulated clock, Unix ms; the clock then stays frozen until set or advanced. Default: real time. */
   now?: number;
   /**
@@ -74,6 +77,8 @@ export interface RunningSimulator {
   state(uid?: string): AccountStateView;
   placeOrders(orders: NewOrderSpec[]): OpenOrder[];
   setTimestampSpelling(spelling: TimestampSpelling): void;
+  /** Switches the answer shapes from the next request on. */
+  setAnswerShapes(shapes: AnswerShapes): void;
   /** The whole simulated exchange, for tests that need more than the above. */
   context: SimContext;
 }

@@ -127,7 +127,13 @@ describe('parseAnswer', () => {
     }
     const noTimes = ok({ list: [position], endId: '900' });
     expect(() => parseAnswer('historyPosition', 200, noTimes, historyPositionData)).toThrow(/data.list\[0\].cTime/);
-    expect(() => parseAnswer('spotRecord', 200, '{"code":"00000"}', spotRecordData)).toThrow(/spotRecord.*msg/);
+    // No msg is drift, not a refusal (msg is never read on 00000); no data is a refusal, naming it.
+    expect(() => parseAnswer('spotRecord', 200, '{"code":"00000"}', spotRecordData)).toThrow(
+      /spotRecord.*data: a list is required/,
+    );
+    expect(() => parseAnswer('spotRecord', 200, '{"msg":"success","data":[]}', spotRecordData)).toThrow(
+      /spotRecord.*code/,
+    );
   });
 
   it('reads a spot page by its fast path exactly as the schema reads it, and leaves every doubt to the schema', () => {
@@ -148,13 +154,16 @@ describe('parseAnswer', () => {
       [{ ...valid, amount: '1e5' }, 'data[0].amount'],
       [{ ...valid, fee: 0 }, 'data[0].fee'],
       [{ ...valid, balance: undefined }, 'data[0].balance'],
-      [{ ...valid, bizOrderId: 7 }, 'data[0].bizOrderId'],
       [{ ...valid, ts: '17000000000000000' }, 'data[0].ts'],
     ];
     for (const [item, path] of wrong) {
       const error = captured(() => parseAnswer('spotRecord', 200, ok([item]), spotRecordData));
       expect(error).toMatchObject({ path });
     }
+    // bizOrderId is not core: garbled, it reads as '' and is counted as drift; the schema says so.
+    const garbledOrder = parseAnswer('spotRecord', 200, ok([{ ...valid, bizOrderId: 7 }]), spotRecordData);
+    expect(garbledOrder.data[0]).toMatchObject({ bizOrderId: '', raw: { bizOrderId: 7 } });
+    expect(garbledOrder.drift).toEqual([{ field: 'bizOrderId', kind: 'type', count: 1 }]);
     expect(captured(() => parseAnswer('spotRecord', 200, ok([null]), spotRecordData))).toMatchObject({
       path: 'data[0]',
     });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 
 import { MalformedResponseError } from '../../src/exchange/errors/exchange-error.ts';
+import type { ExchangeClient } from '../../src/exchange/index.ts';
 import {
   batchCancelOrderData,
   batchCreateSubaccountAndApiKeyData,
@@ -15,7 +16,10 @@ import {
 import { fundNetFlowData, openInterestLimitData } from '../../src/exchange/responses/market-responses.ts';
 import { parseAnswer } from '../../src/exchange/responses/parse-answer.ts';
 import { ALL_ENDPOINT_NAMES } from '../../src/streams/endpoints.ts';
+import { coreFields } from '../../src/streams/kit/columns.ts';
+import type { Page } from '../../src/streams/kit/page-window.ts';
 import { historyPositionData } from '../../src/streams/positions/response.ts';
+import { STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
 import { spotRecordData } from '../../src/streams/spot/response.ts';
 import { allSubDepositWithdrawalData } from '../../src/streams/transfers/response.ts';
 
@@ -24,9 +28,9 @@ import { allSubDepositWithdrawalData } from '../../src/streams/transfers/respons
  * (test/fixtures/exchange-answers/, origins in its SOURCES.md), fed through the schema the client
  * uses for each endpoint (the same pairs as src/exchange/exchange-client.ts).
  *
- * The table states what the parser does with each sample TODAY, so the file is green now and
- * fails the moment an outcome changes either way. Issue 24 (tolerant reader) must turn every row
- * marked `issue 24: must read` into `read`, and may keep a refusal only for a missing core field.
+ * The table states what the parser does with each sample and the drift it counts: every sample
+ * is read, or refused naming a core field of its stream (identity, money, time, paging) that it
+ * lacks. Drift (a documented field absent, an unlisted one, another type) never refuses.
  */
 const DATA_SCHEMAS: Record<string, z.ZodType> = {
   createVirtualSubaccountApiKey: subAccountApiKeyData,
@@ -49,49 +53,50 @@ interface Expected {
   outcome: Outcome;
   /** For a refusal: every field the schema found at fault (list indices dropped), sorted. */
   faultyFields?: string[];
+  /** For an answer read: each drift it showed, as `<field> <kind>`, sorted. */
+  drift?: string[];
 }
 
 const EXPECTED: Record<string, Expected> = {
-  // issue 24: must read (posMode is not needed by the copy: absent before the July 2025 docs).
-  'historyPosition/bitget-doc-2025-03-coincise.json': {
-    outcome: 'refused: data.list[0].posMode',
-    faultyFields: ['data.list.posMode'],
-  },
+  // posMode came into the documentation in July 2025: before, it is absent (null, counted as drift).
+  'historyPosition/bitget-doc-2025-03-coincise.json': { outcome: 'read', drift: ['posMode absent'] },
   'historyPosition/bitget-doc-2025-07-coincise.json': { outcome: 'read' },
   'historyPosition/bitget-doc-2025-11-coincise.json': { outcome: 'read' },
-  // issue 24: must not stall silently. No positionId and no posMode: posMode must be read as absent;
-  // positionId needs the decision record (derive a stable key, or refuse naming positionId and
-  // report the window failed in status, an alert and a metric).
+  // No positionId: refused, naming the core field (ARCHITECTURE.md, "A position without positionId is
+  // refused"); posMode, also missing, is not what refuses it. The window fails visibly (status, alert, metric).
   'historyPosition/jkorf-bitget-net-2024-06-doc-sample.json': {
     outcome: 'refused: data.list[0].positionId',
-    faultyFields: ['data.list.posMode', 'data.list.positionId'],
+    faultyFields: ['data.list.positionId'],
   },
-  // issue 24: as above; this one is a real recorded answer (lower-case ctime/utime, 2024-07).
+  // The same, in a real recorded answer (lower-case ctime/utime, 2024-07).
   'historyPosition/jkorf-bitget-net-2024-07-recorded.json': {
     outcome: 'refused: data.list[0].positionId',
-    faultyFields: ['data.list.posMode', 'data.list.positionId'],
+    faultyFields: ['data.list.positionId'],
   },
   'historyPosition/live-call-2025-08-python-repr.json': { outcome: 'read' },
 
-  'spotRecord/bitget-doc-2025-09-coincise.json': { outcome: 'read' },
+  // bizOrderId came into the sample in November 2025.
+  'spotRecord/bitget-doc-2025-09-coincise.json': { outcome: 'read', drift: ['bizOrderId absent'] },
   'spotRecord/bitget-doc-2025-11-coincise.json': { outcome: 'read' },
 
   'allSubDepositWithdrawal/bitget-doc-uta-v3-zh-page-mirror.json': { outcome: 'read' },
   'allSubDepositWithdrawal/bitget-doc-v2-broker-page-mirror.json': { outcome: 'read' },
 
-  // issue 24: must read (`message` instead of `msg` in the envelope; msg is never used on 00000).
-  'batchCancelOrder/jkorf-bitget-net-2024-06.json': { outcome: 'refused: msg', faultyFields: ['msg'] },
-  // issue 24: must read (same documented sample, dated copy of July 2025).
-  'batchCancelOrder/bitget-doc-2025-07-coincise.json': { outcome: 'refused: msg', faultyFields: ['msg'] },
-  // issue 24: must read (failureList items without errorCode: the current documentation's sample).
-  'batchCancelOrder/bitget-doc-2025-11-coincise.json': {
-    outcome: 'refused: data.failureList[0].errorCode',
-    faultyFields: ['data.failureList.errorCode'],
+  // `message` instead of `msg` (msg is never read on 00000), failureList items without errorCode.
+  'batchCancelOrder/jkorf-bitget-net-2024-06.json': {
+    outcome: 'read',
+    drift: ['failureList.errorCode absent', 'message unlisted', 'msg absent'],
   },
-  // issue 24: must read (requestTime as a string; sample of the sibling futures endpoint, same data shape).
+  'batchCancelOrder/bitget-doc-2025-07-coincise.json': {
+    outcome: 'read',
+    drift: ['failureList.errorCode absent', 'message unlisted', 'msg absent'],
+  },
+  // The current documentation's sample: failureList items without errorCode.
+  'batchCancelOrder/bitget-doc-2025-11-coincise.json': { outcome: 'read', drift: ['failureList.errorCode absent'] },
+  // requestTime as a string (sample of the sibling futures endpoint, same data shape): read as its number.
   'batchCancelOrder/bitget-com-mix-sibling-page.json': {
-    outcome: 'refused: requestTime',
-    faultyFields: ['requestTime'],
+    outcome: 'read',
+    drift: ['failureList.errorCode absent', 'requestTime type'],
   },
 
   'cancelSymbolOrder/jkorf-bitget-net-2026-06.json': { outcome: 'read' },
@@ -129,8 +134,9 @@ function outcomeOf(endpoint: string, body: string): Expected {
   try {
     const schema = DATA_SCHEMAS[endpoint];
     if (!schema) throw new Error(`${endpoint}: no data schema in DATA_SCHEMAS`);
-    parseAnswer(endpoint, 200, body, schema);
-    return { outcome: 'read' };
+    const { drift } = parseAnswer(endpoint, 200, body, schema);
+    const kinds = drift.map((d) => `${d.field} ${d.kind}`).sort();
+    return kinds.length === 0 ? { outcome: 'read' } : { outcome: 'read', drift: kinds };
   } catch (error) {
     if (!(error instanceof MalformedResponseError)) throw error;
     return { outcome: `refused: ${error.path}`, faultyFields: faultyFields(error) };
@@ -153,9 +159,68 @@ describe('recorded exchange answers (corpus)', () => {
     for (const file of fixtureFiles()) expect(sources, file).toContain(file);
   });
 
+  it('refuses a sample only for a core field of its stream', () => {
+    const refused = Object.entries(EXPECTED).filter(([, expected]) => expected.outcome !== 'read');
+    for (const [file, expected] of refused) {
+      const stream = STREAMS.find((s) => STREAM_DEFINITIONS[s].endpoint.name === file.split('/')[0]);
+      expect({ file, stream }).not.toEqual({ file, stream: undefined });
+      const core = coreFields(STREAM_DEFINITIONS[stream!].columns);
+      for (const field of expected.faultyFields!) expect(core).toContain(field.split('.').at(-1));
+    }
+  });
+
   it.each(Object.entries(EXPECTED))('%s: the parser gives the outcome in the table', (file, expected) => {
     const endpoint = file.split('/')[0]!;
     const body = readFileSync(path.join(CORPUS, file), 'utf8');
     expect(outcomeOf(endpoint, body)).toEqual(expected);
   });
+
+  // The pagers too: each history sample is the first page of a window, then the exchange answers an
+  // empty page; a sample read gives its records and a cursor, a refused one fails naming the field.
+  const historyFixtures = Object.entries(EXPECTED).filter(([file]) =>
+    STREAMS.some((stream) => STREAM_DEFINITIONS[stream].endpoint.name === file.split('/')[0]),
+  );
+  it.each(historyFixtures)('%s: its stream pages it to the end, or fails naming the field', async (file, expected) => {
+    const endpoint = file.split('/')[0]!;
+    const stream = STREAMS.find((s) => STREAM_DEFINITIONS[s].endpoint.name === endpoint)!;
+    const body = readFileSync(path.join(CORPUS, file), 'utf8');
+    const empty = emptied(JSON.parse(body));
+    const now = Date.UTC(2026, 0, 1);
+    const requests: unknown[] = [];
+    const client = {
+      knowsExchangeClock: true,
+      now: () => now,
+      call: (_endpoint: unknown, _request: unknown, response: z.ZodType, params: Record<string, unknown>) => {
+        requests.push(params);
+        return Promise.resolve(parseAnswer(endpoint, 200, requests.length === 1 ? body : empty, response).data);
+      },
+    } as unknown as ExchangeClient;
+    const definition = STREAM_DEFINITIONS[stream];
+    const pages: Page<unknown>[] = [];
+    const read = (async () => {
+      for await (const page of definition.pages(client, { start: now - DAY, end: now }, definition.scopes[0]!, null))
+        pages.push(page);
+    })();
+    if (expected.outcome === 'read') {
+      await read;
+      const records = JSON.parse(body).data;
+      const list: unknown[] = Array.isArray(records) ? records : records.list;
+      expect(pages).toHaveLength(1);
+      expect(pages[0]!.items).toHaveLength(list.length);
+      expect(pages[0]!.cursor).not.toBe('');
+      expect(requests).toHaveLength(2);
+    } else {
+      await expect(read).rejects.toThrow(MalformedResponseError);
+      await expect(read).rejects.toMatchObject({ path: expected.outcome.slice('refused: '.length) });
+      expect(pages).toEqual([]);
+    }
+  });
 });
+
+const DAY = 86_400_000;
+
+/** The same answer with no records: what the exchange answers past a window's last page. */
+function emptied(answer: { data: unknown }): string {
+  const data = Array.isArray(answer.data) ? [] : { ...(answer.data as object), list: [], endId: null };
+  return JSON.stringify({ ...answer, data });
+}

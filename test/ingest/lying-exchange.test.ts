@@ -1,15 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { createAlertSender } from '../../src/app/observability/alert-sender.ts';
+import { createMetricsRegistry } from '../../src/app/observability/scrape-metrics.ts';
+import { watchShapeDrift } from '../../src/app/observability/shape-drift-alerts.ts';
 import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
 import { streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
+import { listShapeDrift } from '../../src/ingest/shape-drift-store.ts';
+import { logger } from '../../src/logging/logger.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import type { FaultConfig } from '../../src/simulator/index.ts';
 import { pageCap } from '../../src/streams/kit/page-window.ts';
 import type { Stream } from '../../src/streams/registry.ts';
 import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const DAY = 86_400_000;
 const PATHS = {
@@ -166,5 +172,41 @@ describe('two records with one id in one page', () => {
       [accountId, from, to],
     );
     expect(stored.rows[0].n).toBe(0);
+  });
+});
+
+describe('every refused page, whatever refused it', () => {
+  it('is counted by endpoint and field (status, /metrics) and alerted, not left to wait for the horizon', async () => {
+    const { runtime } = file.pipeline;
+    // The files' earlier tests refused pages for a null list or data, a cycling cursor and (not a
+    // refused answer: a stored-page check) a duplicate id.
+    const refused = (await listShapeDrift(runtime.pool)).filter((row) => row.kind === 'refused');
+    const kinds = refused.map((row) => `${row.endpoint} ${row.field}`).sort();
+    expect(kinds).toEqual([
+      'allSubDepositWithdrawal list',
+      'historyPosition data',
+      'historyPosition list',
+      'spotRecord cursor',
+      'spotRecord data',
+    ]);
+    for (const row of refused) expect(row.count).toBeGreaterThan(0);
+    const page = await createMetricsRegistry(runtime).metrics();
+    expect(page).toMatch(
+      /^ledgerline_exchange_answers_refused_total\{endpoint="spotRecord",field="cursor"\} [1-9]\d*$/m,
+    );
+    const webhook = await startWebhookReceiver();
+    try {
+      const sender = createAlertSender({ url: webhook.url, log: logger('alerts'), attempts: 1 });
+      const watch = watchShapeDrift({ pool: runtime.pool, sender, log: logger('alerts'), checkAtStart: false });
+      const alerts = await watch.check();
+      watch.close();
+      await sender.settled();
+      expect(alerts.map((a) => a.event)).toEqual(refused.map(() => 'exchange_answer_refused'));
+      expect(webhook.received).toContainEqual(
+        expect.objectContaining({ event: 'exchange_answer_refused', endpoint: 'spotRecord', field: 'cursor' }),
+      );
+    } finally {
+      await webhook.close();
+    }
   });
 });

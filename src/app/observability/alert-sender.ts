@@ -2,7 +2,14 @@ import type { Logger } from '../../logging/logger.ts';
 
 /** What an alert says: `text` for Slack (and anything that shows one line), the rest for machines. */
 export interface Alert {
-  event: 'sync_failed' | 'reconciliation_failed' | 'export_failed' | 'no_recent_success' | 'window_lost';
+  event:
+    | 'sync_failed'
+    | 'reconciliation_failed'
+    | 'export_failed'
+    | 'no_recent_success'
+    | 'window_lost'
+    | 'exchange_shape_drift'
+    | 'exchange_answer_refused';
   text: string;
   account?: string | null;
   accountId?: string | null;

@@ -1,7 +1,8 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
 import type { Queues } from '../../../jobs/definitions.ts';
 import type { Runtime } from '../../../jobs/runtime.ts';
+import { listShapeDrift, type ShapeDriftRow } from '../../ingest/shape-drift-store.ts';
 import { instrumentRegistry } from '../../metrics/instruments.ts';
 
 const QUEUE_STATES = [
@@ -65,6 +66,40 @@ export function createMetricsRegistry(runtime: Pick<Runtime, 'pool'> & { queues:
       );
       this.reset();
       for (const row of result.rows) this.set({ account: row.account, stream: row.stream }, row.n);
+    },
+  });
+
+  // Counted in Postgres by every process that reads answers (exchange_shape_drift), so every
+  // worker reports the same totals and none is lost with a restart. One query fills both.
+  let driftRows: Promise<ShapeDriftRow[]> | undefined;
+  const drift = () => {
+    driftRows ??= listShapeDrift(pool).finally(() => setTimeout(() => (driftRows = undefined), 1_000).unref());
+    return driftRows;
+  };
+  new Counter({
+    name: 'ledgerline_exchange_shape_drift_total',
+    help: 'Records (or answers, for envelope fields) whose shape differed from the contract and were read anyway, by endpoint, field and kind (absent, unlisted, type).',
+    labelNames: ['endpoint', 'field', 'kind'] as const,
+    registers: [scraped],
+    async collect() {
+      const rows = await drift();
+      this.reset();
+      for (const row of rows) {
+        if (row.kind !== 'refused') this.inc({ endpoint: row.endpoint, field: row.field, kind: row.kind }, row.count);
+      }
+    },
+  });
+  new Counter({
+    name: 'ledgerline_exchange_answers_refused_total',
+    help: 'History pages refused (a core field missing or garbled, a cursor that cycles): each failed its window. By endpoint and field.',
+    labelNames: ['endpoint', 'field'] as const,
+    registers: [scraped],
+    async collect() {
+      const rows = await drift();
+      this.reset();
+      for (const row of rows) {
+        if (row.kind === 'refused') this.inc({ endpoint: row.endpoint, field: row.field }, row.count);
+      }
     },
   });
 

@@ -4,6 +4,8 @@ import type { AccountSummary } from '../../accounts/account-service.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
 import { nightlySyncState } from '../../app/services/schedules.ts';
 import { horizonWarnings, type StreamStatus, streamStatuses } from '../../ingest/coverage/stream-status.ts';
+import { listShapeDrift, type ShapeDriftRow } from '../../ingest/shape-drift-store.ts';
+import { endpointLabel, shapeDriftLine } from '../../ingest/shape-drift-text.ts';
 import { formatInstant } from '../../ingest/time-arguments.ts';
 import { EXIT } from '../exit-codes.ts';
 import { printJson } from '../plain-table.ts';
@@ -45,11 +47,27 @@ interface AccountStatus {
 }
 
 /** `status --json`: one object, stable field names, instants as ISO 8601 UTC. */
-function statusJson(now: number, next: number | undefined, workers: number, accounts: AccountStatus[], ok: boolean) {
+function statusJson(
+  now: number,
+  next: number | undefined,
+  workers: number,
+  accounts: AccountStatus[],
+  drift: ShapeDriftRow[],
+  ok: boolean,
+) {
   return {
     ok,
     now: new Date(now).toISOString(),
     nightly: { next: next ? new Date(next).toISOString() : null, workers },
+    exchangeShape: drift.map((row) => ({
+      endpoint: endpointLabel(row.endpoint),
+      field: row.field,
+      kind: row.kind,
+      count: row.count,
+      firstSeen: row.firstSeenAt.toISOString(),
+      lastSeen: row.lastSeenAt.toISOString(),
+      text: shapeDriftLine(row),
+    })),
     accounts: accounts.map(({ account, warnings, streams, lost }) => ({
       name: account.name,
       uid: account.uid,
@@ -108,6 +126,8 @@ export function registerStatusCommand(program: Command): void {
             });
             statuses.push({ account, streams, warnings: horizonWarnings(streams, now), lost });
           }
+          // The exchange's answers as they differ from the contract: read anyway (drift) or refused.
+          const drift = await listShapeDrift(runtime.pool);
           const problems = statuses.flatMap((a) => a.streams.map((s) => streamProblems(s, now)));
           const gapCount = problems.reduce((n, p) => n + p.gaps.length, 0);
           const failedCount = problems.reduce((n, p) => n + p.failed.length, 0);
@@ -116,7 +136,7 @@ export function registerStatusCommand(program: Command): void {
           if (!ok) process.exitCode = EXIT.failed;
 
           if (options.json) {
-            printJson(statusJson(now, nightly?.next, workers, statuses, ok));
+            printJson(statusJson(now, nightly?.next, workers, statuses, drift, ok));
             return;
           }
           console.log(`next nightly sync: ${nightlyLine(nightly?.next, workers)}`);
@@ -143,6 +163,10 @@ export function registerStatusCommand(program: Command): void {
               );
               if (s.lastFailure) console.log(`    last failure  ${when(s.lastFailure.at)}: ${s.lastFailure.error}`);
             }
+          }
+          if (drift.length > 0) {
+            console.log('\nexchange answers that differ from the contract (read anyway, unless REFUSED):');
+            for (const row of drift) console.log(`  ${shapeDriftLine(row)}`);
           }
           if (!ok) {
             const lostText = lostCount > 0 ? `, ${lostCount} window(s) lost past the horizon` : '';

@@ -6,6 +6,7 @@ import { createAlertSender } from '../../app/observability/alert-sender.ts';
 import { redisAlertClaim } from '../../app/observability/heartbeat-claim.ts';
 import { watchLostWindows } from '../../app/observability/lost-window-alerts.ts';
 import { observeRunDurations } from '../../app/observability/observe-runs.ts';
+import { watchShapeDrift } from '../../app/observability/shape-drift-alerts.ts';
 import { startMetricsServer } from '../../app/observability/start-metrics-server.ts';
 import { startSuccessHeartbeat } from '../../app/observability/success-heartbeat.ts';
 import { exchangeNow } from '../../app/services/exchange-now.ts';
@@ -64,6 +65,10 @@ export function registerWorkerCommand(program: Command): void {
           log: logger('alerts'),
           exchangeNow: (accountId) => exchangeNow(runtime, accountId),
         });
+        // New kinds of drift in the exchange's answers, and refused pages, each alerted once.
+        const shapeDrift = alerts
+          ? watchShapeDrift({ pool: runtime.pool, sender: alerts, log: logger('alerts') })
+          : undefined;
         // A busy port (a second worker on the host) costs the probes, never the work: the worker runs on.
         const metrics = await startMetricsServer(runtime, config.metrics, logger('metrics')).catch((error: unknown) => {
           log.error({ err: error, ...config.metrics }, 'metrics and probes not served (set METRICS_PORT per worker)');
@@ -79,6 +84,7 @@ export function registerWorkerCommand(program: Command): void {
         log.info({ signal }, 'worker stopping: finishing or releasing the current pages');
         heartbeat?.close();
         lostWindows.close();
+        shapeDrift?.close();
         await metrics?.close();
         await healer.close();
         await running.close();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { id, listedValue, optionalId, timestamp } from './fields.ts';
+import { id, listedValue, optionalId, timestamp, tolerated } from './fields.ts';
 
 const stringList = z
   .array(z.string())
@@ -70,8 +70,17 @@ export const batchCancelOrderData = z.object({
     .array(z.object({ orderId: optionalId, clientOid: optionalId }))
     .nullish()
     .transform((list) => list ?? []),
+  // errorCode and errorMsg say why, not which order: the documentation's own samples (2023-2025)
+  // leave errorCode out, so either may be missing (null, counted as drift); the ids are the core.
   failureList: z
-    .array(z.object({ orderId: optionalId, clientOid: optionalId, errorMsg: z.string(), errorCode: z.string() }))
+    .array(
+      z.object({
+        orderId: optionalId,
+        clientOid: optionalId,
+        errorMsg: tolerated('failureList.errorMsg', z.string()),
+        errorCode: tolerated('failureList.errorCode', z.string()),
+      }),
+    )
     .nullish()
     .transform((list) => list ?? []),
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { noteDrift } from './shape-drift.ts';
+
 /**
  * Field types of exchange answers. Amounts and ids stay the exact strings the
  * exchange sent (never Number: that would round); the regexes only prove the
@@ -39,4 +41,40 @@ export function keepingRaw<T extends z.ZodType>(schema: T) {
       item !== null && typeof item === 'object' && !Array.isArray(item) ? { ...item, raw: { ...item } } : item,
     schema,
   );
+}
+
+/**
+ * A documented field the copy can do without (not identity, money, time or paging): absent,
+ * null or of another type than documented, it reads as null and is noted as drift (`absent` or
+ * `type`, under `field`) instead of refusing the answer. `raw` keeps what was sent.
+ */
+export function tolerated<T>(field: string, schema: z.ZodType<T, unknown>) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value): T | null => {
+      if (value === undefined || value === null) {
+        noteDrift(field, 'absent');
+        return null;
+      }
+      const read = schema.safeParse(value);
+      if (read.success) return read.data;
+      noteDrift(field, 'type');
+      return null;
+    });
+}
+
+/**
+ * Notes every key of an object the contract does not list (`known`) as `unlisted` drift under
+ * `prefix` + key; the object itself passes on unchanged (its schema then drops those keys, and
+ * `raw`, where kept, has them).
+ */
+export function notingUnlisted<T extends z.ZodType>(known: readonly string[], schema: T, prefix = '') {
+  const listed = new Set(known);
+  return z.preprocess((item) => {
+    if (item !== null && typeof item === 'object' && !Array.isArray(item)) {
+      for (const key in item) if (!listed.has(key)) noteDrift(`${prefix}${key}`, 'unlisted');
+    }
+    return item;
+  }, schema);
 }

@@ -2,13 +2,46 @@ import { z } from 'zod';
 
 import { type ExchangeError, ExchangeNetworkError, MalformedResponseError } from '../errors/exchange-error.ts';
 import { mapEnvelopeError } from '../errors/map-envelope-error.ts';
+import { notingUnlisted, UNIX_MS } from './fields.ts';
+import { collectDrift, noteDrift, type ShapeDrift } from './shape-drift.ts';
 
-const envelope = z.object({
-  code: z.string(),
-  msg: z.string(),
-  requestTime: z.number().optional(),
-  data: z.unknown(),
-});
+/**
+ * The envelope: only `code` is core (it says whether `data` is an answer at all). `msg` is read
+ * from `message` where an answer spells it so (documentation samples of batch-cancel-order, 2023-2025),
+ * `requestTime` as a number or a numeric string (a documentation sample sends `"1627293504612"`);
+ * either one absent or otherwise shaped is drift, never a refusal (docs/exchange-api.md §3.2).
+ */
+const envelope = notingUnlisted(
+  ['code', 'msg', 'requestTime', 'data'],
+  z.object({
+    code: z.string(),
+    msg: z.unknown().optional(),
+    message: z.unknown().optional(),
+    requestTime: z.unknown().optional(),
+    data: z.unknown().optional(),
+  }),
+).transform(({ code, msg, message, requestTime, data }) => ({
+  code,
+  msg: messageOf(msg, message),
+  requestTime: requestTimeOf(requestTime),
+  data,
+}));
+
+function messageOf(msg: unknown, message: unknown): string {
+  if (typeof msg === 'string') return msg;
+  noteDrift('msg', msg === undefined || msg === null ? 'absent' : 'type');
+  return typeof message === 'string' ? message : '';
+}
+
+function requestTimeOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  if (value === undefined || value === null) {
+    noteDrift('requestTime', 'absent');
+    return undefined;
+  }
+  noteDrift('requestTime', 'type');
+  return typeof value === 'string' && UNIX_MS.test(value) ? Number(value) : undefined;
+}
 
 /**
  * A hand-written check of a schema's most frequent valid input (a history
@@ -35,6 +68,8 @@ export interface Answer<T> {
   data: T;
   /** The exchange's clock at the request, when it sent one. */
   requestTime: number | undefined;
+  /** Where the answer's shape differed from the contract without harming the copy (empty: it did not). */
+  drift: ShapeDrift[];
 }
 
 /**
@@ -49,6 +84,16 @@ export function parseAnswer<S extends z.ZodType>(
   body: string,
   dataSchema: S,
 ): Answer<z.output<S>> {
+  const { value, drift } = collectDrift(() => readAnswer(endpoint, httpStatus, body, dataSchema));
+  return { ...value, drift };
+}
+
+function readAnswer<S extends z.ZodType>(
+  endpoint: string,
+  httpStatus: number,
+  body: string,
+  dataSchema: S,
+): Omit<Answer<z.output<S>>, 'drift'> {
   let json: unknown;
   try {
     json = JSON.parse(body);

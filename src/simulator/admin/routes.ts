@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
+import { ANSWER_SHAPES, type AnswerShapes } from '../answer-shapes.ts';
 import type { SimContext } from '../context.ts';
 import type { FaultConfig } from '../faults.ts';
 import type { TruthStream } from '../types.ts';
@@ -67,6 +68,18 @@ export function registerAdminRoutes(app: FastifyInstance, sim: SimContext): void
       const { stream } = req.params as { stream: string };
       const { uid } = req.query as { uid?: string };
       return truth(sim, stream as TruthStream, uid);
+    }),
+  );
+
+  app.get('/__sim/answer-shapes', (_req, reply) => guard(reply, () => ({ shapes: sim.answerShapes })));
+  app.post('/__sim/answer-shapes', (req, reply) =>
+    guard(reply, () => {
+      const { shapes } = json(req.body) as { shapes?: unknown };
+      if (!ANSWER_SHAPES.includes(shapes as AnswerShapes)) {
+        throw new AdminInputError(`shapes: must be one of ${ANSWER_SHAPES.join(', ')}`);
+      }
+      sim.answerShapes = shapes as AnswerShapes;
+      return { shapes: sim.answerShapes };
     }),
   );
 

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 
-import { decimal, id, keepingRaw, listedValue, rawItem, timestamp } from '../../exchange/responses/fields.ts';
+import {
+  decimal,
+  id,
+  keepingRaw,
+  listedValue,
+  notingUnlisted,
+  rawItem,
+  timestamp,
+} from '../../exchange/responses/fields.ts';
+import { noteDrift } from '../../exchange/responses/shape-drift.ts';
 import { enumValue } from './enum-value.ts';
 import { type ColumnSpec, msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN } from './table-spec.ts';
 
@@ -36,9 +45,17 @@ export type Columns = Readonly<Record<string, Field>>;
 
 /**
  * The record a stream's pages yield and its table stores: every value an
- * exact string, and `raw`, the item exactly as the exchange sent it.
+ * exact string, and `raw`, the item exactly as the exchange sent it. A
+ * non-core field the answer left out (or sent garbled) is null (an
+ * `optional-text` one ''), noted as drift.
  */
-export type RecordOf<C extends Columns> = { -readonly [K in keyof C]: string } & { raw: Record<string, unknown> };
+export type RecordOf<C extends Columns> = {
+  -readonly [K in keyof C]: C[K] extends { core: true }
+    ? string
+    : C[K] extends { kind: 'optional-text' }
+      ? string
+      : string | null;
+} & { raw: Record<string, unknown> };
 
 const KIND_SCHEMAS: Record<FieldKind, z.ZodType<string, unknown>> = {
   id,
@@ -51,36 +68,71 @@ const KIND_SCHEMAS: Record<FieldKind, z.ZodType<string, unknown>> = {
     .transform((value) => value ?? ''),
 };
 
-/** The zod schema of one item of a stream's page, derived from its columns (`raw` added). */
+/**
+ * A non-core field, read tolerantly: absent, null or garbled it is null ('' for optional text)
+ * and noted as drift under its name, never a refusal; `raw` keeps what was sent.
+ */
+function tolerantValue(name: string, field: Field, value: unknown): string | null {
+  const none = field.kind === 'optional-text' ? '' : null;
+  if (value === undefined || value === null) {
+    noteDrift(name, 'absent');
+    return none;
+  }
+  const read = KIND_SCHEMAS[field.kind].safeParse(value);
+  if (read.success) return read.data;
+  noteDrift(name, 'type');
+  return none;
+}
+
+/**
+ * The zod schema of one item of a stream's page, derived from its columns (`raw` added): a
+ * core field missing or garbled refuses the page, naming it; a non-core one reads as null; a
+ * field the columns do not declare is kept in `raw` and noted as `unlisted` drift.
+ */
 export function itemSchema<C extends Columns>(columns: C): z.ZodType<RecordOf<C>, unknown> {
   const shape: Record<string, z.ZodType> = {};
-  const aliased: [string, readonly string[]][] = [];
+  const aliased: [string, Field][] = [];
+  const known: string[] = [];
   for (const [name, field] of Object.entries(columns)) {
-    const schema = KIND_SCHEMAS[field.kind];
-    if (field.aliases === undefined || field.aliases.length === 0) {
-      shape[name] = schema;
-      continue;
+    const spellings = [name, ...(field.aliases ?? [])];
+    known.push(...spellings);
+    if (spellings.length > 1) {
+      // Any one spelling will do: each is optional here, and the transform requires one.
+      for (const spelling of spellings)
+        shape[spelling] = field.core ? KIND_SCHEMAS[field.kind].optional() : z.unknown().optional();
+      aliased.push([name, field]);
+    } else if (field.core) {
+      shape[name] = KIND_SCHEMAS[field.kind];
+    } else {
+      shape[name] = z
+        .unknown()
+        .optional()
+        .transform((value) => tolerantValue(name, field, value));
     }
-    // Any one spelling will do: each is optional here, and the transform requires one.
-    for (const spelling of [name, ...field.aliases]) shape[spelling] = schema.optional();
-    aliased.push([name, field.aliases]);
   }
   shape.raw = rawItem;
   const object = z.object(shape);
-  if (aliased.length === 0) return keepingRaw(object) as unknown as z.ZodType<RecordOf<C>, unknown>;
-  const resolved = object.transform((item, ctx) => {
-    const out: Record<string, unknown> = { ...item };
-    for (const [name, aliases] of aliased) {
-      const value = [name, ...aliases].map((spelling) => item[spelling]).find((v) => v !== undefined);
-      if (value === undefined) {
-        ctx.addIssue({ code: 'custom', path: [name], message: `${[name, ...aliases].join(' or ')} is required` });
-      }
-      for (const alias of aliases) delete out[alias];
-      out[name] = value ?? '';
-    }
-    return out;
-  });
-  return keepingRaw(resolved) as unknown as z.ZodType<RecordOf<C>, unknown>;
+  const resolved =
+    aliased.length === 0
+      ? object
+      : object.transform((item, ctx) => {
+          const out: Record<string, unknown> = { ...item };
+          for (const [name, field] of aliased) {
+            const spellings = [name, ...field.aliases!];
+            const value = spellings.map((spelling) => item[spelling]).find((v) => v !== undefined && v !== null);
+            for (const alias of field.aliases!) delete out[alias];
+            if (!field.core) {
+              out[name] = tolerantValue(name, field, value);
+              continue;
+            }
+            if (value === undefined) {
+              ctx.addIssue({ code: 'custom', path: [name], message: `${spellings.join(' or ')} is required` });
+            }
+            out[name] = value ?? '';
+          }
+          return out;
+        });
+  return notingUnlisted(known, keepingRaw(resolved)) as unknown as z.ZodType<RecordOf<C>, unknown>;
 }
 
 export interface TableOptions {
@@ -108,14 +160,16 @@ export function tableOf<C extends Columns>(columns: C, options: TableOptions): T
     toRow(record, accountId) {
       const unmapped: string[] = [];
       const values = fields.map(([name, field]) =>
-        cellOf(name, field, (record as Record<string, string>)[name]!, unmapped),
+        cellOf(name, field, (record as Record<string, string | null>)[name] ?? null, unmapped),
       );
       return [accountId, ...values, record.raw, unmapped.join(',')];
     },
   };
 }
 
-function cellOf(name: string, field: Field, value: string, unmapped: string[]): string {
+function cellOf(name: string, field: Field, value: string | null, unmapped: string[]): string | null {
+  // A non-core field the answer left out: NULL (its absence is counted as drift, not flagged per row).
+  if (value === null) return null;
   if (field.kind === 'unix-ms') return msToIso(value);
   if (field.kind !== 'listed' || field.values === undefined) return value;
   // An enum column cannot hold an unlisted value: it becomes `unknown`. A text column keeps it as sent.

@@ -6,11 +6,15 @@ import { spotColumns, type SpotLedgerRecord } from './columns.ts';
 
 const spotRecordSchema = pageList(itemSchema(spotColumns));
 
+/** An item with as many keys as the columns declares has no unlisted one (the eight are checked by name). */
+const SPOT_FIELDS = Object.keys(spotColumns).length;
+
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const decimalText = (value: unknown): value is string => typeof value === 'string' && DECIMAL.test(value);
 
 // Spot pages are the bulk of a backfill: checked by hand first (the schema above, field by field,
-// same output), and by the schema only when something is off, so its error names the field.
+// same output), and by the schema only when something is off, so its error names the field, or
+// when the shape drifts (a field absent or unlisted), so the schema notes the drift.
 // test/streams/stream-declarations.unit.test.ts checks this agrees with the columns, field by field.
 export const spotRecordData = withFastPath(spotRecordSchema, (data) => {
   if (!Array.isArray(data)) return undefined;
@@ -21,7 +25,10 @@ export const spotRecordData = withFastPath(spotRecordSchema, (data) => {
     const { id: recordId, coin, spotTaxType, amount, fee, balance, bizOrderId, ts } = r;
     if (!nonEmpty(recordId) || !nonEmpty(coin) || !nonEmpty(spotTaxType)) return undefined;
     if (!decimalText(amount) || !decimalText(fee) || !decimalText(balance)) return undefined;
-    if (bizOrderId !== undefined && bizOrderId !== null && typeof bizOrderId !== 'string') return undefined;
+    if (typeof bizOrderId !== 'string') return undefined;
+    let keys = 0;
+    for (const _key in r) keys += 1;
+    if (keys !== SPOT_FIELDS) return undefined;
     if (typeof ts !== 'string' || !UNIX_MS.test(ts)) return undefined;
     records.push({
       id: recordId,
@@ -30,7 +37,7 @@ export const spotRecordData = withFastPath(spotRecordSchema, (data) => {
       amount,
       fee,
       balance,
-      bizOrderId: bizOrderId ?? '',
+      bizOrderId,
       ts,
       raw: { ...r },
     });
