@@ -1,4 +1,5 @@
-import { DEFAULT_LONG_TERM_DAYS, LOT_METHODS } from '../accounting/lots/lot-method.ts';
+import { GAINS_METHODS } from '../accounting/gains/gains-method.ts';
+import { DEFAULT_LONG_TERM_DAYS } from '../accounting/lots/lot-method.ts';
 import type { ListedExport } from '../export/export-files.ts';
 import type { ExportRequestInput } from '../export/export-request.ts';
 import type { ReportDefinition } from '../export/report-definition.ts';
@@ -202,9 +203,13 @@ function requestForm(
       <label
         >Lots (realized gains)
         <select name="method">
-          ${LOT_METHODS.map((m) => html`<option${selected(v.method ?? 'fifo', m)}>${m}</option>`)}
+          ${GAINS_METHODS.map((m) => html`<option${selected(v.method ?? 'fifo', m)}>${m}</option>`)}
         </select></label
       >
+      <label
+        >Valuation currency
+        <input type="text" name="valuation" value="${v.valuation ?? ''}" size="5" placeholder="default"
+      /></label>
       <label
         >Long-term after
         <input
