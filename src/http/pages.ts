@@ -243,7 +243,10 @@ function requestForm(
 const MANIFEST_FIELDS: ReadonlyArray<[string, string]> = [
   ['report, title', 'which report the CSV is'],
   ['account', 'the account it was made from (id and name)'],
-  ['parameters', 'the period as asked (from, to, time zone), coin and pending-transfer options'],
+  [
+    'parameters',
+    'the period as asked (from, to, time zone), coin and pending-transfer options; for gains and income the method, its rulesVersion and the valuationCurrency',
+  ],
   ['period', 'the same period as the exact UTC interval the local dates stand for'],
   ['columns, rowCount, bytes', 'what the CSV holds'],
   ['sha256', "the CSV's checksum: recompute it to prove the file is unaltered"],
