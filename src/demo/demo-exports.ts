@@ -5,7 +5,7 @@ import type { Config } from '../config/config.ts';
 import { exportCovered } from '../export/export-covered.ts';
 import { parseExportRequest } from '../export/export-request.ts';
 import { REPORTS } from '../export/reports/index.ts';
-import { type RulesTotals,rulesTotals } from './demo-rules-totals.ts';
+import { type RulesTotals, rulesTotals } from './demo-rules-totals.ts';
 
 export interface WrittenReport {
   report: string;
