@@ -15,9 +15,11 @@ export interface ExportJobData {
   tz: string;
   coin?: string;
   includePending?: boolean;
-  /** Lot-matching reports: fifo, lifo, hifo or average, and the long-term threshold in days. */
+  /** Lot-matching reports: fifo, lifo, hifo, average, uk or de, and the long-term threshold in days. */
   method?: string;
   longTermDays?: string;
+  /** The valuation currency asked for (--valuation), e.g. GBP. */
+  valuation?: string;
 }
 
 export interface ExportJobResult {
@@ -40,6 +42,7 @@ export function exportJobData(request: ExportRequest): ExportJobData {
   if (request.includePending) data.includePending = true;
   if (request.method !== undefined) data.method = request.method;
   if (request.longTermDays !== undefined) data.longTermDays = String(request.longTermDays);
+  if (request.valuationCurrency !== undefined) data.valuation = request.valuationCurrency;
   return data;
 }
 

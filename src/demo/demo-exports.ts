@@ -5,9 +5,14 @@ import type { Config } from '../config/config.ts';
 import { exportCovered } from '../export/export-covered.ts';
 import { parseExportRequest } from '../export/export-request.ts';
 import { REPORTS } from '../export/reports/index.ts';
+import { type RulesTotals, rulesTotals } from './demo-rules-totals.ts';
 
 export interface WrittenReport {
   report: string;
+  /** uk or de: the report made under a jurisdiction's rules (and its currency). */
+  method?: string;
+  /** realized-gains under uk or de: its totals, every row checked (gain = proceeds - cost). */
+  totals?: RulesTotals;
   rows: number;
   /** Trade legs the tax-tool files could not pair (0 on the simulator's data). */
   unpairedLegs: number;
@@ -25,8 +30,14 @@ export async function exportDemoReports(
   const from = day.minus({ days: 365 }).toISODate()!;
   const to = day.minus({ days: 1 }).toISODate()!;
   const written: WrittenReport[] = [];
-  for (const report of REPORTS) {
-    const request = parseExportRequest({ report: report.name, accountId: account.id, from, to, tz: 'UTC' });
+  // Every report as installed, then the gains and income summaries under UK and German rules, valued
+  // in pounds and euros through the imported (synthetic) fiat series.
+  const runs: { report: string; method?: string }[] = REPORTS.map((r) => ({ report: r.name }));
+  for (const method of ['uk', 'de']) {
+    for (const report of ['realized-gains', 'realized-gains-summary', 'income-summary']) runs.push({ report, method });
+  }
+  for (const { report, method } of runs) {
+    const request = parseExportRequest({ report, accountId: account.id, from, to, tz: 'UTC', method });
     // The positions older than the exchange's 3-month horizon were never readable: those files are
     // exported as partial (what --allow-partial does), and say so.
     const { manifest, gap, csvPath } = await exportCovered({
@@ -37,7 +48,16 @@ export async function exportDemoReports(
       partial: 'mark',
       valuation: config.valuation,
     });
-    written.push({ report: report.name, rows: manifest.rowCount, unpairedLegs: manifest.unpairedLegs, gap, csvPath });
+    const totals = method !== undefined && report === 'realized-gains' ? await rulesTotals(csvPath) : undefined;
+    written.push({
+      report,
+      method,
+      totals,
+      rows: manifest.rowCount,
+      unpairedLegs: manifest.unpairedLegs,
+      gap,
+      csvPath,
+    });
   }
   return written;
 }

@@ -47,15 +47,26 @@ await runTool(
     const passed = report.checks.filter((c) => c.passed).length;
     console.log(`  checks          ${passed}/${report.checks.length} passed${report.passed ? '' : ' (FAILED)'}`);
     console.log(`  reports         ${path.relative(process.cwd(), config.exportDir) || '.'}/`);
-    const width = Math.max(...summary.reports.map((r) => r.report.length));
+    const label = (r: (typeof summary.reports)[number]) => (r.method ? `${r.report} --method ${r.method}` : r.report);
+    const width = Math.max(...summary.reports.map((r) => label(r).length));
     for (const r of summary.reports) {
       console.log(
-        `    ${r.report.padEnd(width)} ${String(r.rows).padStart(6)} rows  ${path.relative(process.cwd(), r.csvPath)}` +
+        `    ${label(r).padEnd(width)} ${String(r.rows).padStart(6)} rows  ${path.relative(process.cwd(), r.csvPath)}` +
           (r.unpairedLegs > 0 ? `  (${r.unpairedLegs} unpaired trade legs)` : '') +
           (r.gap ? `  (partial: ${r.gap})` : ''),
       );
     }
-    if (!report.passed) throw new DemoChecksFailedError();
+    for (const r of summary.reports) {
+      if (!r.totals) continue;
+      const t = r.totals;
+      const currency = r.method === 'uk' ? 'GBP' : 'EUR';
+      console.log(
+        `  ${r.method} gains       ${t.rows} rows (${t.mismatches} with gain != proceeds - cost, ${t.unpriced} unpriced): ` +
+          `proceeds ${t.proceeds}, costs ${t.costs}, gain ${t.gain} ${currency}`,
+      );
+    }
+    const mismatched = summary.reports.some((r) => (r.totals?.mismatches ?? 0) > 0);
+    if (!report.passed || mismatched) throw new DemoChecksFailedError();
     // The demo creates and migrates a database of its own: the installation's need not exist yet.
   },
   { migrated: false },

@@ -14,6 +14,7 @@ import type { ReconciliationReport } from '../reconcile/index.ts';
 import { spawnSimulator } from '../simulator/child-simulator.ts';
 import { demoReconciliation } from './demo-checks.ts';
 import { exportDemoReports, type WrittenReport } from './demo-exports.ts';
+import { loadSyntheticFiat, SYNTHETIC_FIAT_SOURCE } from './demo-fiat.ts';
 import { loadDemoPrices } from './demo-prices.ts';
 
 const DAY = 86_400_000;
@@ -85,6 +86,11 @@ export async function runDemo(config: Config, log: (line: string) => void): Prom
     log(
       `prices: ${prices.imported} daily closes imported from ${path.relative(process.cwd(), prices.file)} ` +
         `(source simulator), ${prices.tradePoints} points implied by the account's trades`,
+    );
+    const fiat = await loadSyntheticFiat(runtime.pool, config.exportDir, DateTime.fromMillis(from).toUTC(), day);
+    log(
+      `fiat: ${fiat.rows} daily USDT->GBP and USDT->EUR closes imported from ${path.relative(process.cwd(), fiat.file)} ` +
+        `(SYNTHETIC, source ${SYNTHETIC_FIAT_SOURCE}: stands in for a downloaded series)`,
     );
     phase('prices');
     log(

@@ -1,4 +1,11 @@
-import { DEFAULT_LONG_TERM_DAYS, type LotMethod, parseLotMethod } from '../accounting/lots/lot-method.ts';
+import {
+  FILING_CURRENCY,
+  type GainsMethod,
+  isRulesMethod,
+  parseGainsMethod,
+} from '../accounting/gains/gains-method.ts';
+import { DEFAULT_LONG_TERM_DAYS } from '../accounting/lots/lot-method.ts';
+import { coinCode } from '../accounting/prices/price-point.ts';
 import { ValidationError } from '../errors/index.ts';
 import { REPORT_NAMES, type ReportName } from '../vocabulary/report-names.ts';
 import { parsePeriod, type Period } from './period.ts';
@@ -12,9 +19,14 @@ export interface ExportRequest {
   readonly period: Period;
   readonly coin?: string | undefined;
   readonly includePending?: boolean | undefined;
-  /** Lot-matching reports only (realized-gains, realized-gains-summary): always set for them. */
-  readonly method?: LotMethod | undefined;
+  /** Lot-matching reports only (realized-gains, its summary, income-summary): always set for them. */
+  readonly method?: GainsMethod | undefined;
   readonly longTermDays?: number | undefined;
+  /**
+   * The currency values are stated in, when the request names one (--valuation) or its method's
+   * rules do (uk: GBP, de: EUR); undefined: the installation's VALUATION_CURRENCY.
+   */
+  readonly valuationCurrency?: string | undefined;
 }
 
 /** The same request as plain strings: what a job payload, a form or the command line carries. */
@@ -26,10 +38,12 @@ export interface ExportRequestInput {
   tz?: string;
   coin?: string;
   includePending?: boolean;
-  /** fifo, lifo, hifo or average (lot-matching reports; default fifo). */
+  /** fifo, lifo, hifo, average, uk or de (lot-matching reports; default fifo). */
   method?: string;
   /** Whole days after which a holding is long-term (lot-matching reports; default 365). */
   longTermDays?: string;
+  /** The valuation currency, e.g. GBP (reports that value coins; default: the setting). */
+  valuation?: string;
 }
 
 // A century: beyond it the split says nothing (and the number stays a small integer).
@@ -44,7 +58,7 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-const TEXT_FIELDS = ['report', 'accountId', 'from', 'to', 'tz', 'coin', 'method', 'longTermDays'] as const;
+const TEXT_FIELDS = ['report', 'accountId', 'from', 'to', 'tz', 'coin', 'method', 'longTermDays', 'valuation'] as const;
 
 /** Validates everything before any query runs; each failure names its field. */
 export function parseExportRequest(input: ExportRequestInput): ExportRequest {
@@ -78,20 +92,46 @@ export function parseExportRequest(input: ExportRequestInput): ExportRequest {
       if (input[name] !== undefined && input[name].trim() !== '') {
         throw new ValidationError(
           name,
-          `applies only to realized-gains and realized-gains-summary, not to ${report.name}`,
+          `applies only to realized-gains, realized-gains-summary and income-summary, not to ${report.name}`,
         );
       }
     }
   }
+  const method = lots ? parseGainsMethod(input.method) : undefined;
   return Object.freeze({
     report: report.name as ReportName,
     accountId: input.accountId.toLowerCase(),
     period,
     coin,
     includePending: report.accepts.includePending ? Boolean(input.includePending) : undefined,
-    method: lots ? parseLotMethod(input.method) : undefined,
+    method,
     longTermDays: lots ? parseLongTermDays(input.longTermDays) : undefined,
+    valuationCurrency: parseValuation(input.valuation, method, report.accepts.valuation === true, report.name),
   });
+}
+
+/**
+ * --valuation: a currency code the price book can value in (through a quote if need be). Under a
+ * jurisdiction's rules the currency is theirs: given another, it is refused rather than converted.
+ */
+function parseValuation(
+  value: string | undefined,
+  method: GainsMethod | undefined,
+  accepts: boolean,
+  report: string,
+): string | undefined {
+  const given = value === undefined || value.trim() === '' ? undefined : coinCode('valuation', value);
+  if (given !== undefined && !accepts) throw new ValidationError('valuation', `does not apply to ${report}`, value);
+  if (!isRulesMethod(method)) return given;
+  const filing = FILING_CURRENCY[method];
+  if (given !== undefined && given !== filing) {
+    throw new ValidationError(
+      'valuation',
+      `must be ${filing} under --method ${method} (its rules are stated in ${filing})`,
+      value,
+    );
+  }
+  return filing;
 }
 
 function parseLongTermDays(value: string | undefined): number {
@@ -123,7 +163,7 @@ export function reportParams(
     accountName,
     method: request.method,
     longTermDays: request.longTermDays,
-    valuationCurrency: valuation?.currency,
+    valuationCurrency: request.valuationCurrency ?? valuation?.currency,
     priceToleranceMs: valuation?.priceToleranceMs,
   };
 }
@@ -144,6 +184,10 @@ export function exportBaseName(request: ExportRequest): string {
   // The method and the term change every row: part of the name, so each has its own file and job.
   if (request.method !== undefined) parts.push(request.method);
   if (request.longTermDays !== undefined) parts.push(`long-${request.longTermDays}d`);
+  // A currency asked for changes every value; the rules methods' own currency is implied by their name.
+  if (request.valuationCurrency !== undefined && !isRulesMethod(request.method)) {
+    parts.push(`in-${request.valuationCurrency}`);
+  }
   return parts.join('_');
 }
 

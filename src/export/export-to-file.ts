@@ -16,7 +16,8 @@ import type { ExportRequest } from './export-request.ts';
 import { reportParams, type ValuationSettings } from './export-request.ts';
 import { fileSink, type OpenFile, openNewFile, writeNewFile } from './file-sink.ts';
 import { buildManifest, type ExportManifest, manifestPathFor, unpairedPathFor } from './manifest.ts';
-import { reportByName } from './reports/index.ts';
+import { DEFAULT_VALUATION_CURRENCY } from './reports/gains-source.ts';
+import { reportFor } from './reports/index.ts';
 import { streamReport } from './stream-report.ts';
 
 export interface ExportedFile {
@@ -48,7 +49,7 @@ export async function exportToFile(options: {
   openFile?: OpenFile;
 }): Promise<ExportedFile> {
   const { request } = options;
-  const report = reportByName(request.report);
+  const report = reportFor(request.report, request.method);
   const csvPath = path.resolve(options.csvPath);
   const manifestPath = manifestPathFor(csvPath);
   const unpairedPath = unpairedPathFor(csvPath);
@@ -93,6 +94,9 @@ export async function exportToFile(options: {
       title: report.title,
       dateZone: report.dateZone,
       columns: report.columns.map((c) => c.header),
+      valuationCurrency: report.accepts.valuation
+        ? (request.valuationCurrency ?? options.valuation?.currency ?? DEFAULT_VALUATION_CURRENCY)
+        : undefined,
       account: options.account,
       file: path.basename(csvPath),
       unpairedFile: unpaired ? path.basename(unpairedPath) : null,

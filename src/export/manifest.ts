@@ -1,4 +1,5 @@
 import type { OpeningBalances } from '../accounting/balances/opening-balances.ts';
+import { RULES_VERSION } from '../accounting/gains/gains-method.ts';
 import type { ExportCoverage } from './export-coverage.ts';
 import type { ExportRequest } from './export-request.ts';
 import type { StreamResult, UnmappedSummary } from './stream-report.ts';
@@ -18,9 +19,13 @@ export interface ExportManifest {
     tz: string;
     coin: string | null;
     includePending: boolean | null;
-    /** Lot-matching reports only (realized-gains, realized-gains-summary). */
+    /** Lot-matching reports only (realized-gains, its summary, income-summary). */
     method?: string;
+    /** The version of the method's rules (gains-method.ts RULES_VERSION): which sources it follows. */
+    rulesVersion?: string;
     longTermDays?: number;
+    /** The currency every value is stated in (reports that value coins). */
+    valuationCurrency?: string;
   };
   /** The zone of the file's Date column when its values carry no offset (Koinly, CoinTracking: UTC). */
   dateZone: string | null;
@@ -58,6 +63,8 @@ export function buildManifest(input: {
   title: string;
   dateZone?: string | undefined;
   columns: string[];
+  /** The reports that value coins: the currency they were valued in. */
+  valuationCurrency?: string | undefined;
   account: { id: string; name: string };
   file: string;
   unpairedFile: string | null;
@@ -76,8 +83,9 @@ export function buildManifest(input: {
       tz: request.period.tz,
       coin: request.coin ?? null,
       includePending: request.includePending ?? null,
-      ...(request.method !== undefined ? { method: request.method } : {}),
+      ...(request.method !== undefined ? { method: request.method, rulesVersion: RULES_VERSION[request.method] } : {}),
       ...(request.longTermDays !== undefined ? { longTermDays: request.longTermDays } : {}),
+      ...(input.valuationCurrency !== undefined ? { valuationCurrency: input.valuationCurrency } : {}),
     },
     dateZone: input.dateZone ?? null,
     period: { start: request.period.start.toISOString(), end: request.period.end.toISOString() },

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import type { LotMethod } from '../accounting/lots/lot-method.ts';
+import type { GainsMethod } from '../accounting/gains/gains-method.ts';
 import type { Stream } from '../streams/registry.ts';
 import type { CellKind } from './neutralize.ts';
 import type { Period } from './period.ts';
@@ -20,8 +20,8 @@ export interface ReportParams {
   readonly includePending?: boolean | undefined;
   /** Name written in CoinTracking's Exchange column. */
   readonly accountName?: string | undefined;
-  /** Realized gains: how disposals pick their lots (default fifo). */
-  readonly method?: LotMethod | undefined;
+  /** Realized gains: how disposals pick their lots (default fifo), or a jurisdiction's rules (uk, de). */
+  readonly method?: GainsMethod | undefined;
   /** Realized gains: a lot held more than this many days is long-term (default 365). */
   readonly longTermDays?: number | undefined;
   /** The currency values are stated in (config VALUATION_CURRENCY; default USDT). */
@@ -71,6 +71,8 @@ interface ReportBase {
     readonly includePending: boolean;
     /** `method` and `longTermDays` (the lot-matching reports). */
     readonly lots?: boolean;
+    /** `valuationCurrency` (--valuation): the reports that value coins through the price book. */
+    readonly valuation?: boolean;
   };
 }
 

@@ -1,4 +1,5 @@
-import { DEFAULT_LONG_TERM_DAYS, LOT_METHODS } from '../accounting/lots/lot-method.ts';
+import { GAINS_METHODS } from '../accounting/gains/gains-method.ts';
+import { DEFAULT_LONG_TERM_DAYS } from '../accounting/lots/lot-method.ts';
 import type { ListedExport } from '../export/export-files.ts';
 import type { ExportRequestInput } from '../export/export-request.ts';
 import type { ReportDefinition } from '../export/report-definition.ts';
@@ -202,9 +203,13 @@ function requestForm(
       <label
         >Lots (realized gains)
         <select name="method">
-          ${LOT_METHODS.map((m) => html`<option${selected(v.method ?? 'fifo', m)}>${m}</option>`)}
+          ${GAINS_METHODS.map((m) => html`<option${selected(v.method ?? 'fifo', m)}>${m}</option>`)}
         </select></label
       >
+      <label
+        >Valuation currency
+        <input type="text" name="valuation" value="${v.valuation ?? ''}" size="5" placeholder="default"
+      /></label>
       <label
         >Long-term after
         <input
@@ -238,7 +243,10 @@ function requestForm(
 const MANIFEST_FIELDS: ReadonlyArray<[string, string]> = [
   ['report, title', 'which report the CSV is'],
   ['account', 'the account it was made from (id and name)'],
-  ['parameters', 'the period as asked (from, to, time zone), coin and pending-transfer options'],
+  [
+    'parameters',
+    'the period as asked (from, to, time zone), coin and pending-transfer options; for gains and income the method, its rulesVersion and the valuationCurrency',
+  ],
   ['period', 'the same period as the exact UTC interval the local dates stand for'],
   ['columns, rowCount, bytes', 'what the CSV holds'],
   ['sha256', "the CSV's checksum: recompute it to prove the file is unaltered"],

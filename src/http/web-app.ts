@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Cluster, Redis } from 'ioredis';
 import type pg from 'pg';
 
+import { GAINS_METHODS } from '../accounting/gains/gains-method.ts';
 import { probeRoutes } from '../app/observability/probe-routes.ts';
 import { enqueueExport, type ExportJob, type ExportQueue } from '../app/services/enqueue-export.ts';
 import type { PrismaClient } from '../db/prisma.ts';
@@ -23,7 +24,7 @@ import {
 import type { ExportManifest } from '../export/manifest.ts';
 import type { CellKind } from '../export/neutralize.ts';
 import { parsePeriod, parseTimeZone } from '../export/period.ts';
-import { reportByName, REPORTS } from '../export/reports/index.ts';
+import { reportByName, reportFor, REPORTS } from '../export/reports/index.ts';
 import { streamReport } from '../export/stream-report.ts';
 import { mountBullBoards } from './bull-board.ts';
 import { accountCoverage, type PeriodGap, periodGaps } from './coverage.ts';
@@ -83,7 +84,8 @@ function formInput(body: unknown): ExportRequestInput {
   // Shapes only; parseExportRequest checks every field (a repeated one arrives as an array).
   const form = (body ?? {}) as Record<string, string | undefined>;
   // The form always sends the lot options; only the reports that match lots take them.
-  const lots = REPORTS.find((r) => r.name === form.report)?.accepts.lots === true;
+  const accepts = REPORTS.find((r) => r.name === form.report)?.accepts;
+  const lots = accepts?.lots === true;
   return {
     accountId: form.accountId,
     report: form.report,
@@ -94,12 +96,15 @@ function formInput(body: unknown): ExportRequestInput {
     includePending: form.includePending === '1' || form.includePending === 'true',
     method: lots ? form.method : undefined,
     longTermDays: lots ? form.longTermDays : undefined,
+    valuation: accepts?.valuation === true ? form.valuation : undefined,
   };
 }
 
 /** The cell kinds of a report's columns, from its file name (`<report>_<from>_<to>_...csv`). */
 function columnKinds(csvName: string): CellKind[] {
-  const report = REPORTS.find((r) => r.name === csvName.split('_')[0]);
+  const parts = csvName.replace(/\.csv$/, '').split('_');
+  const method = GAINS_METHODS.find((m) => parts.includes(m));
+  const report = REPORTS.some((r) => r.name === parts[0]) ? reportFor(parts[0]!, method) : undefined;
   return report ? report.columns.map((c) => c.kind) : [];
 }
 

@@ -14,6 +14,7 @@ export const REPORT_NAMES = [
   'realized-gains',
   'realized-gains-summary',
   'income',
+  'income-summary',
   'beancount',
 ] as const;
 

@@ -107,3 +107,19 @@ describe('export requests', () => {
     expect(exportBaseName(request)).toBe('broker-transfers_2026-01-01_2026-12-31_Europe~Berlin_coin-USDT_pending');
   });
 });
+
+describe('gains methods under filing rules and --valuation', () => {
+  it('--method uk and de value in GBP and EUR; the job payload carries the valuation through', async () => {
+    const { exportJobData, exportRequestInput } = await import('../../jobs/payloads/export-job.ts');
+    const base = { report: 'realized-gains', accountId: ACCOUNT, from: '2024-04-06', to: '2025-04-05' };
+    expect(parseExportRequest({ ...base, method: 'UK' }).valuationCurrency).toBe('GBP');
+    expect(parseExportRequest({ ...base, method: 'de' }).valuationCurrency).toBe('EUR');
+    expect(failure(() => parseExportRequest({ ...base, method: 'uk', valuation: 'EUR' })).field).toBe('valuation');
+    expect(failure(() => parseExportRequest({ ...base, method: 'us' })).message).toMatch(
+      /fifo, lifo, hifo, average, uk, de/,
+    );
+    const inGbp = parseExportRequest({ ...base, valuation: 'gbp' });
+    expect(inGbp.valuationCurrency).toBe('GBP');
+    expect(parseExportRequest(exportRequestInput(exportJobData(inGbp)))).toEqual(inGbp);
+  });
+});

@@ -167,6 +167,40 @@ describe('exports', () => {
     expect(home.body).toContain(csvLink);
   });
 
+  it('offers the uk and de methods and a valuation currency; a uk request runs in GBP and its manifest says so', async () => {
+    const home = await web.app.inject({ method: 'GET', url: '/', headers: { cookie } });
+    expect(flat(home)).toContain('<option>uk</option><option>de</option>');
+    expect(home.body).toContain('name="valuation"');
+    const form = new URLSearchParams({
+      accountId,
+      report: 'realized-gains',
+      from: '2026-01-01',
+      to: '2026-01-31',
+      tz: 'UTC',
+      method: 'uk',
+      longTermDays: '365',
+      valuation: '',
+      _csrf: csrf,
+    });
+    const created = await web.app.inject({
+      method: 'POST',
+      url: '/exports',
+      payload: form.toString(),
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(created.statusCode).toBe(303);
+    const jobId = decodeURIComponent(created.headers.location!.replace('/jobs/', ''));
+    expect(jobId).toBe(`export.${accountId}.realized-gains_2026-01-01_2026-01-31_UTC_uk_long-365d`);
+    await waitForState(jobId, 'completed');
+    const status = await web.app.inject({ method: 'GET', url: created.headers.location!, headers: { cookie } });
+    const manifestLink = /href="(\/downloads\/[^"]+\.manifest\.json)"/.exec(status.body)![1]!;
+    const manifest = await web.app.inject({ method: 'GET', url: manifestLink, headers: { cookie } });
+    expect(JSON.parse(manifest.body)).toMatchObject({
+      columns: expect.arrayContaining(['rule', 'pool_quantity', 'allowable_cost']),
+      parameters: { method: 'uk', valuationCurrency: 'GBP', rulesVersion: expect.stringContaining('CRYPTO22250') },
+    });
+  });
+
   it('shows a running request with a refresh, and a bad request with the field at fault', async () => {
     await web.queue.pause();
     try {

@@ -2,10 +2,10 @@ import type { Decimal } from 'decimal.js';
 
 import type { LotMatch } from '../lots/lot-engine.ts';
 
-/** A disposal matched to a lot: a realized-gains row. */
-export interface DisposalEvent {
+/** A disposal matched to a lot (or, UK rules, to a same-day, 30-day or pool part): a realized-gains row. */
+export interface DisposalEvent<M = LotMatch> {
   readonly kind: 'disposal';
-  readonly match: LotMatch;
+  readonly match: M;
 }
 
 /** Coins received as income (rewards, interest, airdrops), valued at receipt: an income row. */
@@ -21,4 +21,4 @@ export interface IncomeEvent {
   readonly recordId: string;
 }
 
-export type GainsEvent = DisposalEvent | IncomeEvent;
+export type GainsEvent<M = LotMatch> = DisposalEvent<M> | IncomeEvent;

@@ -2,12 +2,26 @@ import type { Decimal } from 'decimal.js';
 
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
 import { minus, money, plus, ZERO } from '../lots/lot-arithmetic.ts';
-import type { LotEngine } from '../lots/lot-engine.ts';
+import type { LotMatch } from '../lots/lot-engine.ts';
 import type { PriceBook, Valuation } from '../prices/price-book.ts';
 import type { GainsEvent } from './gains-event.ts';
 
 /** Categories that move coins without a change of owner (locks, earn, the user's own accounts). */
 const KEEPS_LOTS: ReadonlySet<string> = new Set(['internal-transfer', 'lock', 'earn']);
+/**
+ * What the walk hands its acquisitions and disposals to: the lot engine (matches at once), or the
+ * UK matcher, which holds a day's disposal back until the 30 days after it are known and hands its
+ * matches out when time has moved on (`advance`, before each entry) or the history ends (`finish`).
+ */
+export interface LotSink<M> {
+  acquire(coin: string, quantity: Decimal, cost: Decimal | null, atMs: number, recordIds: string): void;
+  dispose(coin: string, quantity: Decimal, proceeds: Decimal | null, atMs: number, recordIds: string): readonly M[];
+  /** Coins leave without a disposal (a withdrawal). */
+  remove(coin: string, quantity: Decimal, atMs: number): unknown;
+  advance?(atMs: number): readonly M[];
+  finish?(): readonly M[];
+}
+
 /** The futures results: realized gains here are about spot coins only. */
 const NOT_SPOT = 'futures';
 
@@ -32,11 +46,11 @@ const NOT_SPOT = 'futures';
  *   is a lot at its market value at receipt; anything else going out is a disposal at market value
  *   (its own fee reducing the proceeds).
  */
-export async function* walkHistory(
+export async function* walkHistory<M = LotMatch>(
   entries: AsyncIterable<LedgerEntry>,
   book: PriceBook,
-  engine: LotEngine,
-): AsyncGenerator<GainsEvent> {
+  engine: LotSink<M>,
+): AsyncGenerator<GainsEvent<M>> {
   // Market values enter the lots and proceeds at MONEY_PLACES (lot-arithmetic.ts).
   const valueOf = async (coin: string, quantity: Decimal, atMs: number): Promise<Valuation | null> => {
     if (quantity.isZero()) return null;
@@ -45,24 +59,26 @@ export async function* walkHistory(
   };
   for await (const entry of entries) {
     if (entry.category === NOT_SPOT) continue;
+    for (const match of engine.advance?.(entry.atMs) ?? []) yield { kind: 'disposal', match };
     if (entry.category === 'trade' && entry.flag === null && entry.sentCoin !== null && entry.receivedCoin !== null) {
       yield* trade(entry, entry.sentCoin, entry.receivedCoin, engine, valueOf, book.currency);
     } else {
       yield* single(entry, engine, valueOf);
     }
   }
+  for (const match of engine.finish?.() ?? []) yield { kind: 'disposal', match };
 }
 
 type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise<Valuation | null>;
 
-async function* trade(
+async function* trade<M>(
   entry: LedgerEntry,
   sentCoin: string,
   receivedCoin: string,
-  engine: LotEngine,
+  engine: LotSink<M>,
   valueOf: ValueOf,
   currency: string,
-): AsyncGenerator<GainsEvent> {
+): AsyncGenerator<GainsEvent<M>> {
   const fee = entry.feeAmount ?? ZERO;
   const sent = plus(entry.sentAmount ?? ZERO, entry.feeCoin === sentCoin ? fee : ZERO);
   const received = minus(entry.receivedAmount ?? ZERO, entry.feeCoin === receivedCoin ? fee : ZERO);
@@ -80,7 +96,7 @@ async function* trade(
   if (received.gt(ZERO)) engine.acquire(receivedCoin, received, value, entry.atMs, entry.recordIds);
 }
 
-async function* single(entry: LedgerEntry, engine: LotEngine, valueOf: ValueOf): AsyncGenerator<GainsEvent> {
+async function* single<M>(entry: LedgerEntry, engine: LotSink<M>, valueOf: ValueOf): AsyncGenerator<GainsEvent<M>> {
   const { category, atMs, recordIds } = entry;
   const keeps = KEEPS_LOTS.has(category);
   const incoming = entry.receivedCoin !== null && entry.receivedAmount !== null ? entry.receivedAmount : null;
@@ -106,13 +122,13 @@ async function* single(entry: LedgerEntry, engine: LotEngine, valueOf: ValueOf):
   const coin = entry.sentCoin;
   const fee = entry.feeCoin === coin && entry.feeAmount !== null ? entry.feeAmount : ZERO;
   const feeOnly = recordIds.endsWith(':fee') || category === 'fee' || category === 'income';
-  const dispose = function* (quantity: Decimal, proceeds: Decimal | null): Generator<GainsEvent> {
+  const dispose = function* (quantity: Decimal, proceeds: Decimal | null): Generator<GainsEvent<M>> {
     for (const match of engine.dispose(coin, quantity, proceeds, atMs, recordIds)) yield { kind: 'disposal', match };
   };
   if (feeOnly) {
     yield* dispose(plus(entry.sentAmount, fee), ZERO);
   } else if (keeps || category === 'withdrawal') {
-    if (category === 'withdrawal') engine.remove(coin, entry.sentAmount);
+    if (category === 'withdrawal') engine.remove(coin, entry.sentAmount, atMs);
     yield* dispose(fee, ZERO);
   } else {
     const valuation = await valueOf(coin, entry.sentAmount, atMs);

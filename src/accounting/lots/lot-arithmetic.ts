@@ -42,9 +42,22 @@ export function times(a: Decimal, b: Decimal): Decimal {
 
 /** `total x part / whole`, exact when part = whole, else rounded to COST_PLACES places (half even). */
 export function share(total: Decimal, part: Decimal, whole: Decimal): Decimal {
+  return shareAt(total, part, whole, SHARE_ROUNDING);
+}
+
+/** How a share is rounded: decimal places and a decimal.js rounding mode. */
+export interface ShareRounding {
+  readonly places: number;
+  readonly mode: Decimal.Rounding;
+}
+
+export const SHARE_ROUNDING: ShareRounding = { places: COST_PLACES, mode: Decimal.ROUND_HALF_EVEN };
+
+/** `share` at another rounding (HMRC's worked examples state costs in whole pounds, half up). */
+export function shareAt(total: Decimal, part: Decimal, whole: Decimal, rounding: ShareRounding): Decimal {
   if (part.eq(whole)) return total;
   const exact = new Exact(total).times(part).div(whole);
-  return new Decimal(exact.toDecimalPlaces(COST_PLACES, Decimal.ROUND_HALF_EVEN));
+  return new Decimal(exact.toDecimalPlaces(rounding.places, rounding.mode));
 }
 
 /** A value in the valuation currency at MONEY_PLACES places (half even). */

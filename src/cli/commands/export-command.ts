@@ -22,6 +22,7 @@ interface ExportOptions {
   pending?: boolean;
   method?: string;
   longTermDays?: string;
+  valuation?: string;
   allowPartial?: boolean;
   out?: string;
   json?: boolean;
@@ -40,8 +41,12 @@ export function registerExportCommand(program: Command): void {
     .option('--tz <zone>', 'IANA time zone of the dates and of local times', 'UTC')
     .option('--coin <coin>', 'only this coin (margin coin for futures reports)')
     .option('--pending', 'broker-transfers: include records still pending')
-    .option('--method <method>', 'realized gains: lot matching fifo, lifo, hifo or average (default fifo)')
+    .option(
+      '--method <method>',
+      'realized gains: fifo, lifo, hifo, average, uk (HMRC share matching, GBP) or de (section 23 EStG, EUR) (default fifo)',
+    )
     .option('--long-term-days <days>', 'realized gains: held more than this many days is long-term (default 365)')
+    .option('--valuation <currency>', 'value in this currency, e.g. GBP or EUR (default VALUATION_CURRENCY)')
     .option('--allow-partial', 'export even when the period is not fully synced (the file is marked _PARTIAL)')
     .option(
       '--out <file>',
@@ -73,6 +78,7 @@ export function registerExportCommand(program: Command): void {
             includePending: options.pending,
             method: options.method,
             longTermDays: options.longTermDays,
+            valuation: options.valuation,
           });
           // A period the stored history does not fully cover is refused, unless asked for: then marked.
           const { csvPath, manifestPath, unpairedPath, manifest, gap } = await exportCovered({

@@ -28,7 +28,7 @@ export const balancesReport: ComputedReportDefinition = {
   description:
     "opening and closing balance per coin with the period's inflows, outflows and fees; the closing balance ties to the exchange's",
   streams: ['spot'],
-  accepts: { coin: true, includePending: false },
+  accepts: { coin: true, includePending: false, valuation: true },
   columns: [
     text('coin'),
     decimal('opening_balance'),

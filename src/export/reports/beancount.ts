@@ -17,7 +17,7 @@ export const beancountReport: ComputedReportDefinition = {
   description:
     "a double-entry journal of the period for beancount: one transaction per record or paired trade, with the exchange's balances as assertions",
   streams: ['spot'],
-  accepts: { coin: false, includePending: false },
+  accepts: { coin: false, includePending: false, valuation: true },
   columns: [text('directive')],
   textFile: { extension: '.beancount' },
   kind: 'computed',

@@ -1,9 +1,11 @@
 import type pg from 'pg';
 
 import type { GainsEvent } from '../../accounting/gains/gains-event.ts';
-import { walkHistory } from '../../accounting/gains/walk-history.ts';
+import { type GainsMethod, lotMethodOf } from '../../accounting/gains/gains-method.ts';
+import { THIRTY_DAYS, type UkMatch, UkMatcher } from '../../accounting/gains/uk-matching.ts';
+import { type LotSink, walkHistory } from '../../accounting/gains/walk-history.ts';
 import { LotEngine } from '../../accounting/lots/lot-engine.ts';
-import { DEFAULT_LONG_TERM_DAYS, DEFAULT_LOT_METHOD, type LotMethod } from '../../accounting/lots/lot-method.ts';
+import { DEFAULT_LONG_TERM_DAYS, DEFAULT_LOT_METHOD } from '../../accounting/lots/lot-method.ts';
 import { DEFAULT_TOLERANCE_MS } from '../../accounting/prices/memory-price-book.ts';
 import { openPriceBook } from '../../accounting/prices/open-price-book.ts';
 import type { PriceBook } from '../../accounting/prices/price-book.ts';
@@ -13,7 +15,7 @@ import type { ReportParams } from '../report-definition.ts';
 export const DEFAULT_VALUATION_CURRENCY = 'USDT';
 
 export interface LotSettings {
-  readonly method: LotMethod;
+  readonly method: GainsMethod;
   readonly longTermDays: number;
   readonly currency: string;
   readonly toleranceMs: number;
@@ -34,25 +36,56 @@ export type OpenBook = (db: pg.ClientBase, accountId: string, settings: LotSetti
 export const openStoredBook: OpenBook = (db, accountId, settings) =>
   openPriceBook(db, { accountId, currency: settings.currency, toleranceMs: settings.toleranceMs });
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Every gains event of the account's stored spot history up to the period's end (lots carry in
- * from before the period), priced by the book, in walk order. Events before the period are
- * computed (they shape the lots) but not yielded.
+ * from before the period), priced by the book, in walk order, matched by the method's lot order
+ * (`de`: FIFO). Events before the period are computed (they shape the lots) but not yielded.
  */
-export async function* gainsEvents(
+export function gainsEvents(
   params: ReportParams,
   db: pg.ClientBase,
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
 ): AsyncGenerator<GainsEvent> {
+  const engine = (currency: string) => new LotEngine(lotMethodOf(settings.method), currency);
+  return walkPeriod(params, db, settings, openBook, engine, 0, (match) => match.disposedAtMs);
+}
+
+/**
+ * The same walk under HMRC's share matching (uk-matching.ts). A disposal near the period's end is
+ * matched with acquisitions in the 30 days after it, so the history is read 31 days past the end
+ * (as far as it is stored); disposals and income after the end are not yielded.
+ */
+export function ukGainsEvents(
+  params: ReportParams,
+  db: pg.ClientBase,
+  settings: LotSettings,
+  openBook: OpenBook = openStoredBook,
+): AsyncGenerator<GainsEvent<UkMatch>> {
+  const matcher = (currency: string) => new UkMatcher(currency);
+  return walkPeriod(params, db, settings, openBook, matcher, (THIRTY_DAYS + 1) * DAY_MS, (m) => m.disposedAtMs);
+}
+
+async function* walkPeriod<M>(
+  params: ReportParams,
+  db: pg.ClientBase,
+  settings: LotSettings,
+  openBook: OpenBook,
+  sinkFor: (currency: string) => LotSink<M>,
+  readPastEndMs: number,
+  disposedAtMs: (match: M) => number,
+): AsyncGenerator<GainsEvent<M>> {
   const book = await openBook(db, params.accountId, settings);
   try {
-    const engine = new LotEngine(settings.method, book.currency);
     const startMs = params.period.start.getTime();
-    const entries = readLedgerEntries(db, params.accountId, params.period.end);
-    for await (const event of walkHistory(entries, book, engine)) {
-      const atMs = event.kind === 'disposal' ? event.match.disposedAtMs : event.atMs;
-      if (atMs >= startMs) yield event;
+    const endMs = params.period.end.getTime();
+    const until = new Date(endMs + readPastEndMs);
+    const entries = readLedgerEntries(db, params.accountId, until);
+    for await (const event of walkHistory(entries, book, sinkFor(book.currency))) {
+      const atMs = event.kind === 'disposal' ? disposedAtMs(event.match) : event.atMs;
+      if (atMs >= startMs && atMs < endMs) yield event;
     }
   } finally {
     await book.close();

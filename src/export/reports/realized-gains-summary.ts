@@ -76,7 +76,7 @@ export function realizedGainsSummaryReportWith(openBook: OpenBook): ComputedRepo
     streams: ['spot'],
     // A gap anywhere before the period loses lots, and so cost bases: the whole history must be synced.
     coverage: 'history',
-    accepts: { coin: true, includePending: false, lots: true },
+    accepts: { coin: true, includePending: false, lots: true, valuation: true },
     columns: [
       text('level'),
       text('coin'),

@@ -77,7 +77,7 @@ export function realizedGainsReportWith(openBook: OpenBook): ComputedReportDefin
     streams: ['spot'],
     // A gap anywhere before the period loses lots, and so cost bases: the whole history must be synced.
     coverage: 'history',
-    accepts: { coin: true, includePending: false, lots: true },
+    accepts: { coin: true, includePending: false, lots: true, valuation: true },
     columns: [
       text('disposed_at'),
       text('coin'),

@@ -1,0 +1,88 @@
+import { daysHeld, deYear, taxableSale } from '../../accounting/gains/de-private-sales.ts';
+import { RULES_VERSION } from '../../accounting/gains/gains-method.ts';
+import { minus, plain } from '../../accounting/lots/lot-arithmetic.ts';
+import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
+import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
+import { decimal, text } from '../report-definition.ts';
+import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+import { EXCEEDS_HOLDINGS, localTime, reportedCostBasis, UNPRICED } from './realized-gains.ts';
+
+/**
+ * Whether a match is a taxable private sale: held one year or less. A part sold beyond the
+ * holdings has no acquisition date: taxable, the conservative reading, and flagged for review.
+ */
+export function deTaxable(match: LotMatch): boolean {
+  return match.acquiredAtMs === null || taxableSale(match.acquiredAtMs, match.disposedAtMs);
+}
+
+/** The cells of one FIFO match under section 23 EStG; gain is proceeds - cost_basis exactly. */
+export function deGainRow(match: LotMatch, currency: string, tz: string): ReportRow {
+  const costBasis = reportedCostBasis(match);
+  const gain = match.proceeds !== null && costBasis !== null ? plain(minus(match.proceeds, costBasis)) : null;
+  const held = match.acquiredAtMs === null ? null : daysHeld(match.acquiredAtMs, match.disposedAtMs);
+  return {
+    cells: [
+      String(deYear(match.disposedAtMs)),
+      localTime(match.disposedAtMs, tz),
+      match.coin,
+      plain(match.quantity),
+      match.proceeds === null ? null : plain(match.proceeds),
+      costBasis === null ? null : plain(costBasis),
+      gain,
+      match.acquiredAtMs === null ? null : localTime(match.acquiredAtMs, tz),
+      held === null ? null : String(held),
+      deTaxable(match) ? 'yes' : 'no',
+      'de',
+      RULES_VERSION.de,
+      currency,
+      match.disposalRecordIds,
+      match.lotRecordIds,
+    ],
+    flag: match.beyondHoldings ? EXCEEDS_HOLDINGS : gain === null ? UNPRICED : null,
+  };
+}
+
+/**
+ * realized-gains under `--method de`: private sales (section 23 EStG) matched first in, first out
+ * within the account, each with its holding period and whether it is taxable (held one year or
+ * less); docs/reports.md, "German private sales".
+ */
+export function deGainsReportWith(openBook: OpenBook): ComputedReportDefinition {
+  return {
+    name: 'realized-gains',
+    title: 'Realized gains (German private sales, section 23 EStG)',
+    description:
+      'one row per disposal and the FIFO lot it consumed, with proceeds, cost, gain, days held and whether the sale is taxable (held one year or less), in euros',
+    streams: ['spot'],
+    coverage: 'history',
+    accepts: { coin: true, includePending: false, lots: true, valuation: true },
+    columns: [
+      text('year'),
+      text('disposed_at'),
+      text('coin'),
+      decimal('quantity'),
+      decimal('proceeds'),
+      decimal('cost_basis'),
+      decimal('gain'),
+      text('acquired_at'),
+      decimal('days_held'),
+      text('taxable'),
+      text('method'),
+      text('rules_version'),
+      text('valuation_currency'),
+      text('disposal_record_ids'),
+      text('lot_record_ids'),
+    ],
+    kind: 'computed',
+    async *rows(params, db) {
+      const settings = lotSettings(params);
+      for await (const event of gainsEvents(params, db, settings, openBook)) {
+        if (event.kind !== 'disposal') continue;
+        if (params.coin !== undefined && event.match.coin !== params.coin) continue;
+        yield deGainRow(event.match, settings.currency, params.period.tz);
+      }
+    },
+  };
+}
+
+export const deGainsReport = deGainsReportWith(openStoredBook);

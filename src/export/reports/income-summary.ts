@@ -1,0 +1,111 @@
+import type { Decimal } from 'decimal.js';
+import { DateTime } from 'luxon';
+
+import { belowFreigrenze, deYear, INCOME_FREIGRENZE } from '../../accounting/gains/de-private-sales.ts';
+import { ukTaxYear } from '../../accounting/gains/uk-day.ts';
+import { plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
+import type { ComputedReportDefinition, ReportParams, ReportRow } from '../report-definition.ts';
+import { decimal, text } from '../report-definition.ts';
+import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+import { UNPRICED } from './realized-gains.ts';
+
+interface Totals {
+  receipts: number;
+  quantity: Decimal;
+  value: Decimal;
+  unpriced: number;
+}
+
+const empty = (): Totals => ({ receipts: 0, quantity: ZERO, value: ZERO, unpriced: 0 });
+
+/** The year an income counts in: UK tax year (`uk`), German calendar year (`de`), else the period zone's year. */
+function yearOf(params: ReportParams, atMs: number): string {
+  if (params.method === 'uk') return ukTaxYear(atMs);
+  if (params.method === 'de') return String(deYear(atMs));
+  return String(DateTime.fromMillis(atMs, { zone: params.period.tz }).year);
+}
+
+/**
+ * The income report's summary: per year and coin the income received (rewards, interest, staking,
+ * airdrops) valued at receipt, then per year the total. With `--method de` the total row applies
+ * the Freigrenze of section 22 no. 3 EStG (EUR 256: a year's total below it is tax-free, reaching
+ * it makes all of it taxable); with `--method uk` the years are UK tax years. Same walk as income.
+ */
+export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefinition {
+  return {
+    name: 'income-summary',
+    title: 'Income summary',
+    description:
+      'income received per year and coin, valued at receipt, with the year’s total (with --method de: the EUR 256 Freigrenze and the taxable amount; --method uk: UK tax years)',
+    streams: ['spot'],
+    accepts: { coin: true, includePending: false, lots: true, valuation: true },
+    columns: [
+      text('level'),
+      text('year'),
+      text('coin'),
+      decimal('receipts'),
+      decimal('quantity'),
+      decimal('value'),
+      decimal('unpriced_receipts'),
+      decimal('freigrenze'),
+      text('below_freigrenze'),
+      decimal('taxable_value'),
+      text('method'),
+      text('valuation_currency'),
+    ],
+    kind: 'computed',
+    async *rows(params, db) {
+      const settings = lotSettings(params);
+      const de = params.method === 'de';
+      const byYear = new Map<string, Map<string, Totals>>();
+      for await (const event of gainsEvents(params, db, settings, openBook)) {
+        if (event.kind !== 'income') continue;
+        if (params.coin !== undefined && event.coin !== params.coin) continue;
+        const year = yearOf(params, event.atMs);
+        let coins = byYear.get(year);
+        if (coins === undefined) byYear.set(year, (coins = new Map()));
+        let t = coins.get(event.coin);
+        if (t === undefined) coins.set(event.coin, (t = empty()));
+        t.receipts++;
+        t.quantity = plus(t.quantity, event.quantity);
+        if (event.value === null) t.unpriced++;
+        else t.value = plus(t.value, event.value);
+      }
+      const method = params.method ?? '';
+      const cells = (level: string, year: string, coin: string, t: Totals, verdict: (string | null)[]) => [
+        level,
+        year,
+        coin,
+        String(t.receipts),
+        level === 'coin' ? plain(t.quantity) : null,
+        plain(t.value),
+        String(t.unpriced),
+        ...verdict,
+        method,
+        settings.currency,
+      ];
+      for (const year of [...byYear.keys()].sort()) {
+        const coins = byYear.get(year)!;
+        const total = empty();
+        for (const coin of [...coins.keys()].sort()) {
+          const t = coins.get(coin)!;
+          yield { cells: cells('coin', year, coin, t, [null, null, null]), flag: t.unpriced > 0 ? UNPRICED : null };
+          total.receipts += t.receipts;
+          total.unpriced += t.unpriced;
+          total.value = plus(total.value, t.value);
+        }
+        const below = belowFreigrenze(total.value, INCOME_FREIGRENZE);
+        const verdict = de
+          ? [String(INCOME_FREIGRENZE), below ? 'yes' : 'no', plain(below ? ZERO : total.value)]
+          : [null, null, null];
+        const summary: ReportRow = {
+          cells: cells('total', year, '', total, verdict),
+          flag: total.unpriced > 0 ? UNPRICED : null,
+        };
+        yield summary;
+      }
+    },
+  };
+}
+
+export const incomeSummaryReport = incomeSummaryReportWith(openStoredBook);
