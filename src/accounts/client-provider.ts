@@ -75,9 +75,26 @@ export class ClientProvider {
     }
   }
 
-  #build(credentials: Omit<AccountCredentials, 'id'>): ExchangeClient {
+  /**
+   * One signed read (a single spot record) with the account's stored credentials, tried once
+   * with no retry: whether the exchange answers and accepts them, known within one request's
+   * timeout. Throws the exchange's error as its class (ExchangeNetworkError for a dead address,
+   * ExchangeAuthError for refused credentials); `doctor` and `reconcile` ask it before work that
+   * would otherwise retry a dead exchange for half a minute.
+   */
+  async probe(accountId: string): Promise<void> {
+    const client = this.#build(await this.accounts.credentials(accountId), { retry: { maxAttempts: 1 } });
+    try {
+      await spotRecord(client, { limit: 1 });
+    } finally {
+      await client.close();
+    }
+  }
+
+  #build(credentials: Omit<AccountCredentials, 'id'>, extra: ClientOverrides = {}): ExchangeClient {
     return new ExchangeClient({
       ...this.overrides,
+      ...extra,
       baseUrl: credentials.baseUrl,
       apiKey: credentials.apiKey,
       secretKey: credentials.secretKey,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 
 import { createRuntime } from '../../app/create-runtime.ts';
+import { assertExchangeAnswers } from '../../app/services/exchange-answers.ts';
 import { parseRecountMode } from '../../reconcile/recount-mode.ts';
 import type { ReconciliationReport } from '../../reconcile/report-types.ts';
 import { runReconciliation } from '../../reconcile/run-reconciliation.ts';
@@ -48,6 +49,8 @@ export function registerReconcileCommand(program: Command): void {
         const progress = new CheckProgressView();
         try {
           const account = await runtime.accounts.get(options.account);
+          // Every check but the coverage one asks the exchange: a dead one is said at once (exit 3).
+          if (recount !== 'none') await assertExchangeAnswers(runtime, account);
           const report = await runReconciliation(runtime, {
             accountId: account.id,
             recount,
