@@ -5,6 +5,7 @@ import type pg from 'pg';
 
 import { createRuntime } from '../app/create-runtime.ts';
 import { startBackfill } from '../app/services/backfill.ts';
+import { recordReconciliationRun } from '../app/services/record-run.ts';
 import { startWorkers } from '../app/workers.ts';
 import { watchWindows } from '../cli/watch-windows.ts';
 import type { Config } from '../config/config.ts';
@@ -72,7 +73,12 @@ export async function runDemo(config: Config, log: (line: string) => void): Prom
     const now = Date.now();
     const from = day.toMillis() - 400 * DAY;
     const backfill = await startBackfill(runtime, { account: name, stream: 'all', from, to: now, now });
-    await watchWindows(runtime, backfill, { title: `backfill ${name} all streams`, inProcessWorker: true });
+    // Recorded as a run, as the worker records its syncs: `ledgerline runs` and the metrics see it.
+    await watchWindows(runtime, backfill, {
+      title: `backfill ${name} all streams`,
+      inProcessWorker: true,
+      record: { accountId: account.id, by: 'npm run demo' },
+    });
 
     phase('backfill');
     const prices = await loadDemoPrices(
@@ -109,6 +115,7 @@ export async function runDemo(config: Config, log: (line: string) => void): Prom
       return written;
     });
     const [reconciliation, reports] = await Promise.all([reconciled, exported]);
+    await recordReconciliationRun(runtime, reconciliation, 'npm run demo');
     phase('reconcile and exports');
     const rows = await rowCounts(runtime.pool, account.id);
     return { account: name, rows, seconds: (Date.now() - started) / 1000, phases, reconciliation, reports };
