@@ -7,6 +7,7 @@ import {
   ExchangeIpError,
   ExchangePermissionError,
 } from '../exchange/index.ts';
+import { logger } from '../logging/logger.ts';
 import { spotRecord } from '../streams/spot/pager.ts';
 import { CredentialsRefusedError } from './account-errors.ts';
 import type { AccountCredentials, AccountService } from './account-service.ts';
@@ -83,7 +84,11 @@ export class ClientProvider {
    * would otherwise retry a dead exchange for half a minute.
    */
   async probe(accountId: string): Promise<void> {
-    const client = this.#build(await this.accounts.credentials(accountId), { retry: { maxAttempts: 1 } });
+    const client = this.#build(await this.accounts.credentials(accountId), {
+      retry: { maxAttempts: 1 },
+      // The caller says what the failure means, in one line: the client's own warning would be a second.
+      logger: logger('exchange-client').child({}, { level: 'error' }),
+    });
     try {
       await spotRecord(client, { limit: 1 });
     } finally {

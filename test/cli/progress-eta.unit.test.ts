@@ -26,7 +26,7 @@ describe('progress: the ETA from the remaining requests and the budget', () => {
     expect(etaText(p, 1)).toBe('ETA 14s, waiting for its 1/s budget (~14 requests)');
   });
 
-  it("after some windows: their average pages per window, less the pages the open ones have read", () => {
+  it('after some windows: their average pages per window, less the pages the open ones have read', () => {
     // 4 done in 12 pages (3 each); 10 open of which 2 pages read: 10 * 3 - 2 = 28 requests.
     const p = progress({ done: 4, donePages: 12, openPages: 2 });
     expect(remainingRequests(p)).toBe(28);

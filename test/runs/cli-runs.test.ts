@@ -57,7 +57,11 @@ describe('every run is a run: the CLI records its syncs, backfills and reconcili
     expect(metric).toMatch(/^ledgerline_last_successful_sync_timestamp_seconds\{account="demo"\} \d+/);
     expect(Number(metric!.split(' ')[1]) * 1000).toBeCloseTo(Date.parse(first!.finishedAt), -3);
 
-    const sync = await runCliLive(['sync', '--account', 'demo', '--stream', 'transfers', '--with-worker'], env(), 120_000);
+    const sync = await runCliLive(
+      ['sync', '--account', 'demo', '--stream', 'transfers', '--with-worker'],
+      env(),
+      120_000,
+    );
     expect(sync.status, sync.stderr).toBe(0);
     const reconcile = await runCliLive(['reconcile', '--account', 'demo', '--recount', 'none'], env(), 120_000);
     expect([0, 1], reconcile.stderr).toContain(reconcile.status);

@@ -36,9 +36,7 @@ export async function recordWindowsRun(
       rows: sum((p) => p.rows),
       windows: sum((p) => p.done + p.failed),
       failedWindows: failed.length,
-      failures: failed
-        .slice(0, 20)
-        .map((w) => oneLine(`${w.stream} ${day(w.start)}: ${w.lastError ?? 'failed'}`)),
+      failures: failed.slice(0, 20).map((w) => oneLine(`${w.stream} ${day(w.start)}: ${w.lastError ?? 'failed'}`)),
       detail: { by: run.by, revised: sum((p) => p.revised) },
     },
   });
