@@ -192,19 +192,38 @@ export const DEMO_SETTINGS_FILE = '.ledgerline-demo.env';
  */
 export function getConfig(options: { demoSettings?: boolean } = {}): Config {
   if (!cached) {
-    const dotEnv = readEnvFile('.env');
-    const nodeEnv = process.env.NODE_ENV ?? dotEnv.NODE_ENV ?? 'development';
-    const demo = options.demoSettings !== false && nodeEnv === 'development' ? readEnvFile(DEMO_SETTINGS_FILE) : {};
-    const applied: string[] = [];
-    for (const [name, value] of Object.entries({ ...dotEnv, ...demo })) {
-      if (process.env[name] !== undefined) continue;
-      process.env[name] = value;
-      if (Object.hasOwn(demo, name)) applied.push(name);
-    }
-    demoApplied = applied.length > 0 ? applied.join(', ') : undefined;
+    const layered = layeredEnvironment(process.env, {
+      dotEnv: readEnvFile('.env'),
+      demo: options.demoSettings === false ? {} : readEnvFile(DEMO_SETTINGS_FILE),
+    });
+    for (const name of layered.filled) process.env[name] = layered.env[name];
+    demoApplied = layered.fromDemo.length > 0 ? layered.fromDemo.join(', ') : undefined;
     cached = loadConfig();
   }
   return cached;
+}
+
+/**
+ * The environment a process runs with, its files filled in: a variable set in `env` wins; then
+ * the demo's settings, unless NODE_ENV (from either place) is production or test; then `.env`.
+ * Returns the merged environment, the names it filled in and those the demo's file gave. Pure.
+ */
+export function layeredEnvironment(
+  env: NodeJS.ProcessEnv,
+  files: { dotEnv: Record<string, string>; demo: Record<string, string> },
+): { env: NodeJS.ProcessEnv; filled: string[]; fromDemo: string[] } {
+  const nodeEnv = env.NODE_ENV ?? files.dotEnv.NODE_ENV ?? 'development';
+  const demo = nodeEnv === 'development' ? files.demo : {};
+  const merged: NodeJS.ProcessEnv = { ...env };
+  const filled: string[] = [];
+  const fromDemo: string[] = [];
+  for (const [name, value] of Object.entries({ ...files.dotEnv, ...demo })) {
+    if (env[name] !== undefined) continue;
+    merged[name] = value;
+    filled.push(name);
+    if (Object.hasOwn(demo, name)) fromDemo.push(name);
+  }
+  return { env: merged, filled, fromDemo };
 }
 
 /** The variables the demo's settings file supplied to this process, if it supplied any. */
