@@ -7,6 +7,7 @@ import {
   ExchangeIpError,
   ExchangePermissionError,
 } from '../exchange/index.ts';
+import { logger } from '../logging/logger.ts';
 import { spotRecord } from '../streams/spot/pager.ts';
 import { CredentialsRefusedError } from './account-errors.ts';
 import type { AccountCredentials, AccountService } from './account-service.ts';
@@ -75,9 +76,30 @@ export class ClientProvider {
     }
   }
 
-  #build(credentials: Omit<AccountCredentials, 'id'>): ExchangeClient {
+  /**
+   * One signed read (a single spot record) with the account's stored credentials, tried once
+   * with no retry: whether the exchange answers and accepts them, known within one request's
+   * timeout. Throws the exchange's error as its class (ExchangeNetworkError for a dead address,
+   * ExchangeAuthError for refused credentials); `doctor` and `reconcile` ask it before work that
+   * would otherwise retry a dead exchange for half a minute.
+   */
+  async probe(accountId: string): Promise<void> {
+    const client = this.#build(await this.accounts.credentials(accountId), {
+      retry: { maxAttempts: 1 },
+      // The caller says what the failure means, in one line: the client's own warning would be a second.
+      logger: logger('exchange-client').child({}, { level: 'error' }),
+    });
+    try {
+      await spotRecord(client, { limit: 1 });
+    } finally {
+      await client.close();
+    }
+  }
+
+  #build(credentials: Omit<AccountCredentials, 'id'>, extra: ClientOverrides = {}): ExchangeClient {
     return new ExchangeClient({
       ...this.overrides,
+      ...extra,
       baseUrl: credentials.baseUrl,
       apiKey: credentials.apiKey,
       secretKey: credentials.secretKey,

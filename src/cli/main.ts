@@ -9,6 +9,7 @@ import { registerApikeysCommands } from './commands/apikeys-command.ts';
 import { registerBackfillCommand } from './commands/backfill-command.ts';
 import { registerConfigCommands } from './commands/config-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
+import { registerDoctorCommand } from './commands/doctor-command.ts';
 import { registerExportCommand } from './commands/export-command.ts';
 import { registerOrdersCommands } from './commands/orders-command.ts';
 import { registerPricesCommands } from './commands/prices-command.ts';
@@ -42,6 +43,7 @@ const program = new Command('ledgerline')
 
 registerConfigCommands(program);
 registerDbCommands(program);
+registerDoctorCommand(program);
 registerAccountsCommands(program);
 registerWorkerCommand(program);
 registerBackfillCommand(program);

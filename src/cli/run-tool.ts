@@ -1,4 +1,4 @@
-import { type Config, getConfig } from '../config/config.ts';
+import { type Config, DEMO_SETTINGS_FILE, demoSettingsApplied, getConfig } from '../config/config.ts';
 import { LedgerlineError } from '../errors/index.ts';
 import { checkServices, type Store } from './check-services.ts';
 import { explainDatabaseFailure } from './database-failure.ts';
@@ -18,6 +18,8 @@ export interface ToolOptions {
    * needs Postgres; only `migrate`, which makes it so, says false.
    */
   migrated?: boolean;
+  /** Whether the demo's settings file may supply variables (see getConfig); the demo says false. */
+  demoSettings?: boolean;
 }
 
 /**
@@ -30,7 +32,14 @@ export interface ToolOptions {
 export async function runTool(main: (config: Config) => Promise<void>, options: ToolOptions = {}): Promise<void> {
   let config: Config | undefined;
   try {
-    config = getConfig();
+    config = getConfig({ demoSettings: options.demoSettings ?? true });
+    const demo = demoSettingsApplied();
+    // Said to a person at a terminal only: scripts get the same settings without a line to parse.
+    if (demo && process.stderr.isTTY) {
+      process.stderr.write(
+        `(${demo} from ${DEMO_SETTINGS_FILE}, written by npm run demo; delete it to leave the demo)\n`,
+      );
+    }
     const needs = options.needs ?? ['postgres', 'redis'];
     await checkServices(config, needs, { migrated: options.migrated ?? needs.includes('postgres') });
     await main(config);

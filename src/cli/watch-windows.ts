@@ -2,6 +2,7 @@ import type { Runtime } from '../../jobs/runtime.ts';
 import type { StartedBackfill } from '../app/services/backfill.ts';
 import { ingestWorkerCount } from '../app/services/backfill.ts';
 import { requeueIdleWindows } from '../app/services/heal.ts';
+import { recordFailedRun, recordWindowsRun, type RunOrigin } from '../app/services/record-run.ts';
 import { PermanentError } from '../errors/index.ts';
 import { failedWindows, type StreamProgress, windowProgress } from '../ingest/coverage/window-progress.ts';
 import { formatInstant } from '../ingest/time-arguments.ts';
@@ -22,8 +23,14 @@ export class WindowsFailedError extends PermanentError {
 export async function watchWindows(
   runtime: Runtime,
   started: StartedBackfill,
-  options: { title: string; inProcessWorker: boolean },
+  options: {
+    title: string;
+    inProcessWorker: boolean;
+    /** The account and the command: the run is recorded in `run`, as the worker records its syncs. */
+    record?: { accountId: string; by: RunOrigin };
+  },
 ): Promise<StreamProgress[]> {
+  const startedAt = new Date();
   for (const note of started.notes) console.log(`note: ${note}`);
   console.log(
     `${options.title}: ${started.windows.length} windows, ${started.alreadyDone} already complete, ${started.enqueued} enqueued`,
@@ -32,26 +39,41 @@ export async function watchWindows(
     console.log('warning: no worker is running; start one with `ledgerline worker` (or pass --with-worker)');
   }
   const ids = started.windows.map((w) => w.id);
-  const view = new WindowProgressView();
+  const view = new WindowProgressView(runtime.config);
   const healEveryMs = runtime.config.workerHealIntervalMs;
   let lastHeal = Date.now();
   let requeued = 0;
+  const follow = async (): Promise<StreamProgress[]> => {
+    try {
+      for (;;) {
+        const progress = await windowProgress(runtime.pool, ids);
+        view.update(progress);
+        if (progress.every((p) => p.done + p.failed === p.total)) return progress;
+        // Windows whose job Redis lost (a flush, a restart without persistence) would be waited on
+        // forever: their jobs are put back, from the rows in Postgres.
+        if (Date.now() - lastHeal >= healEveryMs) {
+          lastHeal = Date.now();
+          requeued += await requeueIdleWindows(runtime, healEveryMs, ids);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    } finally {
+      view.stop();
+    }
+  };
   let progress: StreamProgress[];
   try {
-    for (;;) {
-      progress = await windowProgress(runtime.pool, ids);
-      view.update(progress);
-      if (progress.every((p) => p.done + p.failed === p.total)) break;
-      // Windows whose job Redis lost (a flush, a restart without persistence) would be waited on
-      // forever: their jobs are put back, from the rows in Postgres.
-      if (Date.now() - lastHeal >= healEveryMs) {
-        lastHeal = Date.now();
-        requeued += await requeueIdleWindows(runtime, healEveryMs, ids);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    progress = await follow();
+  } catch (error) {
+    // Ended by a failure of its own (Postgres lost, say): a failed run, if it can still be written.
+    if (options.record) {
+      await recordFailedRun(runtime, { kind: 'sync', ...options.record, startedAt, error }).catch(() => undefined);
     }
-  } finally {
-    view.stop();
+    throw error;
+  }
+  if (options.record) {
+    const readIds = started.windows.filter((w) => w.status !== 'done').map((w) => w.id);
+    await recordWindowsRun(runtime, { ...options.record, startedAt, readIds });
   }
   if (requeued > 0)
     console.log(`note: ${requeued} window(s) had lost their job (did Redis lose its data?) and were enqueued again`);

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 
 import { ConfigError } from '../errors/index.ts';
 import type { ReportName } from '../vocabulary/report-names.ts';
@@ -34,6 +35,8 @@ export interface Config {
   readonly exportDir: string;
   /** BullMQ key prefix: separate installations (or tests) sharing one Redis use different ones. */
   readonly queuePrefix: string;
+  /** The database `npm run demo` creates and fills on DATABASE_URL's server (DEMO_DATABASE). */
+  readonly demoDatabase: string;
   readonly workerConcurrency: number;
   /** A killed worker's job is taken over by another worker after this long. */
   readonly workerLockDurationMs: number;
@@ -121,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: raw.LOG_LEVEL,
     exportDir: path.resolve(raw.EXPORT_DIR),
     queuePrefix: raw.QUEUE_PREFIX,
+    demoDatabase: raw.DEMO_DATABASE,
     workerConcurrency: raw.WORKER_CONCURRENCY,
     workerLockDurationMs: raw.WORKER_LOCK_DURATION_MS,
     workerMaxStalledCount: raw.WORKER_MAX_STALLED_COUNT,
@@ -174,18 +178,63 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 const HOUR = 3_600_000;
 
 let cached: Config | undefined;
+let demoApplied: string | undefined;
+
+/** What `npm run demo` writes for the CLI to read: the environment that explores what it built. */
+export const DEMO_SETTINGS_FILE = '.ledgerline-demo.env';
 
 /**
- * The process's configuration, validated on first use. A `.env` file in the
- * working directory fills in variables the environment does not set.
+ * The process's configuration, validated on first use. Where a variable comes from, first
+ * wins: the environment; then, outside production and tests, the demo's settings file
+ * (`.ledgerline-demo.env`, written by `npm run demo` in the working directory), so that after the
+ * demo every command works on what it built; then a `.env` file in the working directory.
+ * `demoSettings: false` skips the demo's file (the demo itself, which writes it).
  */
-export function getConfig(): Config {
+export function getConfig(options: { demoSettings?: boolean } = {}): Config {
   if (!cached) {
-    if (existsSync('.env')) {
-      // loadEnvFile never overrides variables that are already set.
-      process.loadEnvFile('.env');
-    }
+    const layered = layeredEnvironment(process.env, {
+      dotEnv: readEnvFile('.env'),
+      demo: options.demoSettings === false ? {} : readEnvFile(DEMO_SETTINGS_FILE),
+    });
+    for (const name of layered.filled) process.env[name] = layered.env[name];
+    demoApplied = layered.fromDemo.length > 0 ? layered.fromDemo.join(', ') : undefined;
     cached = loadConfig();
   }
   return cached;
+}
+
+/**
+ * The environment a process runs with, its files filled in: a variable set in `env` wins; then
+ * the demo's settings, unless NODE_ENV (from either place) is production or test; then `.env`.
+ * Returns the merged environment, the names it filled in and those the demo's file gave. Pure.
+ */
+export function layeredEnvironment(
+  env: NodeJS.ProcessEnv,
+  files: { dotEnv: Record<string, string>; demo: Record<string, string> },
+): { env: NodeJS.ProcessEnv; filled: string[]; fromDemo: string[] } {
+  const nodeEnv = env.NODE_ENV ?? files.dotEnv.NODE_ENV ?? 'development';
+  const demo = nodeEnv === 'development' ? files.demo : {};
+  const merged: NodeJS.ProcessEnv = { ...env };
+  const filled: string[] = [];
+  const fromDemo: string[] = [];
+  for (const [name, value] of Object.entries({ ...files.dotEnv, ...demo })) {
+    if (env[name] !== undefined) continue;
+    merged[name] = value;
+    filled.push(name);
+    if (Object.hasOwn(demo, name)) fromDemo.push(name);
+  }
+  return { env: merged, filled, fromDemo };
+}
+
+/** The variables the demo's settings file supplied to this process, if it supplied any. */
+export function demoSettingsApplied(): string | undefined {
+  return demoApplied;
+}
+
+/** A dotenv file's variables; none when it does not exist. */
+function readEnvFile(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
+  return Object.fromEntries(
+    Object.entries(parseEnv(readFileSync(file, 'utf8'))).filter((e): e is [string, string] => e[1] !== undefined),
+  );
 }

@@ -159,6 +159,13 @@ export const envSchema = z.object({
       'must be 1-40 characters of letters, digits, _ and -, or such a name in braces ({ledgerline}) for a Redis Cluster',
     )
     .default('ledgerline'),
+  // The database `npm run demo` creates and fills, on DATABASE_URL's server: two demos sharing a
+  // server (or one beside a real installation) each name their own. Its queues are QUEUE_PREFIX-demo
+  // for the default name, QUEUE_PREFIX-<name> for another, so they never share jobs either.
+  DEMO_DATABASE: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be 1-63 lowercase letters, digits and _, not starting with a digit')
+    .default('ledgerline_demo'),
   WORKER_CONCURRENCY: z.coerce
     .number({ message: 'must be a whole number' })
     .int('must be a whole number')

@@ -1,11 +1,11 @@
-import path from 'node:path';
+import { Command, Option } from 'commander';
 
 import { runTool } from '../cli/run-tool.ts';
-import type { Config } from '../config/config.ts';
-import { withDatabase } from '../db/ensure-database.ts';
 import { PermanentError } from '../errors/index.ts';
 import { createRootLogger, setRootLogger } from '../logging/logger.ts';
-import { runDemo } from './run-demo.ts';
+import { demoConfig, demoEnvironment, writeDemoSettings } from './demo-settings.ts';
+import { printSummary, rulesMismatched } from './print-summary.ts';
+import { type DemoSummary, runDemo } from './run-demo.ts';
 
 class DemoChecksFailedError extends PermanentError {
   constructor() {
@@ -13,61 +13,59 @@ class DemoChecksFailedError extends PermanentError {
   }
 }
 
-/** The demo's own database, on the server DATABASE_URL names: never the installation's. */
-const DEMO_DATABASE = 'ledgerline_demo';
+const options = new Command('npm run demo --')
+  .description('the main job end to end against the bundled simulator, in a database and queues of its own')
+  .option('--serve', 'then keep the simulator, a worker and the web page running until Ctrl-C')
+  .addOption(
+    new Option('--scale <scale>', "the simulator's data: demo, or tiny (for tests: in a DEMO_DATABASE of its own)")
+      .choices(['demo', 'tiny'])
+      .default('demo'),
+  )
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+  .parse(process.argv)
+  .opts<{ serve?: boolean; scale: 'demo' | 'tiny' }>();
 
-/**
- * The demo's configuration: its own database and queue prefix, so its simulator account, rows
- * and jobs never mix with a real installation's (whose worker would otherwise take its jobs).
- */
-function demoConfig(config: Config): Config {
-  return {
-    ...config,
-    databaseUrl: withDatabase(config.databaseUrl, DEMO_DATABASE),
-    queuePrefix: `${config.queuePrefix}-demo`,
-  };
-}
-
-/** `npm run demo`: the main job, end to end, against the bundled simulator. */
+/** `npm run demo [-- --serve]`: the main job, end to end, against the bundled simulator. */
 await runTool(
   async (installation) => {
     const config = demoConfig(installation);
     // The demo reports its own progress; the workers it runs log only warnings and errors.
     setRootLogger(createRootLogger({ level: 'warn' }));
-    const summary = await runDemo(config, (line) => console.log(line));
-    const { reconciliation: report } = summary;
-    console.log('');
-    console.log(report.summary);
-    console.log('');
-    console.log(`ledgerline demo: ${summary.account}, ${summary.seconds.toFixed(1)} s`);
-    console.log(`  phases          ${summary.phases.map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(', ')}`);
-    console.log(
-      `  rows stored     positions ${summary.rows.positions}, spot ${summary.rows.spot}, transfers ${summary.rows.transfers}`,
-    );
-    const passed = report.checks.filter((c) => c.passed).length;
-    console.log(`  checks          ${passed}/${report.checks.length} passed${report.passed ? '' : ' (FAILED)'}`);
-    console.log(`  reports         ${path.relative(process.cwd(), config.exportDir) || '.'}/`);
-    const label = (r: (typeof summary.reports)[number]) => (r.method ? `${r.report} --method ${r.method}` : r.report);
-    const width = Math.max(...summary.reports.map((r) => label(r).length));
-    for (const r of summary.reports) {
-      console.log(
-        `    ${label(r).padEnd(width)} ${String(r.rows).padStart(6)} rows  ${path.relative(process.cwd(), r.csvPath)}` +
-          (r.unpairedLegs > 0 ? `  (${r.unpairedLegs} unpaired trade legs)` : '') +
-          (r.gap ? `  (partial: ${r.gap})` : ''),
-      );
+    const environment = demoEnvironment(installation, config);
+    const file = writeDemoSettings(environment);
+    const explore = () => {
+      console.log('');
+      console.log(`To explore it, the CLI reads these from ${file} (the environment still wins):`);
+      for (const [name, value] of Object.entries(environment)) console.log(`  export ${name}=${value}`);
+    };
+    const summary = await runDemo(config, (line) => console.log(line), {
+      scale: options.scale,
+      ...(options.serve
+        ? {
+            whileRunning: async (done: DemoSummary) => {
+              printSummary(done, config.exportDir);
+              explore();
+              console.log('');
+              console.log(`serving until Ctrl-C: the exchange simulator, a worker and the accountants' page`);
+              console.log(
+                `  sign in at http://${config.web.host}:${config.web.port} with the token ${config.web.token}`,
+              );
+              // Loaded on demand: a plain demo needs neither fastify nor bull-board.
+              const { startWeb } = await import('../http/start-web.ts');
+              // The demo's own workers run the exports the page requests.
+              await startWeb(config, { worker: false });
+              console.log('stopped');
+            },
+          }
+        : {}),
+    });
+    if (!options.serve) {
+      printSummary(summary, config.exportDir);
+      explore();
     }
-    for (const r of summary.reports) {
-      if (!r.totals) continue;
-      const t = r.totals;
-      const currency = r.method === 'uk' ? 'GBP' : 'EUR';
-      console.log(
-        `  ${r.method} gains       ${t.rows} rows (${t.mismatches} with gain != proceeds - cost, ${t.unpriced} unpriced): ` +
-          `proceeds ${t.proceeds}, costs ${t.costs}, gain ${t.gain} ${currency}`,
-      );
-    }
-    const mismatched = summary.reports.some((r) => (r.totals?.mismatches ?? 0) > 0);
-    if (!report.passed || mismatched) throw new DemoChecksFailedError();
-    // The demo creates and migrates a database of its own: the installation's need not exist yet.
+    if (!summary.reconciliation.passed || rulesMismatched(summary)) throw new DemoChecksFailedError();
   },
-  { migrated: false },
+  // The demo creates and migrates a database of its own: the installation's need not exist yet.
+  // It never reads its own settings file: it writes it.
+  { migrated: false, demoSettings: false },
 );

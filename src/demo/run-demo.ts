@@ -5,6 +5,7 @@ import type pg from 'pg';
 
 import { createRuntime } from '../app/create-runtime.ts';
 import { startBackfill } from '../app/services/backfill.ts';
+import { recordReconciliationRun } from '../app/services/record-run.ts';
 import { startWorkers } from '../app/workers.ts';
 import { watchWindows } from '../cli/watch-windows.ts';
 import type { Config } from '../config/config.ts';
@@ -18,6 +19,9 @@ import { loadSyntheticFiat, SYNTHETIC_FIAT_SOURCE } from './demo-fiat.ts';
 import { loadDemoPrices } from './demo-prices.ts';
 
 const DAY = 86_400_000;
+
+/** The demo's account: one name, so that the README's commands name it as written. */
+export const DEMO_ACCOUNT = 'demo';
 
 export interface DemoSummary {
   account: string;
@@ -35,11 +39,22 @@ export interface DemoSummary {
  * process, backfill every stream, reconcile, export the reports.
  *
  * Re-runnable: the simulator's history is anchored to the start of the UTC
- * day and the account is named after that day, so a second run the same day
- * finds everything already stored (and re-reads only the newest window),
- * while a run on another day gets an account of its own.
+ * day the account `demo` was first registered, so any later run finds
+ * everything already stored (and re-reads only the newest window).
  */
-export async function runDemo(config: Config, log: (line: string) => void): Promise<DemoSummary> {
+export async function runDemo(
+  config: Config,
+  log: (line: string) => void,
+  options: {
+    /**
+     * Called with the summary while the simulator and the workers still run (`--serve`): they
+     * stop when it resolves.
+     */
+    whileRunning?: (summary: DemoSummary) => Promise<void>;
+    /** The simulator's data: `demo`, or `tiny` for a test that runs the demo whole. */
+    scale?: 'demo' | 'tiny';
+  } = {},
+): Promise<DemoSummary> {
   const started = Date.now();
   const phases: [string, number][] = [];
   let mark = started;
@@ -53,13 +68,28 @@ export async function runDemo(config: Config, log: (line: string) => void): Prom
     `database ${databaseName(config.databaseUrl)}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`,
   );
 
-  const sim = await spawnSimulator(['--port', '0', '--seed', '42', '--scale', 'demo', '--anchor', 'today']);
-  log(`exchange simulator at ${sim.url} (rate limits on, as the real exchange)`);
   const runtime = createRuntime(config);
+  // The history is laid out from the day the account was first registered, kept by the account
+  // itself: every later run (a --serve days later) meets the history it stored, whatever the day.
+  const registered = await runtime.prisma.account.findUnique({ where: { name: DEMO_ACCOUNT } });
+  const day = DateTime.fromJSDate(registered?.createdAt ?? new Date())
+    .toUTC()
+    .startOf('day');
+  let sim;
+  try {
+    sim = await spawnSimulator([
+      ...['--port', '0', '--seed', '42', '--scale', options.scale ?? 'demo', '--anchor', String(day.toMillis())],
+      // A client whose budgets are scaled (EXCHANGE_RATE_FACTOR) meets an exchange scaled alike.
+      ...['--rate-limit-factor', String(config.exchangeRateFactor)],
+    ]);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  log(`exchange simulator at ${sim.url} (rate limits on, as the real exchange)`);
   const workers = startWorkers(runtime);
   try {
-    const day = DateTime.utc().startOf('day');
-    const name = `demo-${day.toFormat('yyyyMMdd')}`;
+    const name = DEMO_ACCOUNT;
     const account = await runtime.accounts.upsert({
       name,
       baseUrl: sim.url,
@@ -73,7 +103,12 @@ export async function runDemo(config: Config, log: (line: string) => void): Prom
     const now = Date.now();
     const from = day.toMillis() - 400 * DAY;
     const backfill = await startBackfill(runtime, { account: name, stream: 'all', from, to: now, now });
-    await watchWindows(runtime, backfill, { title: `backfill ${name} all streams`, inProcessWorker: true });
+    // Recorded as a run, as the worker records its syncs: `ledgerline runs` and the metrics see it.
+    await watchWindows(runtime, backfill, {
+      title: `backfill ${name} all streams`,
+      inProcessWorker: true,
+      record: { accountId: account.id, by: 'npm run demo' },
+    });
 
     phase('backfill');
     const prices = await loadDemoPrices(
@@ -115,9 +150,12 @@ export async function runDemo(config: Config, log: (line: string) => void): Prom
       return written;
     });
     const [reconciliation, reports] = await Promise.all([reconciled, exported]);
+    await recordReconciliationRun(runtime, reconciliation, 'npm run demo');
     phase('reconcile and exports');
     const rows = await rowCounts(runtime.pool, account.id);
-    return { account: name, rows, seconds: (Date.now() - started) / 1000, phases, reconciliation, reports };
+    const summary = { account: name, rows, seconds: (Date.now() - started) / 1000, phases, reconciliation, reports };
+    await options.whileRunning?.(summary);
+    return summary;
   } finally {
     await workers.close();
     await runtime.close();

@@ -18,7 +18,9 @@ export interface ChildSimulator {
  * URL and demo credentials from what it prints at start-up.
  */
 export function spawnSimulator(args: string[], env?: NodeJS.ProcessEnv): Promise<ChildSimulator> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  // tsx by its resolved address: a bare `tsx` is looked up from the working directory, which need
+  // not be this project's (a test running the demo in a directory of its own).
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), MAIN, ...args], {
     // Without an explicit environment the child inherits this process's.
     ...(env ? { env } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -89,7 +89,7 @@ describe('every command with a store unreachable', () => {
     );
     expectOneLine(
       results,
-      /^ServiceUnreachableError: Postgres at 127\.0\.0\.1:1 \(DATABASE_URL\) is unreachable: .*ECONNREFUSED/,
+      /^ServiceUnreachableError: Postgres at 127\.0\.0\.1:1 \(DATABASE_URL\) is unreachable: .*ECONNREFUSED.*; start Postgres at 127\.0\.0\.1:1 or set DATABASE_URL to one that runs$/,
     );
     // The password is never printed.
     for (const r of results) expect(r.stderr).not.toContain(':pw@');
@@ -99,7 +99,7 @@ describe('every command with a store unreachable', () => {
     const results = await runAll(REDIS_COMMANDS, () => env({ REDIS_URL: 'redis://127.0.0.1:1' }));
     expectOneLine(
       results,
-      /^ServiceUnreachableError: Redis at 127\.0\.0\.1:1 \(REDIS_URL\) is unreachable: .*ECONNREFUSED/,
+      /^ServiceUnreachableError: Redis at 127\.0\.0\.1:1 \(REDIS_URL\) is unreachable: .*ECONNREFUSED.*; start Redis at 127\.0\.0\.1:1 or set REDIS_URL to one that runs$/,
     );
   }, 240_000);
 

@@ -45,9 +45,14 @@ export function registerBackfillCommand(program: Command): void {
             refetch: options.refetch,
           });
           const title = `backfill ${options.account} ${stream} ${formatInstant(from)} .. ${formatInstant(to)}`;
-          await watchWindows(runtime, started, { title, inProcessWorker: Boolean(workers) });
+          const account = await runtime.accounts.get(options.account);
+          await watchWindows(runtime, started, {
+            title,
+            inProcessWorker: Boolean(workers),
+            record: { accountId: account.id, by: 'ledgerline backfill' },
+          });
           // As after the nightly sync: the trades just read imply prices (idempotent).
-          await refreshAccountTradePrices(runtime, (await runtime.accounts.get(options.account)).id);
+          await refreshAccountTradePrices(runtime, account.id);
         } finally {
           await workers?.close();
           await runtime.close();

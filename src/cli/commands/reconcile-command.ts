@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 
 import { createRuntime } from '../../app/create-runtime.ts';
+import { assertExchangeAnswers } from '../../app/services/exchange-answers.ts';
+import { recordFailedRun, recordReconciliationRun, type RunOrigin } from '../../app/services/record-run.ts';
 import { parseRecountMode } from '../../reconcile/recount-mode.ts';
 import type { ReconciliationReport } from '../../reconcile/report-types.ts';
 import { runReconciliation } from '../../reconcile/run-reconciliation.ts';
@@ -8,6 +10,8 @@ import { EXIT } from '../exit-codes.ts';
 import { printJson } from '../plain-table.ts';
 import { CheckProgressView } from '../progress/check-progress-view.ts';
 import { runTool } from '../run-tool.ts';
+
+const BY: RunOrigin = 'ledgerline reconcile';
 
 interface ReconcileOptions {
   account: string;
@@ -48,12 +52,24 @@ export function registerReconcileCommand(program: Command): void {
         const progress = new CheckProgressView();
         try {
           const account = await runtime.accounts.get(options.account);
-          const report = await runReconciliation(runtime, {
-            accountId: account.id,
-            recount,
-            onCheck: (...args) => progress.update(...args),
-          });
+          const startedAt = new Date();
+          let report: ReconciliationReport;
+          try {
+            // Every check but the coverage one asks the exchange: a dead one is said at once (exit 3).
+            if (recount !== 'none') await assertExchangeAnswers(runtime, account);
+            report = await runReconciliation(runtime, {
+              accountId: account.id,
+              recount,
+              onCheck: (...args) => progress.update(...args),
+            });
+          } catch (error) {
+            // A run like the worker's: a reconciliation that could not finish is a failed one.
+            const run = { kind: 'reconciliation' as const, accountId: account.id, by: BY, startedAt, error };
+            await recordFailedRun(runtime, run).catch(() => undefined);
+            throw error;
+          }
           progress.stop();
+          await recordReconciliationRun(runtime, report, BY);
           if (options.json) printJson(reportJson(report));
           else {
             console.log(report.summary);

@@ -28,6 +28,7 @@ export function registerSyncCommand(program: Command): void {
           await watchWindows(runtime, started, {
             title: `sync ${options.account} ${stream}`,
             inProcessWorker: Boolean(workers),
+            record: { accountId: account.id, by: 'ledgerline sync' },
           });
           // As after the nightly sync: the trades just read imply prices (idempotent).
           await refreshAccountTradePrices(runtime, account.id);

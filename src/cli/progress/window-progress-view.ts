@@ -1,10 +1,18 @@
 import cliProgress from 'cli-progress';
 
+import type { Config } from '../../config/config.ts';
 import type { StreamProgress } from '../../ingest/coverage/window-progress.ts';
+import { STREAM_DEFINITIONS } from '../../streams/registry.ts';
+import { etaSeconds, formatDuration, formatRate, remainingRequests } from './eta.ts';
 
 /**
  * Shows backfill progress per stream: bars on a terminal, a plain line per
  * change elsewhere (CI logs, pipes).
+ *
+ * The ETA is the stream's remaining requests at its budget (the endpoint's requests per second
+ * times EXCHANGE_RATE_FACTOR), not an extrapolation of rows: a spot backfill spends nearly all its
+ * time waiting for its turn in a 1/s budget, which is expected and shown as waiting, never as
+ * retries. Retries count only failed requests and restarts (the windows' attempts).
  */
 export class WindowProgressView {
   readonly #started = Date.now();
@@ -13,7 +21,7 @@ export class WindowProgressView {
     ? new cliProgress.MultiBar(
         {
           format:
-            ' {stream} |{bar}| {value}/{total} windows | {rows} rows | {rate} rows/s | {duration_formatted} elapsed, ETA {eta_formatted} | {retries} retries{lastError}',
+            ' {stream} |{bar}| {value}/{total} windows | {rows} rows | {rate} rows/s | {elapsed} elapsed | {eta}{retries}{lastError}',
           hideCursor: true,
           clearOnComplete: false,
           stream: process.stderr,
@@ -24,6 +32,8 @@ export class WindowProgressView {
   readonly #bars = new Map<string, cliProgress.SingleBar>();
   #lastLine = '';
 
+  constructor(private readonly config: Pick<Config, 'exchangeRateFactor'>) {}
+
   update(progress: readonly StreamProgress[]): void {
     const seconds = Math.max((Date.now() - this.#started) / 1000, 0.001);
     for (const p of progress) {
@@ -31,7 +41,9 @@ export class WindowProgressView {
         stream: p.stream.padEnd(9),
         rows: p.rows,
         rate: Math.round(p.rows / seconds),
-        retries: p.retries,
+        elapsed: formatDuration(seconds),
+        eta: etaText(p, this.requestsPerSecond(p)),
+        retries: p.retries ? ` | ${p.retries} retries` : '',
         lastError: p.lastError ? ` | last error: ${oneLine(p.lastError)}` : '',
       };
       if (this.#multibar) {
@@ -45,6 +57,7 @@ export class WindowProgressView {
       }
     }
     if (!this.#multibar) {
+      // No ETA here: it changes every tick, and a line is printed per change.
       const line = progress
         .map(
           (p) =>
@@ -60,6 +73,24 @@ export class WindowProgressView {
   stop(): void {
     this.#multibar?.stop();
   }
+
+  /** The stream's budget: its endpoint's rate, times the factor the client's budget uses. */
+  private requestsPerSecond(p: StreamProgress): number {
+    return STREAM_DEFINITIONS[p.stream].endpoint.perSecond * this.config.exchangeRateFactor;
+  }
+}
+
+/**
+ * `ETA 38s, waiting for its 1/s budget (~38 requests)` while windows are open; `done` after.
+ * Pure.
+ */
+export function etaText(p: StreamProgress, requestsPerSecond: number): string {
+  const requests = remainingRequests(p);
+  if (requests === 0) return 'done';
+  return (
+    `ETA ${formatDuration(etaSeconds(p, requestsPerSecond))}, ` +
+    `waiting for its ${formatRate(requestsPerSecond)} budget (~${requests} requests)`
+  );
 }
 
 /** An error as one short line: a bar or a log line must not wrap into the next. */

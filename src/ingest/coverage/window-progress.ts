@@ -10,6 +10,10 @@ export interface StreamProgress {
   rows: number;
   /** Records the windows' current reads found changed since an earlier read (kept in record_revision). */
   revised: number;
+  /** Pages read by the windows done (one request each): what a window takes on average. */
+  donePages: number;
+  /** Pages read so far by the windows not finished. */
+  openPages: number;
   /** Attempts beyond each window's first: the retries the progress view shows. */
   retries: number;
   /** The error of the window that failed most recently (retried or given up), if any. */
@@ -33,12 +37,16 @@ export async function windowProgress(pool: pg.Pool, ids: readonly string[]): Pro
     failed: string;
     rows: string;
     revised: string;
+    done_pages: string;
+    open_pages: string;
     retries: string;
     last_error: string | null;
   }>(
     `SELECT stream, count(*) AS total, count(*) FILTER (WHERE status = 'done') AS done,
             count(*) FILTER (WHERE status = 'failed') AS failed, COALESCE(sum(rows), 0) AS rows,
             COALESCE(sum(r.revised), 0) AS revised,
+            COALESCE(sum(pages) FILTER (WHERE status = 'done'), 0) AS done_pages,
+            COALESCE(sum(pages) FILTER (WHERE status NOT IN ('done', 'failed')), 0) AS open_pages,
             COALESCE(sum(GREATEST(attempts - 1, 0)), 0) AS retries,
             (array_agg(last_error ORDER BY updated_at DESC) FILTER (WHERE last_error IS NOT NULL))[1] AS last_error
        FROM sync_window w
@@ -54,6 +62,8 @@ export async function windowProgress(pool: pg.Pool, ids: readonly string[]): Pro
     failed: Number(r.failed),
     rows: Number(r.rows),
     revised: Number(r.revised),
+    donePages: Number(r.done_pages),
+    openPages: Number(r.open_pages),
     retries: Number(r.retries),
     lastError: r.last_error,
   }));

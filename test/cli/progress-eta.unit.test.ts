@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+
+import { etaSeconds, formatDuration, remainingRequests } from '../../src/cli/progress/eta.ts';
+import { etaText } from '../../src/cli/progress/window-progress-view.ts';
+import type { StreamProgress } from '../../src/ingest/coverage/window-progress.ts';
+
+const progress = (over: Partial<StreamProgress>): StreamProgress => ({
+  stream: 'spot',
+  total: 14,
+  done: 0,
+  failed: 0,
+  rows: 0,
+  revised: 0,
+  donePages: 0,
+  openPages: 0,
+  retries: 0,
+  lastError: null,
+  ...over,
+});
+
+describe('progress: the ETA from the remaining requests and the budget', () => {
+  it('before any window finished: one request per open window, at the budget (14 windows at 1/s: 14 s)', () => {
+    const p = progress({});
+    expect(remainingRequests(p)).toBe(14);
+    expect(etaSeconds(p, 1)).toBe(14);
+    expect(etaText(p, 1)).toBe('ETA 14s, waiting for its 1/s budget (~14 requests)');
+  });
+
+  it('after some windows: their average pages per window, less the pages the open ones have read', () => {
+    // 4 done in 12 pages (3 each); 10 open of which 2 pages read: 10 * 3 - 2 = 28 requests.
+    const p = progress({ done: 4, donePages: 12, openPages: 2 });
+    expect(remainingRequests(p)).toBe(28);
+    expect(etaText(p, 1)).toBe('ETA 28s, waiting for its 1/s budget (~28 requests)');
+    // A faster budget (a raised tier, EXCHANGE_RATE_FACTOR) shortens it in proportion.
+    expect(etaSeconds(p, 4)).toBe(7);
+  });
+
+  it('never fewer requests than open windows, and none once every window is done or failed', () => {
+    expect(remainingRequests(progress({ done: 4, donePages: 4, openPages: 50 }))).toBe(10);
+    expect(remainingRequests(progress({ done: 13, failed: 1, donePages: 30 }))).toBe(0);
+    expect(etaText(progress({ done: 14, donePages: 30 }), 1)).toBe('done');
+  });
+
+  it('durations read as seconds, minutes and seconds, hours and minutes: never NULL or INF', () => {
+    expect(formatDuration(0)).toBe('0s');
+    expect(formatDuration(41.2)).toBe('42s');
+    expect(formatDuration(125)).toBe('2m 05s');
+    expect(formatDuration(3 * 3600 + 4 * 60)).toBe('3h 04m');
+    expect(formatDuration(Number.POSITIVE_INFINITY)).toBe('?');
+    expect(formatDuration(Number.NaN)).toBe('?');
+    const text = etaText(progress({ total: 3000, done: 1, donePages: 2 }), 1);
+    expect(text).toMatch(/^ETA 1h 39m, /);
+    expect(text).not.toMatch(/NULL|INF|NaN|Infinity/);
+  });
+});
