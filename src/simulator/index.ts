@@ -3,6 +3,7 @@ export type { SimClock } from './clock.ts';
 export type { NewAccountSpec } from './context.ts';
 export type { EndpointCounters } from './counters.ts';
 export type { PositionRecord, TimestampSpelling } from './data/position-store.ts';
+export type { FuturesBalance, FuturesRecord } from './data/futures-store.ts';
 export type { ScaleOption } from './data/scale.ts';
 export type { SpotRecord } from './data/spot-store.ts';
 export type { TransferRecord } from './data/transfer-store.ts';
