@@ -97,18 +97,18 @@ describe('future-record', () => {
     for (const p of positions.slice(0, 150)) {
       const side = p.holdSide === 'long' ? 'LONG' : 'SHORT';
       const mine = bySymbol
-        .get(p.symbol)!
-        .filter((r) => Number(r.ts) >= Number(p.ctime) && Number(r.ts) <= Number(p.utime));
+        .get(p.symbol!)!
+        .filter((r) => Number(r.ts) >= Number(p.ctime!) && Number(r.ts) <= Number(p.utime!));
       const open = mine.find(
-        (r) => r.futureTaxType === `OPEN_${side}` && r.ts === p.ctime && new Decimal(r.fee).eq(p.openFee),
+        (r) => r.futureTaxType === `OPEN_${side}` && r.ts === p.ctime! && new Decimal(r.fee).eq(p.openFee!),
       );
       const close = mine.find(
-        (r) => r.ts === p.utime && r.futureTaxType.endsWith(`CLOSE_${side}`) && new Decimal(r.amount).eq(p.pnl),
+        (r) => r.ts === p.utime! && r.futureTaxType.endsWith(`CLOSE_${side}`) && new Decimal(r.amount).eq(p.pnl!),
       );
-      expect(open, `open of ${p.positionId}`).toBeDefined();
-      expect(new Decimal(close!.fee).eq(p.closeFee)).toBe(true);
-      const sum = new Decimal(open!.fee).plus(close!.amount).plus(close!.fee).plus(p.totalFunding);
-      expect(sum.eq(p.netProfit)).toBe(true);
+      expect(open, `open of ${p.positionId!}`).toBeDefined();
+      expect(new Decimal(close!.fee).eq(p.closeFee!)).toBe(true);
+      const sum = new Decimal(open!.fee).plus(close!.amount).plus(close!.fee).plus(p.totalFunding!);
+      expect(sum.eq(p.netProfit!)).toBe(true);
     }
     // Funding records carry no position id: per symbol, they sum to the positions' totalFunding.
     for (const [symbol, list] of bySymbol) {
@@ -116,8 +116,8 @@ describe('future-record', () => {
         .filter((r) => r.futureTaxType.startsWith('CONTRACT_MAIN_SETTLE_FEE'))
         .reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
       const expected = positions
-        .filter((p) => p.symbol === symbol)
-        .reduce((sum, p) => sum.plus(p.totalFunding), new Decimal(0));
+        .filter((p) => p.symbol! === symbol)
+        .reduce((sum, p) => sum.plus(p.totalFunding!), new Decimal(0));
       expect(funding.toFixed(), symbol).toBe(expected.toFixed());
     }
   });

@@ -1,7 +1,7 @@
 import { isValidIp } from '../auth/ip.ts';
 import type { NewAccountSpec, SimContext } from '../context.ts';
-import { ORDER_CATEGORIES, type OrderCategory, symbolsOf } from '../data/markets.ts';
 import type { FuturesBalance, FuturesRecord } from '../data/futures-store.ts';
+import { ORDER_CATEGORIES, type OrderCategory, symbolsOf } from '../data/markets.ts';
 import type { PositionRecord } from '../data/position-store.ts';
 import type { SpotRecord } from '../data/spot-store.ts';
 import type { TransferRecord } from '../data/transfer-store.ts';
