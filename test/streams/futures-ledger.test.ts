@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startBackfill } from '../../src/app/services/backfill.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
+import { checkFuturesLedger } from '../../src/reconcile/checks/futures-ledger-check.ts';
 import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
 import { futureRecordHorizon } from '../../src/streams/futures-ledger/endpoint.ts';
 import { storedFuturesLedger, truthFuturesLedger } from '../helpers/ground-truth.ts';
@@ -76,5 +77,78 @@ describe('the futures ledger of the demo account, backfilled with every stream',
         balance: new Decimal(exchange.balance).toFixed(),
       });
     }
+  });
+
+  it('reconciles: every spot<->futures transfer pairs and every closed position ties to its records', async () => {
+    const check = await checkFuturesLedger(pipeline.runtime.pool, pipeline.accountId);
+    expect(check.failures).toEqual([]);
+    expect(check.passed).toBe(true);
+    const spotTransfers = pipeline.sim
+      .truth('spot')
+      .filter((r) => r.spotTaxType === 'Transfer in' || r.spotTaxType === 'Transfer out').length;
+    expect(check.examined).toContain(`${spotTransfers} spot<->futures transfers paired`);
+    const positions = await pipeline.runtime.pool.query(`SELECT count(*)::int AS n FROM futures_position`);
+    expect(check.examined).toContain(`${positions.rows[0].n} of ${positions.rows[0].n} closed positions tied`);
+    // The wallets' opening transfers precede the spot history: noted, not failed.
+    expect(check.notes.join('\n')).toMatch(/^8 futures transfer\(s\) older than the first stored spot record/m);
+    expect(check.wallets.every((w) => w.lowest === '0')).toBe(true);
+  });
+
+  it('names a transfer seen on one side only, with both ids when two near ones differ; and an untied position', async () => {
+    const { pool } = pipeline.runtime;
+    const { accountId } = pipeline;
+    const transfers = await pool.query<{ record_id: string; ts: Date }>(
+      `SELECT record_id, ts FROM futures_ledger_record WHERE account_id = $1 AND future_tax_type = 'TRANSFER_IN'
+        ORDER BY ts DESC LIMIT 2`,
+      [accountId],
+    );
+    const [dropped, changed] = transfers.rows;
+    const close = await pool.query<{ record_id: string }>(
+      `SELECT record_id FROM futures_ledger_record WHERE account_id = $1 AND future_tax_type LIKE 'CLOSE%'
+        ORDER BY ts DESC LIMIT 1`,
+      [accountId],
+    );
+    const saved = await pool.query(
+      `SELECT * FROM futures_ledger_record WHERE account_id = $1 AND record_id = ANY($2::text[])`,
+      [accountId, [dropped!.record_id, changed!.record_id, close.rows[0]!.record_id]],
+    );
+    try {
+      await pool.query(`DELETE FROM futures_ledger_record WHERE account_id = $1 AND record_id = ANY($2::text[])`, [
+        accountId,
+        [dropped!.record_id, close.rows[0]!.record_id],
+      ]);
+      await pool.query(
+        `UPDATE futures_ledger_record SET amount = amount + 1 WHERE account_id = $1 AND record_id = $2`,
+        [accountId, changed!.record_id],
+      );
+      const check = await checkFuturesLedger(pool, accountId);
+      expect(check.passed).toBe(false);
+      const spotOf = (ts: Date) =>
+        pipeline.sim
+          .truth('spot')
+          .filter((r) => r.spotTaxType === 'Transfer out' && Number(r.ts) === ts.getTime())
+          .map((r) => r.id);
+      expect(check.unpaired).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ spotRecordId: spotOf(dropped!.ts)[0], futuresRecordId: null }),
+          expect.objectContaining({ spotRecordId: spotOf(changed!.ts)[0], futuresRecordId: changed!.record_id }),
+        ]),
+      );
+      expect(check.untiedPositions).toBe(1);
+      expect(check.failures.join('\n')).toMatch(/^position \d+ \(\w+ (long|short)\): no ledger record for its close/m);
+    } finally {
+      await pool.query(`DELETE FROM futures_ledger_record WHERE account_id = $1 AND record_id = ANY($2::text[])`, [
+        accountId,
+        saved.rows.map((r: { record_id: string }) => r.record_id),
+      ]);
+      for (const row of saved.rows as Record<string, unknown>[]) {
+        const columns = Object.keys(row);
+        await pool.query(
+          `INSERT INTO futures_ledger_record (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+          columns.map((c) => (c === 'raw' ? JSON.stringify(row[c]) : row[c])),
+        );
+      }
+    }
+    expect((await checkFuturesLedger(pool, accountId)).passed).toBe(true);
   });
 });
