@@ -2,9 +2,16 @@ import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startBackfill } from '../../src/app/services/backfill.ts';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { exportCoverage } from '../../src/export/export-coverage.ts';
+import { parseExportRequest } from '../../src/export/export-request.ts';
+import { exportToFile } from '../../src/export/export-to-file.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import { checkFuturesLedger } from '../../src/reconcile/checks/futures-ledger-check.ts';
 import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
+import { checkFuturesLedger } from '../../src/reconcile/checks/futures-ledger-check.ts';
 import { futureRecordHorizon } from '../../src/streams/futures-ledger/endpoint.ts';
 import { storedFuturesLedger, truthFuturesLedger } from '../helpers/ground-truth.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
@@ -150,5 +157,43 @@ describe('the futures ledger of the demo account, backfilled with every stream',
       }
     }
     expect((await checkFuturesLedger(pool, accountId)).passed).toBe(true);
+  });
+
+  it('exports the futures-ledger report of a covered month, each record with its category; an uncovered one is partial', async () => {
+    const { accountId } = pipeline;
+    const month = new Date(Date.now() - 40 * DAY);
+    const from = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1));
+    const to = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
+    const request = parseExportRequest({
+      report: 'futures-ledger',
+      accountId,
+      from: from.toISOString().slice(0, 10),
+      to: new Date(to.getTime() - DAY).toISOString().slice(0, 10),
+      tz: 'UTC',
+    });
+    const file = await exportToFile({
+      databaseUrl: db.url,
+      request,
+      account: { id: accountId, name: 'demo' },
+      csvPath: path.join(await mkdtemp(path.join(tmpdir(), 'futures-ledger-')), 'futures-ledger.csv'),
+    });
+    const lines = (await readFile(file.csvPath, 'utf8')).trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      'record_id,time_utc,time_local,ts_ms,product_type,margin_coin,symbol,future_tax_type,category,amount,fee,change,unmapped',
+    );
+    const expected = pipeline.sim
+      .truth('futures-ledger')
+      .filter((r) => Number(r.ts) >= from.getTime() && Number(r.ts) < to.getTime());
+    expect(lines.length - 1).toBe(expected.length);
+    const categories = new Set(lines.slice(1).map((line) => line.split(',')[8]));
+    // The simulator's history is laid out from the day the test runs: a month may lack a liquidation.
+    expect([...categories]).toEqual(expect.arrayContaining(['fee', 'funding', 'realized-pnl', 'transfer']));
+    expect(
+      [...categories].every((c) => ['fee', 'funding', 'realized-pnl', 'transfer', 'liquidation'].includes(c!)),
+    ).toBe(true);
+    const coverage = await exportCoverage(db.url, accountId, { start: new Date(Date.now() - 500 * DAY), end: from }, [
+      'futures-ledger',
+    ]);
+    expect(coverage.complete).toBe(false);
   });
 });
