@@ -27,7 +27,7 @@ interface LedgerTransfer {
 }
 
 /**
- * Check 5, the futures ledger (docs/reconciliation.md):
+ * Check 5, the futures ledger (docs/exchange-api.md §5.7, docs/reports.md "The futures ledger"):
  * - each futures wallet (productType, margin coin), replayed from its first stored record: its
  *   lowest running balance and its balance now (the exchange states no futures balance through
  *   its endpoints, so a dip below zero says only that the wallet held at least that much before
