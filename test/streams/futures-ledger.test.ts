@@ -1,11 +1,11 @@
-import { Decimal } from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import { startBackfill } from '../../src/app/services/backfill.ts';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { Decimal } from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startBackfill } from '../../src/app/services/backfill.ts';
 import { exportCoverage } from '../../src/export/export-coverage.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';

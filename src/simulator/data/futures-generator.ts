@@ -1,7 +1,7 @@
 import { Rng } from '../prng.ts';
 import { SPOT_COINS } from './coins.ts';
 import { FIXED_DECIMALS } from './fixed.ts';
-import { type FutureTaxType,futureTaxTypeIndex } from './futures-tax-types.ts';
+import { type FutureTaxType, futureTaxTypeIndex } from './futures-tax-types.ts';
 import { FUTURES_WALLETS, walletIndex, walletOfSpotCoin } from './futures-wallets.ts';
 import { FUTURES_MARKETS } from './markets.ts';
 import type { PositionRow } from './position-generator.ts';
