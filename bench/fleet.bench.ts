@@ -4,8 +4,8 @@
  *
  * The simulator runs in its own process with its real rate limits and
  * BENCH_ACCOUNTS accounts (default 50), each with its own demo-scale history.
- * Every account is registered in a fresh database and backfilled (all three
- * streams, the demo's range) by BENCH_WORKERS worker processes (default 1)
+ * Every account is registered in a fresh database and backfilled (every
+ * stream, the futures ledger included, the demo's range) by BENCH_WORKERS worker processes (default 1)
  * started as an operator would: `ledgerline worker`, default settings.
  *
  * The bound is the shortest time the budgets allow for the requests actually
@@ -32,6 +32,8 @@ import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import type { RequestLogEntry } from '../src/simulator/request-log.ts';
 import { ALL_ENDPOINTS, endpointNamed } from '../src/streams/endpoints.ts';
+import { futureRecordEndpoint } from '../src/streams/futures-ledger/endpoint.ts';
+import { STREAMS as STREAM_NAMES } from '../src/streams/registry.ts';
 import { spotRecordEndpoint } from '../src/streams/spot/endpoint.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -40,7 +42,7 @@ const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const DAY = 86_400_000;
 const CLI = path.resolve(import.meta.dirname, '../bin/ledgerline.js');
-const STREAMS = ['positions', 'spot', 'transfers'] as const;
+const STREAMS = STREAM_NAMES;
 
 interface Credentials {
   uid: string;
@@ -202,6 +204,9 @@ try {
   const boundSeconds = Math.max(budgetBound, ipBound);
   const spotRequests = log.filter((e) => e.path === spotRecordEndpoint.path).length;
   const spotUsed = spotRequests / wallSeconds;
+  // The futures ledger has a 1/s budget per UID of its own, like spot's: the bound is the busier of the two.
+  const futuresRequests = log.filter((e) => e.path === futureRecordEndpoint.path).length;
+  const futuresUsed = futuresRequests / wallSeconds;
   const slots = config.workerConcurrency;
 
   console.log('');
@@ -221,6 +226,9 @@ try {
     `load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end, ${os.cpus().length} cores`,
   );
   console.log(`busiest budget: ${busiest}; enqueueing took ${enqueuedSeconds.toFixed(1)} s of the wall time`);
+  console.log(
+    `spot-record ${spotRequests} requests, future-record ${futuresRequests} requests (${futuresUsed.toFixed(2)}/s of ${ACCOUNTS * futureRecordEndpoint.perSecond})`,
+  );
   console.log('');
   console.log(
     JSON.stringify({
@@ -236,6 +244,9 @@ try {
       http429,
       requests: counted,
       spotRequestsPerSecond: round(spotUsed, 2),
+      spotRequests,
+      futureRecordRequests: futuresRequests,
+      futureRecordRequestsPerSecond: round(futuresUsed, 2),
       firstWindowSeconds: firstWindow,
       loadAverage: [round(loadBefore), round(loadAfter)],
     }),

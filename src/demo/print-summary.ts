@@ -11,7 +11,7 @@ export function printSummary(summary: DemoSummary, exportDir: string): void {
   console.log(`ledgerline demo: ${summary.account}, ${summary.seconds.toFixed(1)} s`);
   console.log(`  phases          ${summary.phases.map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(', ')}`);
   console.log(
-    `  rows stored     positions ${summary.rows.positions}, spot ${summary.rows.spot}, transfers ${summary.rows.transfers}`,
+    `  rows stored     positions ${summary.rows.positions}, spot ${summary.rows.spot}, transfers ${summary.rows.transfers}, futures ledger ${summary.rows['futures-ledger']}`,
   );
   const passed = report.checks.filter((c) => c.passed).length;
   console.log(`  checks          ${passed}/${report.checks.length} passed${report.passed ? '' : ' (FAILED)'}`);

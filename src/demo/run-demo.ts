@@ -164,10 +164,11 @@ export async function runDemo(
 }
 
 async function rowCounts(pool: pg.Pool, accountId: string): Promise<Record<string, number>> {
-  const result = await pool.query<{ positions: number; spot: number; transfers: number }>(
+  const result = await pool.query<{ positions: number; spot: number; transfers: number; 'futures-ledger': number }>(
     `SELECT (SELECT count(*) FROM futures_position WHERE account_id = $1)::int AS positions,
             (SELECT count(*) FROM spot_record WHERE account_id = $1)::int AS spot,
-            (SELECT count(*) FROM broker_transfer WHERE account_id = $1)::int AS transfers`,
+            (SELECT count(*) FROM broker_transfer WHERE account_id = $1)::int AS transfers,
+            (SELECT count(*) FROM futures_ledger_record WHERE account_id = $1)::int AS "futures-ledger"`,
     [accountId],
   );
   return { ...result.rows[0]! };

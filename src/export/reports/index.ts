@@ -7,6 +7,7 @@ import { brokerTransfersReport } from './broker-transfers.ts';
 import { coinTrackingReport } from './cointracking.ts';
 import { deGainsReport } from './de-gains.ts';
 import { deGainsSummaryReport } from './de-gains-summary.ts';
+import { futuresLedgerReport } from './futures-ledger.ts';
 import { futuresPnlReport } from './futures-pnl.ts';
 import { futuresSummaryReport } from './futures-summary.ts';
 import { incomeReport } from './income.ts';
@@ -23,6 +24,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   spotLedgerReport,
   futuresPnlReport,
   futuresSummaryReport,
+  futuresLedgerReport,
   brokerTransfersReport,
   koinlyReport,
   coinTrackingReport,

@@ -4,7 +4,7 @@ import { ANSWER_SHAPES, type AnswerShapes } from '../answer-shapes.ts';
 import type { SimContext } from '../context.ts';
 import type { FaultConfig } from '../faults.ts';
 import type { TruthStream } from '../types.ts';
-import { accountState, AdminInputError, createAccount, placeOrders, truth } from './operations.ts';
+import { accountState, AdminInputError, createAccount, futuresBalances, placeOrders, truth } from './operations.ts';
 
 /**
  * The /__sim admin API: clock, faults, counters, request log, ground truth,
@@ -81,6 +81,9 @@ export function registerAdminRoutes(app: FastifyInstance, sim: SimContext): void
       sim.answerShapes = shapes as AnswerShapes;
       return { shapes: sim.answerShapes };
     }),
+  );
+  app.get('/__sim/futures-balances', (req, reply) =>
+    guard(reply, () => futuresBalances(sim, (req.query as { uid?: string }).uid)),
   );
 
   app.post('/__sim/accounts', (req, reply) => guard(reply, () => createAccount(sim, json(req.body))));
