@@ -147,6 +147,35 @@ const dateInput = (name: string, value: string | undefined) =>
     size="10"
   />`;
 
+/**
+ * What the accountant can do about the gaps: a gap the exchange still serves is filled by a
+ * backfill or the nightly sync; one beyond its horizon is gone from the exchange for good, and
+ * saying "run a backfill" there would send someone after records no command can read.
+ */
+export function gapAdvice(gaps: readonly PeriodGap[]): Html {
+  const lost = gaps.filter((g) => g.beyondHorizon).length;
+  const recoverable = gaps.length - lost;
+  const fix =
+    recoverable === 0
+      ? ''
+      : lost === 0
+        ? 'Run a backfill or wait for the nightly sync, or request it anyway'
+        : 'A backfill or the nightly sync can still fill the other gaps; or request it anyway';
+  const gone =
+    lost === 0
+      ? ''
+      : html`<strong
+            >${lost === gaps.length ? 'These records are' : 'Some of these records are'} beyond the exchange's horizon
+            and cannot be read any more</strong
+          >
+          (it keeps them only for a while): the report will lack them whatever is run; only the exchange's own account
+          statement still has them.`;
+  return html`<p>
+    The report would lack these records. ${gone}
+    ${fix ? html`${fix}: it will be marked partial.` : html`Request it anyway: it will be marked partial.`}
+  </p>`;
+}
+
 function requestForm(
   accounts: AccountView[],
   reports: readonly ReportDefinition[],
@@ -162,11 +191,7 @@ function requestForm(
       form?.gaps
         ? html`<div class="warning" role="alert">
             <p><strong>The data does not cover this whole period:</strong></p>
-            ${gapList(form.gaps)}
-            <p>
-              The report would lack these records. Run a backfill or wait for the nightly sync, or request it anyway: it
-              will be marked partial.
-            </p>
+            ${gapList(form.gaps)} ${gapAdvice(form.gaps)}
           </div>`
         : ''
     }

@@ -326,6 +326,55 @@ describe('exports', () => {
     expect(home).toContain('<td>Spot ledger</td>');
   });
 
+  it("shows unread positions behind the exchange's horizon as not recoverable, and says so instead of advising a backfill", async () => {
+    const other = await insertAccount(web.db.url, 'horizon-gmbh');
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    // Positions were read for a month half a year ago, then never again: the exchange has since forgotten
+    // what followed, up to its 90-day horizon. Spot is read throughout.
+    await insertWindows(web.db.url, other, [
+      { stream: 'spot', start: `${daysAgo(200)}T00:00:00Z`, end: `${daysAgo(1)}T00:00:00Z`, status: 'done' },
+      {
+        stream: 'positions',
+        scope: 'USDT-FUTURES',
+        start: `${daysAgo(200)}T00:00:00Z`,
+        end: `${daysAgo(170)}T00:00:00Z`,
+        status: 'done',
+      },
+    ]);
+    const home = flat(await web.app.inject({ method: 'GET', url: '/', headers: { cookie } }));
+    const section = home.slice(home.indexOf('<h3>horizon-gmbh</h3>'));
+    expect(section).toMatch(
+      new RegExp(`fill="#6e40c9"\\s*><title>beyond the exchange&#39;s horizon: not recoverable: ${daysAgo(170)} to `),
+    );
+    expect(section).toContain('</span>beyond the exchange&#39;s horizon: not recoverable</span>');
+    // Spot keeps everything: nothing of it is beyond a horizon.
+    expect(section.split('aria-label="Spot records coverage"')[1]!.split('</svg>')[0]).not.toContain('#6e40c9');
+
+    const ask = (from: string, to: string) =>
+      web.app.inject({
+        method: 'POST',
+        url: '/exports',
+        payload: new URLSearchParams({
+          accountId: other,
+          report: 'futures-pnl',
+          from,
+          to,
+          tz: 'UTC',
+          _csrf: csrf,
+        }).toString(),
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    // Wholly beyond the horizon: no advice to run a backfill, which could never read it.
+    const lost = flat(await ask(daysAgo(160), daysAgo(120)));
+    expect(lost).toContain('Futures positions (USDT-FUTURES): not read from');
+    expect(lost).toContain("beyond the exchange's horizon and cannot be read any more");
+    expect(lost).not.toContain('Run a backfill');
+    // Within the horizon: a backfill or the sync can still read it.
+    const recoverable = flat(await ask(daysAgo(30), daysAgo(10)));
+    expect(recoverable).toContain('Run a backfill or wait for the nightly sync');
+    expect(recoverable).not.toContain('cannot be read any more');
+  });
+
   it('charts the closing balance per coin per month, exactly as stored, carried through months without a record', async () => {
     const other = await insertAccount(web.db.url, 'balances-gmbh');
     await insertSpot(web.db.url, other, [
