@@ -477,8 +477,17 @@ describe('exports', () => {
     expect(at('record_id')).toBe('1234567890123456789');
     expect(at('amount')).toBe('2.500000000000000001');
     expect(at('fee')).toBe(-0.0001);
-    expect(at('time_utc')).toBe('2026-01-05T10:00:00.000Z');
+    // Times are real dates (their wall clock as written), shown as dates.
+    expect(at('time_utc')).toEqual(new Date('2026-01-05T10:00:00.000Z'));
+    expect(sheet.getRow(2).getCell(header.indexOf('time_utc') + 1).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     expect(sheet.rowCount).toBe(2);
+    // A spreadsheet to work in: the header frozen and filtered, each column as wide as its content.
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toBeTruthy();
+    expect(JSON.stringify(sheet.autoFilter)).toMatch(/A1/);
+    expect(sheet.getRow(1).font?.bold).toBe(true);
+    expect(sheet.getColumn(header.indexOf('record_id') + 1).width).toBeGreaterThanOrEqual('1234567890123456789'.length);
+    expect(sheet.getColumn(header.indexOf('coin') + 1).width).toBeLessThan(12);
     // Only files next to a CSV of the same name exist.
     const missing = await web.app.inject({
       method: 'GET',
