@@ -124,6 +124,31 @@ describe('sign-in', () => {
   });
 });
 
+describe('resources', () => {
+  it('no page, the queue boards included, loads anything from the internet (it works offline)', async () => {
+    const get = (url: string, headers: Record<string, string> = {}) => web.app.inject({ method: 'GET', url, headers });
+    const pages = [
+      await get('/login'),
+      await get('/', { cookie }),
+      await get('/queues', { authorization: `Bearer ${TOKEN}` }),
+      await get('/admin/queues', { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    ];
+    const external = /\b(?:href|src)\s*=\s*["']?(?:https?:)?\/\/|@import|url\(\s*["']?(?:https?:)?\/\//i;
+    for (const page of pages) {
+      expect(page.statusCode).toBe(200);
+      expect(page.body).not.toMatch(external);
+      // What the board's page loads of its own: its styles must not import from the internet either.
+      for (const [, href] of page.body.matchAll(/<link[^>]+href="([^"]+\.css)"/g)) {
+        const base = page.body.includes('Queues (admin)') ? '/admin/queues/' : '/queues/';
+        const css = await get(base + href!, { authorization: `Bearer ${base === '/queues/' ? TOKEN : ADMIN_TOKEN}` });
+        expect(css.statusCode).toBe(200);
+        expect(css.body).not.toMatch(external);
+      }
+    }
+    expect(pages[2]!.body).toContain('<title>Queues (read-only)</title>');
+  });
+});
+
 describe('exports', () => {
   it('requests a report, shows it running then done, and serves the CSV and manifest', async () => {
     const form = new URLSearchParams({
