@@ -384,7 +384,7 @@ export function homePage(
           html`<h3>${a.name}</h3>
             ${coverageSection(a.coverage, input.now)}
             <h4>Balances</h4>
-            ${balancesSection(a.balances)}`,
+            ${balancesSection(a.balances, input.now)}`,
       )}
       <h2>Requested exports</h2>
       ${jobsTable(input.jobs)}

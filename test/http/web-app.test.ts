@@ -435,7 +435,11 @@ describe('exports', () => {
     // December has no record: it closes at November's balance.
     expect(section).toContain('<title>2025-12: 1.5 BTC</title>');
     expect(section).toContain('<title>2026-01: 2.500000000000000001 BTC</title>');
-    expect(section).toContain('2.500000000000000001 at the end of 2026-01');
+    expect(section).toContain('2.500000000000000001 at the end of Jan 2026');
+    // The axes are labelled: the coin up the side, its largest balance cut from the exact text, the months along.
+    expect(section).toMatch(/<text class="axis-title"[^>]*> BTC <\/text>/);
+    expect(section).toMatch(/>\s*≈2.5\s*</);
+    expect(section).toMatch(/<text class="month"[^>]*> Jan <\/text>/);
     expect(section).toContain('<title>2026-01: 100 USDT</title>');
     expect(section).toContain('<title>2025-02: 0 BTC</title>');
   });
