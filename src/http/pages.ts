@@ -9,6 +9,7 @@ import { coverageSection, gapList, TIMELINE_STYLE } from './coverage-timeline.ts
 import { type Html, html } from './html.ts';
 import type { CoinBalances } from './monthly-balances.ts';
 import { PERIOD_PRESETS, TIME_ZONES } from './period-presets.ts';
+import { optionClass, reportOptionStyle } from './report-options.ts';
 import type { Role } from './web-auth.ts';
 
 /** What every signed-in page needs: the form token, and the role (which queue board to link). */
@@ -195,6 +196,7 @@ function requestForm(
           </div>`
         : ''
     }
+    ${reportOptionStyle(reports)}
     <form method="post" action="/exports">
       ${csrfField(csrf)}
       <label
@@ -223,14 +225,16 @@ function requestForm(
           ${TIME_ZONES.map((z) => html`<option${selected(v.tz ?? 'UTC', z)}>${z}</option>`)}
         </select></label
       >
-      <label>Coin <input type="text" name="coin" value="${v.coin ?? ''}" size="8" placeholder="all" /></label>
-      <label
+      <label class="${optionClass('coin')}"
+        >Coin <input type="text" name="coin" value="${v.coin ?? ''}" size="8" placeholder="all"
+      /></label>
+      <label class="${optionClass('lots')}"
         >Lots (realized gains)
         <select name="method">
           ${LOT_METHODS.map((m) => html`<option${selected(v.method ?? 'fifo', m)}>${m}</option>`)}
         </select></label
       >
-      <label
+      <label class="${optionClass('lots')}"
         >Long-term after
         <input
           type="number"
@@ -242,7 +246,7 @@ function requestForm(
         />
         days</label
       >
-      <label
+      <label class="${optionClass('pending')}"
         ><input type="checkbox" name="includePending" value="1" ${v.includePending ? html` checked` : ''} /> include
         pending transfers</label
       >
