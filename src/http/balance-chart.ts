@@ -14,11 +14,11 @@ import type { CoinBalances } from './monthly-balances.ts';
 // The drawing's own units; the SVG scales as a whole (text with it), so nothing is squeezed.
 const WIDTH = 320;
 const HEIGHT = 128;
-const LEFT = 62;
+const LEFT = 66;
 const RIGHT = 6;
 const TOP = 8;
 const PLOT_BOTTOM = HEIGHT - 34;
-const AXIS_DIGITS = 9;
+const AXIS_DIGITS = 8;
 
 /** A stored decimal shortened for an axis label, from its text (never through a double). */
 export function axisFigure(value: string): string {
@@ -50,10 +50,10 @@ function chart(coin: CoinBalances): Html {
     role="img"
     aria-label="${coin.coin} closing balance per month"
   >
-    <text class="axis-title" transform="translate(10 ${(TOP + PLOT_BOTTOM) / 2}) rotate(-90)" text-anchor="middle">
+    <text class="axis-title" transform="translate(9 ${(TOP + PLOT_BOTTOM) / 2}) rotate(-90)" text-anchor="middle">
       ${coin.coin}
     </text>
-    <text class="axis" x="${LEFT - 4}" y="${TOP + 4}" text-anchor="end">${axisFigure(largest)}</text>
+    ${Number(largest) === 0 ? '' : html`<text class="axis" x="${LEFT - 4}" y="${TOP + 4}" text-anchor="end">${axisFigure(largest)}</text>`}
     <text class="axis" x="${LEFT - 4}" y="${PLOT_BOTTOM}" text-anchor="end">0</text>
     <line x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${PLOT_BOTTOM}" stroke="#8c959f" stroke-width="1" />
     <line

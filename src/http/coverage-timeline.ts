@@ -83,7 +83,7 @@ function timelineAxis(span: Range): Html {
     ${axisTicks(span.start, span.end).map(
       (t) =>
         html`<span
-          class="tick${t.rank % 2 === 1 ? ' odd' : ''}${t.rank % 4 !== 0 ? ' not4' : ''}"
+          class="tick${t.rank % 2 === 1 ? ' odd' : ''}${t.rank % 4 !== 0 || t.late ? ' not4' : ''}"
           style="left:${(t.at * 100).toFixed(2)}%"
           >${t.label}</span
         >`,

@@ -7,6 +7,8 @@ export interface AxisTick {
   label: string;
   /** Its place among the ticks (0, 1, 2, ...), for hiding every other label on a narrow screen. */
   rank: number;
+  /** So near the end that on a phone's width its label would run past the bar. */
+  late: boolean;
 }
 
 /** Months per step, smallest first: months, quarters, half years, years, then years apart. */
@@ -15,6 +17,8 @@ const STEPS = [1, 3, 6, 12, 24, 60, 120] as const;
 const MAX_TICKS = 12;
 /** A label starting this close to the end would run past it: only its mark is drawn. */
 const LAST_LABEL_AT = 0.94;
+/** The same on a phone (a label is about an eighth of a 360 px bar). */
+const LATE_ON_PHONE_AT = 0.86;
 
 function label(t: DateTime, step: number): string {
   if (step === 1) return t.toFormat('LLL yyyy');
@@ -41,7 +45,12 @@ export function axisTicks(start: number, end: number): AxisTick[] {
   for (; t.toMillis() < end; t = t.plus({ months: step })) {
     if (t.toMillis() <= start) continue;
     const at = (t.toMillis() - start) / (end - start);
-    ticks.push({ at, label: at > LAST_LABEL_AT ? '' : label(t, step), rank: ticks.length });
+    ticks.push({
+      at,
+      label: at > LAST_LABEL_AT ? '' : label(t, step),
+      rank: ticks.length,
+      late: at > LATE_ON_PHONE_AT,
+    });
   }
   return ticks;
 }

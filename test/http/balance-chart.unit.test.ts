@@ -14,8 +14,9 @@ describe('the balance charts', () => {
   it('label the value axis from the exact decimal, marking a shortened one', () => {
     expect(axisFigure('1.5')).toBe('1.5');
     expect(axisFigure('2.500000000000000001')).toBe('≈2.5');
-    expect(axisFigure('-12345.678901')).toBe('≈-12345.678');
+    expect(axisFigure('-12345.678901')).toBe('≈-12345.67');
     expect(axisFigure('123456789012')).toBe('≈123456789012');
+    expect(axisFigure('8498')).toBe('8498');
   });
 
   it('label both axes: the coin and its scale, each month, and the year', () => {
