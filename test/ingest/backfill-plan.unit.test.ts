@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { AccountSummary } from '../../src/accounts/account-service.ts';
 import { ValidationError } from '../../src/errors/index.ts';
-import { planBackfill } from '../../src/ingest/backfill-plan.ts';
 import { planWindows } from '../../src/exchange/index.ts';
+import { planBackfill } from '../../src/ingest/backfill-plan.ts';
 import { positionHorizon } from '../../src/streams/positions/endpoint.ts';
 import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 
