@@ -16,6 +16,11 @@ export class WindowsFailedError extends PermanentError {
   }
 }
 
+/** Complete windows that have no row in the plan (wholly covered grid windows are not planned at all). */
+function alreadyCoveredOnly(started: StartedBackfill): number {
+  return started.alreadyDone - started.windows.filter((w) => w.status === 'done').length;
+}
+
 /**
  * Reports what was planned, then shows progress until every window is done
  * or failed; names each failed window with its error and throws when any did.
@@ -33,7 +38,7 @@ export async function watchWindows(
   const startedAt = new Date();
   for (const note of started.notes) console.log(`note: ${note}`);
   console.log(
-    `${options.title}: ${started.windows.length} windows, ${started.alreadyDone} already complete, ${started.enqueued} enqueued`,
+    `${options.title}: ${started.windows.length + alreadyCoveredOnly(started)} windows, ${started.alreadyDone} already complete, ${started.enqueued} enqueued`,
   );
   if (!options.inProcessWorker && started.enqueued > 0 && (await ingestWorkerCount(runtime)) === 0) {
     console.log('warning: no worker is running; start one with `ledgerline worker` (or pass --with-worker)');

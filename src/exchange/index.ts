@@ -13,6 +13,8 @@ export { RequestValidationError } from './errors/request-validation-error.ts';
 export { ExchangeClient } from './exchange-client.ts';
 export {
   exchangeBounds,
+  GRID_EPOCH_MS,
+  gridCell,
   HORIZON_MARGIN_MS,
   horizonStart,
   type PlanOptions,

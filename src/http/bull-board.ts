@@ -8,6 +8,16 @@ import { BOARD_PATH, boardGuard, READ_ONLY_BOARD_PATH } from './web-auth.ts';
 
 export { BOARD_PATH, READ_ONLY_BOARD_PATH };
 
+/**
+ * bull-board's page links its web fonts from fonts.googleapis.com: offline (and on a network that
+ * blocks it) the page waits on a request that fails, and every board view tells Google who opened
+ * it. The link is taken out of its HTML, so the page asks nothing of the internet; its styles name
+ * `sans-serif` and `monospace` after the web fonts, which the system's fonts then serve.
+ */
+export function stripExternalLinks(htmlText: string): string {
+  return htmlText.replace(/<link\b[^>]*\bhref="(?:https?:)?\/\/[^"]*"[^>]*>\s*/gi, '');
+}
+
 async function mountBoard(app: FastifyInstance, queues: readonly Queue[], path: string, readOnlyMode: boolean) {
   const serverAdapter = new FastifyAdapter();
   createBullBoard({
@@ -20,6 +30,10 @@ async function mountBoard(app: FastifyInstance, queues: readonly Queue[], path: 
   // of the static and view plugins it brings) and for no other, whatever spelling was routed here.
   await app.register(async (scope) => {
     scope.addHook('onRequest', boardGuard(readOnlyMode ? 'read-only' : 'admin'));
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      const type = String(reply.getHeader('content-type') ?? '');
+      return typeof payload === 'string' && type.startsWith('text/html') ? stripExternalLinks(payload) : payload;
+    });
     await scope.register(serverAdapter.registerPlugin(), { prefix: path });
   });
 }

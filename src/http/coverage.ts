@@ -4,7 +4,7 @@ import type { PrismaClient } from '../db/prisma.ts';
 import { REPORTS } from '../export/reports/index.ts';
 import { type StreamStatus, streamStatuses } from '../ingest/coverage/stream-status.ts';
 import type { Range } from '../ingest/coverage/window-store.ts';
-import { isStream, type Stream, STREAMS } from '../streams/registry.ts';
+import { isStream, type Stream, streamDefinition, STREAMS } from '../streams/registry.ts';
 
 /** The streams whose records a report reads (its definition says): their coverage decides whether it is complete. */
 function reportStreams(report: string): readonly Stream[] {
@@ -103,12 +103,31 @@ export async function accountCoverage(
 export interface PeriodGap extends Range {
   stream: Stream;
   scope: string;
+  /** Older than what the exchange still serves (at the time asked): no backfill or sync can read it. */
+  beyondHorizon: boolean;
+}
+
+/**
+ * Splits each gap of a forgetting stream at the oldest instant its exchange still serves at
+ * `now`: the older part is beyond the horizon, for good; the rest can still be read.
+ */
+export function markBeyondHorizon(gaps: readonly Omit<PeriodGap, 'beyondHorizon'>[], now: number): PeriodGap[] {
+  return gaps.flatMap((g) => {
+    const oldest = streamDefinition(g.stream).horizon?.oldestReadable(now);
+    if (oldest === undefined || g.start >= oldest) return [{ ...g, beyondHorizon: false }];
+    if (g.end <= oldest) return [{ ...g, beyondHorizon: true }];
+    return [
+      { ...g, end: oldest, beyondHorizon: true },
+      { ...g, start: oldest, beyondHorizon: false },
+    ];
+  });
 }
 
 /**
  * The parts of [start, end) the report's streams do not cover, per stream and scope; with `asOf`,
  * as they stood then (windows finished later do not count: an export written at `asOf` lacked
- * them). A stream never read at all is one gap over the whole period.
+ * them). A stream never read at all is one gap over the whole period. Each gap says whether it
+ * lies beyond the stream's horizon at `now` (today, whatever `asOf`): what no command can read any more.
  */
 export async function periodGaps(
   pool: pg.Pool,
@@ -116,6 +135,7 @@ export async function periodGaps(
   report: string,
   period: { start: Date; end: Date },
   asOf?: Date,
+  now: number = Date.now(),
 ): Promise<PeriodGap[]> {
   const streams = reportStreams(report);
   const result = await pool.query<{ stream: string; scope: string | null; start: string | null; end: string | null }>(
@@ -143,7 +163,8 @@ export async function periodGaps(
        FROM gaps ORDER BY stream, scope, lower(g)`,
     [accountId, streams, String(period.start.getTime()), String(period.end.getTime()), asOf ?? null],
   );
-  return result.rows
+  const gaps = result.rows
     .filter((r) => isStream(r.stream) && r.start !== null && r.end !== null)
     .map((r) => ({ stream: r.stream as Stream, scope: r.scope ?? '', start: Number(r.start), end: Number(r.end) }));
+  return markBeyondHorizon(gaps, now);
 }

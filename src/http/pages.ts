@@ -10,6 +10,7 @@ import { coverageSection, gapList, TIMELINE_STYLE } from './coverage-timeline.ts
 import { type Html, html } from './html.ts';
 import type { CoinBalances } from './monthly-balances.ts';
 import { PERIOD_PRESETS, TIME_ZONES } from './period-presets.ts';
+import { optionClass, reportOptionStyle } from './report-options.ts';
 import type { Role } from './web-auth.ts';
 
 /** What every signed-in page needs: the form token, and the role (which queue board to link). */
@@ -148,6 +149,35 @@ const dateInput = (name: string, value: string | undefined) =>
     size="10"
   />`;
 
+/**
+ * What the accountant can do about the gaps: a gap the exchange still serves is filled by a
+ * backfill or the nightly sync; one beyond its horizon is gone from the exchange for good, and
+ * saying "run a backfill" there would send someone after records no command can read.
+ */
+export function gapAdvice(gaps: readonly PeriodGap[]): Html {
+  const lost = gaps.filter((g) => g.beyondHorizon).length;
+  const recoverable = gaps.length - lost;
+  const fix =
+    recoverable === 0
+      ? ''
+      : lost === 0
+        ? 'Run a backfill or wait for the nightly sync, or request it anyway'
+        : 'A backfill or the nightly sync can still fill the other gaps; or request it anyway';
+  const gone =
+    lost === 0
+      ? ''
+      : html`<strong
+            >${lost === gaps.length ? 'These records are' : 'Some of these records are'} beyond the exchange's horizon
+            and cannot be read any more</strong
+          >
+          (it keeps them only for a while): the report will lack them whatever is run; only the exchange's own account
+          statement still has them.`;
+  return html`<p>
+    The report would lack these records. ${gone}
+    ${fix ? html`${fix}: it will be marked partial.` : html`Request it anyway: it will be marked partial.`}
+  </p>`;
+}
+
 function requestForm(
   accounts: AccountView[],
   reports: readonly ReportDefinition[],
@@ -163,14 +193,11 @@ function requestForm(
       form?.gaps
         ? html`<div class="warning" role="alert">
             <p><strong>The data does not cover this whole period:</strong></p>
-            ${gapList(form.gaps)}
-            <p>
-              The report would lack these records. Run a backfill or wait for the nightly sync, or request it anyway: it
-              will be marked partial.
-            </p>
+            ${gapList(form.gaps)} ${gapAdvice(form.gaps)}
           </div>`
         : ''
     }
+    ${reportOptionStyle(reports)}
     <form method="post" action="/exports">
       ${csrfField(csrf)}
       <label
@@ -199,18 +226,20 @@ function requestForm(
           ${TIME_ZONES.map((z) => html`<option${selected(v.tz ?? 'UTC', z)}>${z}</option>`)}
         </select></label
       >
-      <label>Coin <input type="text" name="coin" value="${v.coin ?? ''}" size="8" placeholder="all" /></label>
-      <label
+      <label class="${optionClass('coin')}"
+        >Coin <input type="text" name="coin" value="${v.coin ?? ''}" size="8" placeholder="all"
+      /></label>
+      <label class="${optionClass('lots')}"
         >Lots (realized gains)
         <select name="method">
           ${GAINS_METHODS.map((m) => html`<option${selected(v.method ?? 'fifo', m)}>${m}</option>`)}
         </select></label
       >
-      <label
+      <label class="${optionClass('valuation')}"
         >Valuation currency
         <input type="text" name="valuation" value="${v.valuation ?? ''}" size="5" placeholder="default"
       /></label>
-      <label
+      <label class="${optionClass('lots')}"
         >Long-term after
         <input
           type="number"
@@ -222,7 +251,7 @@ function requestForm(
         />
         days</label
       >
-      <label
+      <label class="${optionClass('pending')}"
         ><input type="checkbox" name="includePending" value="1" ${v.includePending ? html` checked` : ''} /> include
         pending transfers</label
       >
@@ -367,7 +396,7 @@ export function homePage(
           html`<h3>${a.name}</h3>
             ${coverageSection(a.coverage, input.now)}
             <h4>Balances</h4>
-            ${balancesSection(a.balances)}`,
+            ${balancesSection(a.balances, input.now)}`,
       )}
       <h2>Requested exports</h2>
       ${jobsTable(input.jobs)}

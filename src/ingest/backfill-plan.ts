@@ -1,7 +1,8 @@
 import type { AccountSummary } from '../accounts/account-service.ts';
 import { ValidationError } from '../errors/index.ts';
-import { planWindows } from '../exchange/index.ts';
-import { type StreamChoice, streamDefinition, streamsOf } from '../streams/registry.ts';
+import { planWindows, type TimeWindow } from '../exchange/index.ts';
+import { type Stream, type StreamChoice, streamDefinition, streamsOf } from '../streams/registry.ts';
+import { uncoveredParts } from './coverage/uncovered.ts';
 import type { WindowKey } from './coverage/window-store.ts';
 import { formatInstant } from './time-arguments.ts';
 
@@ -9,13 +10,23 @@ export interface BackfillPlan {
   windows: WindowKey[];
   /** What was adjusted or left out, for the operator. */
   notes: string[];
+  /** Grid windows of the range that done windows already cover wholly: nothing to read there. */
+  alreadyCovered?: number;
 }
+
+/** A stream's coverage (its done windows merged, oldest first), by stream and scope. */
+export type CoverageOf = (stream: Stream, scope: string) => readonly TimeWindow[];
 
 /**
  * Turns a backfill request into the windows to read, or a ValidationError
  * before anything is written or enqueued. With an explicit stream the range
  * must be servable; with `all`, each stream is fitted to what the exchange
  * can serve and the adjustments are reported.
+ *
+ * Windows lie on the stream's grid (`planWindows`); with `coverage`, what done
+ * windows already hold is left out, so a range that overlaps earlier reads
+ * (any `--from`, old windows cut from another `--from` included) reads only
+ * the part not covered. Without it (`--refetch`) the whole range is read.
  */
 export function planBackfill(
   account: AccountSummary,
@@ -23,6 +34,7 @@ export function planBackfill(
   from: number,
   to: number,
   now: number,
+  coverage?: CoverageOf,
 ): BackfillPlan {
   const notes: string[] = [];
   if (from >= to)
@@ -35,6 +47,7 @@ export function planBackfill(
   }
   const explicit = choice !== 'all';
   const windows: WindowKey[] = [];
+  let alreadyCovered = 0;
   for (const stream of streamsOf(choice)) {
     const definition = streamDefinition(stream);
     const eligibility = definition.eligible(account);
@@ -62,8 +75,12 @@ export function planBackfill(
       start = oldest;
     }
     for (const window of planWindows(definition.endpoint, start, to, { now })) {
-      for (const scope of definition.scopes) windows.push({ accountId: account.id, stream, scope, ...window });
+      for (const scope of definition.scopes) {
+        const parts = coverage ? uncoveredParts(window, coverage(stream, scope)) : [window];
+        if (parts.length === 0) alreadyCovered += 1;
+        for (const part of parts) windows.push({ accountId: account.id, stream, scope, ...part });
+      }
     }
   }
-  return { windows, notes };
+  return { windows, notes, alreadyCovered };
 }

@@ -2,13 +2,15 @@ import type pg from 'pg';
 
 import type { Stream } from '../streams/registry.ts';
 import { isLost, lostBefore } from './coverage/lost-windows.ts';
-import { type SyncWindowRow, unfinishedWindows } from './coverage/window-store.ts';
+import { settleCoveredWindows, type SyncWindowRow, unfinishedWindows } from './coverage/window-store.ts';
 import { formatInstant } from './time-arguments.ts';
 
 export interface RetryPlan {
   /** Earlier windows to read again, from their stored cursor. */
   windows: SyncWindowRow[];
   notes: string[];
+  /** Unfinished windows found wholly covered by other done windows, marked done instead of read. */
+  settled: number;
 }
 
 const describe = (w: SyncWindowRow) =>
@@ -23,6 +25,8 @@ const describe = (w: SyncWindowRow) =>
  * failed, for reconciliation to report, and is named in the notes; the
  * worker records it in lost_window and alerts once (recordLostWindows, by
  * the same `isLost` test on the same clock: `now` is the exchange's).
+ * One that other done windows cover wholly is not read again: it is marked
+ * done first (`settleCoveredWindows`).
  */
 export async function planRetries(
   pool: pg.Pool,
@@ -32,6 +36,7 @@ export async function planRetries(
 ): Promise<RetryPlan> {
   const windows: SyncWindowRow[] = [];
   const notes: string[] = [];
+  const settled = await settleCoveredWindows(pool, accountId, streams);
   for (const window of await unfinishedWindows(pool, accountId, streams)) {
     if (isLost(window, now)) {
       notes.push(`${describe(window)} never finished and is now behind the exchange's horizon: its records are lost`);
@@ -43,5 +48,5 @@ export async function planRetries(
     }
     windows.push(window);
   }
-  return { windows, notes };
+  return { windows, notes, settled };
 }

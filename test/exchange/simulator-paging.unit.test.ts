@@ -92,7 +92,9 @@ describe('paging whole windows against the simulator', () => {
 
   it('resumes a window from a cursor saved after any page, without a gap or a repeat', async () => {
     const client = simulatorClient(sim, new MemoryRateBudget(), 'sim-paging', { factor: 20 });
-    const [window] = planWindows(spotRecordEndpoint, NOW - 30 * 86_400_000, NOW + 1);
+    const window = planWindows(spotRecordEndpoint, NOW - 60 * 86_400_000, NOW + 1).find(
+      (w) => w.end - w.start === 30 * 86_400_000,
+    );
     const all = await collect(pageSpotRecords(client, window!, {}, { limit: 9 }));
     expect(all.length).toBeGreaterThan(30);
     let saved: string | null = null;

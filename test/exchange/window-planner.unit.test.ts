@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors/validation-error.ts';
 import {
   exchangeBounds,
+  gridCell,
   HORIZON_MARGIN_MS,
   planWindows,
   type TimeWindow,
@@ -66,8 +67,10 @@ function expectExactCover(windows: TimeWindow[], from: number, to: number, maxSp
       expect(window.start).toBe(windows[index - 1]!.end);
       expect(Number(exchangeBounds(window).startTime)).toBe(Number(exchangeBounds(windows[index - 1]!).endTime) + 1);
     }
-    // Only the last window may be shorter than the maximum span.
-    if (index < windows.length - 1) expect(window.end - window.start).toBe(maxSpanMs);
+    // Every boundary between windows is on the grid (whole spans from the epoch), so only the
+    // first and the last may be shorter than the maximum span.
+    if (index > 0) expect(window.start % maxSpanMs).toBe(0);
+    if (index > 0 && index < windows.length - 1) expect(window.end - window.start).toBe(maxSpanMs);
   });
 }
 
@@ -106,11 +109,27 @@ describe('planWindows (seeded property tests)', () => {
   });
 
   it('cuts at UTC day lengths, daylight-saving or not', () => {
-    const from = Date.UTC(2026, 2, 1); // spans the March DST change of every zone that has one
+    // 2026-03-05 starts a 7-day grid cell (20,517 days after the epoch, a multiple of 7).
+    const from = Date.UTC(2026, 2, 5); // spans the March DST change of every zone that has one
     const windows = planWindows(allSubDepositWithdrawalEndpoint, from, from + 21 * DAY);
     expect(windows.map((window) => window.end - window.start)).toEqual([7 * DAY, 7 * DAY, 7 * DAY]);
-    expect(exchangeBounds(windows[1]!).startTime).toBe(String(Date.UTC(2026, 2, 8)));
-    expect(exchangeBounds(windows[0]!).endTime).toBe(String(Date.UTC(2026, 2, 8) - 1));
+    expect(exchangeBounds(windows[1]!).startTime).toBe(String(Date.UTC(2026, 2, 12)));
+    expect(exchangeBounds(windows[0]!).endTime).toBe(String(Date.UTC(2026, 2, 12) - 1));
+  });
+
+  it('cuts on the same grid whatever the range asked for, so two ranges share their windows', () => {
+    for (const span of Object.values(SPANS)) {
+      const to = Date.UTC(2026, 10, 1);
+      const year = planWindows(span, to - 365 * DAY, to, { now: to });
+      expect(year.length).toBeGreaterThan(1);
+      const longer = planWindows(span, to - 365 * DAY - 17 * DAY - 5, to, { now: to });
+      // Every window of the shorter range but its first is a window of the longer one, unchanged.
+      const keys = new Set(longer.map((w) => `${w.start}-${w.end}`));
+      for (const window of year.slice(1)) {
+        expect(keys.has(`${window.start}-${window.end}`)).toBe(true);
+        expect(gridCell(span, window.start).start).toBe(window.start);
+      }
+    }
   });
 
   it('refuses a reversed range or a time that is not Unix ms', () => {

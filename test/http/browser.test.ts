@@ -178,6 +178,12 @@ afterAll(async () => {
 describe('the accountants page in a real browser', () => {
   it('signs in over plain HTTP from an office address, requests a report, watches it finish and downloads exactly the records', async () => {
     const context = await browser();
+    // Nothing the pages load may come from anywhere but the server (it must work offline).
+    const elsewhere: string[] = [];
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!['data:', 'blob:'].includes(url.protocol) && url.host !== new URL(base).host) elsewhere.push(request.url());
+    });
     const page = await context.newPage();
     await page.goto(`${base}/`);
     expect(new URL(page.url()).pathname).toBe('/login');
@@ -193,6 +199,38 @@ describe('the accountants page in a real browser', () => {
     expect(await page.locator('svg.timeline title').allTextContents()).toContain('covered: 2025-10-01 to 2026-01-20');
     expect(await page.textContent('.coverage')).toContain('Last reconciliation 2026-01-20 02:10 UTC');
     expect(await page.locator('svg.balance-chart title').allTextContents()).toContain('2026-01: 1.17345678 BTC');
+    // Positions not read since 25 January lie beyond the exchange's 90-day horizon: told apart from "never read".
+    expect(await page.textContent('.legend')).toContain("beyond the exchange's horizon: not recoverable");
+    expect((await page.locator('svg.timeline title').allTextContents()).join('\n')).toContain(
+      "beyond the exchange's horizon: not recoverable: 2026-01-25 to",
+    );
+    // The timeline's axis labels never run into each other, at any width.
+    for (const width of [1280, 800, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const boxes = await page.locator('.timeline-axis .tick').evaluateAll((ticks) =>
+        ticks
+          .filter(
+            (t) =>
+              t.ownerDocument.defaultView!.getComputedStyle(t).color !== 'rgba(0, 0, 0, 0)' &&
+              t.textContent!.trim() !== '',
+          )
+          .map((t) => t.getBoundingClientRect())
+          .map((r) => ({ left: r.left, right: r.right })),
+      );
+      expect(boxes.length).toBeGreaterThanOrEqual(width > 500 ? 2 : 1);
+      // ... nor past the end of the bar.
+      const bar = await page.locator('.timeline-axis').first().boundingBox();
+      for (const box of boxes) expect(box.right).toBeLessThanOrEqual(bar!.x + bar!.width + 1);
+      for (let k = 1; k < boxes.length; k++) expect(boxes[k]!.left).toBeGreaterThanOrEqual(boxes[k - 1]!.right);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // Only the fields the chosen report takes: the lot fields for realized gains, not for the spot ledger.
+    await page.selectOption('select[name="report"]', 'spot-ledger');
+    expect(await page.isVisible('select[name="method"]')).toBe(false);
+    expect(await page.isVisible('input[name="includePending"]')).toBe(false);
+    await page.selectOption('select[name="report"]', 'realized-gains');
+    expect(await page.isVisible('select[name="method"]')).toBe(true);
+    await screenshot(page, 'request-realized-gains');
     await screenshot(page, 'home');
 
     await page.selectOption('select[name="accountId"]', { label: 'berlin-gmbh' });
@@ -266,12 +304,13 @@ describe('the accountants page in a real browser', () => {
     expect((await context.request.get(`${direct}/queues/api/queues`, { headers: signedIn })).status()).toBe(200);
     expect((await context.request.get(`${direct}/admin/queues/api/queues`, { headers: signedIn })).status()).toBe(403);
 
+    expect(elsewhere).toEqual([]);
     // Signing out ends the session on the server: a request with the old cookie is refused.
     await page.goto(`${base}/`);
     await Promise.all([page.waitForURL(`${base}/login`), page.click('button:text("Sign out")')]);
     const replay = await context.request.get(`${direct}/queues/api/queues`, { headers: signedIn });
     expect(replay.status()).toBe(401);
-  });
+  }, 120_000); // a real browser, three widths of screenshots of five pages: slow on a loaded machine
 
   it('refuses the pages and the download to a browser without the token', async () => {
     const context = await browser();

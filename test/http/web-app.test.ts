@@ -124,6 +124,31 @@ describe('sign-in', () => {
   });
 });
 
+describe('resources', () => {
+  it('no page, the queue boards included, loads anything from the internet (it works offline)', async () => {
+    const get = (url: string, headers: Record<string, string> = {}) => web.app.inject({ method: 'GET', url, headers });
+    const pages = [
+      await get('/login'),
+      await get('/', { cookie }),
+      await get('/queues', { authorization: `Bearer ${TOKEN}` }),
+      await get('/admin/queues', { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    ];
+    const external = /\b(?:href|src)\s*=\s*["']?(?:https?:)?\/\/|@import|url\(\s*["']?(?:https?:)?\/\//i;
+    for (const page of pages) {
+      expect(page.statusCode).toBe(200);
+      expect(page.body).not.toMatch(external);
+      // What the board's page loads of its own: its styles must not import from the internet either.
+      for (const [, href] of page.body.matchAll(/<link[^>]+href="([^"]+\.css)"/g)) {
+        const base = page.body.includes('Queues (admin)') ? '/admin/queues/' : '/queues/';
+        const css = await get(base + href!, { authorization: `Bearer ${base === '/queues/' ? TOKEN : ADMIN_TOKEN}` });
+        expect(css.statusCode).toBe(200);
+        expect(css.body).not.toMatch(external);
+      }
+    }
+    expect(pages[2]!.body).toContain('<title>Queues (read-only)</title>');
+  });
+});
+
 describe('exports', () => {
   it('requests a report, shows it running then done, and serves the CSV and manifest', async () => {
     const form = new URLSearchParams({
@@ -360,6 +385,55 @@ describe('exports', () => {
     expect(home).toContain('<td>Spot ledger</td>');
   });
 
+  it("shows unread positions behind the exchange's horizon as not recoverable, and says so instead of advising a backfill", async () => {
+    const other = await insertAccount(web.db.url, 'horizon-gmbh');
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    // Positions were read for a month half a year ago, then never again: the exchange has since forgotten
+    // what followed, up to its 90-day horizon. Spot is read throughout.
+    await insertWindows(web.db.url, other, [
+      { stream: 'spot', start: `${daysAgo(200)}T00:00:00Z`, end: `${daysAgo(1)}T00:00:00Z`, status: 'done' },
+      {
+        stream: 'positions',
+        scope: 'USDT-FUTURES',
+        start: `${daysAgo(200)}T00:00:00Z`,
+        end: `${daysAgo(170)}T00:00:00Z`,
+        status: 'done',
+      },
+    ]);
+    const home = flat(await web.app.inject({ method: 'GET', url: '/', headers: { cookie } }));
+    const section = home.slice(home.indexOf('<h3>horizon-gmbh</h3>'));
+    expect(section).toMatch(
+      new RegExp(`fill="#6e40c9"\\s*><title>beyond the exchange&#39;s horizon: not recoverable: ${daysAgo(170)} to `),
+    );
+    expect(section).toContain('</span>beyond the exchange&#39;s horizon: not recoverable</span>');
+    // Spot keeps everything: nothing of it is beyond a horizon.
+    expect(section.split('aria-label="Spot records coverage"')[1]!.split('</svg>')[0]).not.toContain('#6e40c9');
+
+    const ask = (from: string, to: string) =>
+      web.app.inject({
+        method: 'POST',
+        url: '/exports',
+        payload: new URLSearchParams({
+          accountId: other,
+          report: 'futures-pnl',
+          from,
+          to,
+          tz: 'UTC',
+          _csrf: csrf,
+        }).toString(),
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    // Wholly beyond the horizon: no advice to run a backfill, which could never read it.
+    const lost = flat(await ask(daysAgo(160), daysAgo(120)));
+    expect(lost).toContain('Futures positions (USDT-FUTURES): not read from');
+    expect(lost).toContain("beyond the exchange's horizon and cannot be read any more");
+    expect(lost).not.toContain('Run a backfill');
+    // Within the horizon: a backfill or the sync can still read it.
+    const recoverable = flat(await ask(daysAgo(30), daysAgo(10)));
+    expect(recoverable).toContain('Run a backfill or wait for the nightly sync');
+    expect(recoverable).not.toContain('cannot be read any more');
+  });
+
   it('charts the closing balance per coin per month, exactly as stored, carried through months without a record', async () => {
     const other = await insertAccount(web.db.url, 'balances-gmbh');
     await insertSpot(web.db.url, other, [
@@ -395,7 +469,11 @@ describe('exports', () => {
     // December has no record: it closes at November's balance.
     expect(section).toContain('<title>2025-12: 1.5 BTC</title>');
     expect(section).toContain('<title>2026-01: 2.500000000000000001 BTC</title>');
-    expect(section).toContain('2.500000000000000001 at the end of 2026-01');
+    expect(section).toContain('2.500000000000000001 at the end of Jan 2026');
+    // The axes are labelled: the coin up the side, its largest balance cut from the exact text, the months along.
+    expect(section).toMatch(/<text class="axis-title"[^>]*> BTC <\/text>/);
+    expect(section).toMatch(/>\s*≈2.5\s*</);
+    expect(section).toMatch(/<text class="month"[^>]*> Jan <\/text>/);
     expect(section).toContain('<title>2026-01: 100 USDT</title>');
     expect(section).toContain('<title>2025-02: 0 BTC</title>');
   });
@@ -417,7 +495,11 @@ describe('exports', () => {
     expect(body).toContain('<option selected>Asia/Tokyo</option>');
     expect(body.match(/<option( selected)?>[A-Za-z_]+\/[A-Za-z_/+-]+<\/option>/g)!.length).toBeGreaterThan(300);
     expect(body).toContain('<dt>Koinly universal CSV</dt>');
-    expect(body).toContain('the spot ledger in Koinly&#39;s universal import format');
+    // Koinly's file holds futures rows too: the description says so, not "the spot ledger".
+    expect(body).toContain(
+      'closed futures position&#39;s realized P&amp;L after fees and its funding, in Koinly&#39;s universal import format',
+    );
+    expect(body).not.toContain('the spot ledger in');
     expect(body).toContain('<dt><code>sha256</code></dt>');
     expect(body).toContain('placeholder="YYYY-MM-DD"');
     expect(body).not.toContain('type="date"');
@@ -462,8 +544,17 @@ describe('exports', () => {
     expect(at('record_id')).toBe('spot:1234567890123456789');
     expect(at('amount')).toBe('2.500000000000000001');
     expect(at('fee')).toBe(-0.0001);
-    expect(at('time_utc')).toBe('2026-01-05T10:00:00.000Z');
+    // Times are real dates (their wall clock as written), shown as dates.
+    expect(at('time_utc')).toEqual(new Date('2026-01-05T10:00:00.000Z'));
+    expect(sheet.getRow(2).getCell(header.indexOf('time_utc') + 1).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     expect(sheet.rowCount).toBe(2);
+    // A spreadsheet to work in: the header frozen and filtered, each column as wide as its content.
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toBeTruthy();
+    expect(JSON.stringify(sheet.autoFilter)).toMatch(/A1/);
+    expect(sheet.getRow(1).font?.bold).toBe(true);
+    expect(sheet.getColumn(header.indexOf('record_id') + 1).width).toBeGreaterThanOrEqual('1234567890123456789'.length);
+    expect(sheet.getColumn(header.indexOf('coin') + 1).width).toBeLessThan(12);
     // Only files next to a CSV of the same name exist.
     const missing = await web.app.inject({
       method: 'GET',

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import type { AccountSummary } from '../../src/accounts/account-service.ts';
 import { ValidationError } from '../../src/errors/index.ts';
+import { planWindows } from '../../src/exchange/index.ts';
 import { planBackfill } from '../../src/ingest/backfill-plan.ts';
 import { positionHorizon } from '../../src/streams/positions/endpoint.ts';
+import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
@@ -79,5 +81,33 @@ describe('planBackfill', () => {
     const { windows, notes } = planBackfill(account(true), 'all', NOW - 300 * DAY, NOW - 200 * DAY, NOW);
     expect(windows.some((w) => w.stream === 'positions')).toBe(false);
     expect(notes).toContain('positions left out: the range is older than the 3-month horizon');
+  });
+
+  it('plans only what the coverage leaves out, old windows cut from another --from counting as coverage', () => {
+    const yearFrom = NOW - 365 * DAY - 777; // an old --from: its windows were cut from here
+    const covered = [{ start: yearFrom, end: NOW }];
+    const from = yearFrom - 182 * DAY;
+    const { windows, alreadyCovered } = planBackfill(account(true), 'spot', from, NOW, NOW, (stream) =>
+      stream === 'spot' ? covered : [],
+    );
+    expect(windows[0]!.start).toBe(from);
+    expect(windows.at(-1)!.end).toBe(yearFrom);
+    expect(alreadyCovered).toBeGreaterThanOrEqual(12);
+    // A hole in the middle of the coverage is planned, and only the hole.
+    const holed = [
+      { start: from, end: NOW - 100 * DAY },
+      { start: NOW - 90 * DAY, end: NOW },
+    ];
+    const plan = planBackfill(account(true), 'spot', from, NOW, NOW, () => holed);
+    expect(plan.windows.map((w) => [w.start, w.end])).toEqual(
+      planWindows(spotRecordEndpoint, NOW - 100 * DAY, NOW - 90 * DAY).map((w) => [w.start, w.end]),
+    );
+  });
+
+  it('cuts windows on the grid whatever --from says: two backfills share every window but the first', () => {
+    const a = planBackfill(account(true), 'spot', NOW - 200 * DAY, NOW, NOW).windows;
+    const b = planBackfill(account(true), 'spot', NOW - 213 * DAY - 1, NOW, NOW).windows;
+    const keys = new Set(b.map((w) => `${w.start}-${w.end}`));
+    expect(a.slice(1).every((w) => keys.has(`${w.start}-${w.end}`))).toBe(true);
   });
 });

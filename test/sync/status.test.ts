@@ -71,6 +71,17 @@ describe('status', () => {
     expect(spot.windowsOpen).toBe(1);
     expect(spot.lastSuccess).toBeInstanceOf(Date);
 
+    // Positions after 130 days were never read; what of that lies before the 90-day horizon
+    // (200 - 90 = day 110 on) is beyond it: told apart, as no command can read it.
+    const positions = statuses.find((s) => s.stream === 'positions')!;
+    expect(positions.gaps).toEqual([{ start: 130 * DAY, end: now }]);
+    expect(positions.beyondHorizon).toEqual([]);
+    const later = await streamStatuses(pool, accountId, 250 * DAY);
+    const forgotten = later.find((s) => s.stream === 'positions')!;
+    expect(forgotten.beyondHorizon).toEqual([{ start: 130 * DAY, end: forgotten.beyondHorizon[0]!.end }]);
+    expect(Math.abs(forgotten.beyondHorizon[0]!.end - 160 * DAY)).toBeLessThan(DAY);
+    expect(later.find((s) => s.stream === 'spot')!.beyondHorizon).toEqual([]);
+
     expect(horizonWarnings(statuses, now).join(' ')).toMatch(/not synced for 70 days/);
     expect(horizonWarnings(statuses, 150 * DAY)).toEqual([]);
     expect(horizonWarnings([], now).join(' ')).toMatch(/never been synced/);

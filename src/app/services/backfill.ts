@@ -2,7 +2,7 @@ import { QUEUE } from '../../../jobs/definitions.ts';
 import { enqueueWindows } from '../../../jobs/ingest/enqueue-windows.ts';
 import type { Runtime } from '../../../jobs/runtime.ts';
 import { planBackfill } from '../../ingest/backfill-plan.ts';
-import { ensureWindows, type SyncWindowRow } from '../../ingest/coverage/window-store.ts';
+import { accountCoverage, ensureWindows, type SyncWindowRow } from '../../ingest/coverage/window-store.ts';
 import type { StreamChoice } from '../../streams/registry.ts';
 import { exchangeNow } from './exchange-now.ts';
 
@@ -19,6 +19,7 @@ export interface BackfillRequest {
 export interface StartedBackfill {
   windows: SyncWindowRow[];
   enqueued: number;
+  /** Windows of the plan that were already complete: grid windows wholly covered, or done rows met again. */
   alreadyDone: number;
   notes: string[];
 }
@@ -31,10 +32,14 @@ export interface StartedBackfill {
 export async function startBackfill(runtime: Runtime, request: BackfillRequest): Promise<StartedBackfill> {
   const account = await runtime.accounts.get(request.account);
   const now = request.now ?? (await exchangeNow(runtime, account.id));
-  const plan = planBackfill(account, request.stream, request.from, request.to, now);
-  const windows = await ensureWindows(runtime.pool, plan.windows, request.refetch ?? false);
+  const refetch = request.refetch ?? false;
+  // Coverage as intervals: what any done window holds (on the grid or cut from an old --from) is not read again.
+  const coverage = refetch ? undefined : await accountCoverage(runtime.pool, account.id);
+  const plan = planBackfill(account, request.stream, request.from, request.to, now, coverage);
+  const windows = await ensureWindows(runtime.pool, plan.windows, refetch);
   const enqueued = await enqueueWindows(runtime.queues, runtime.pool, windows);
-  return { windows, enqueued, alreadyDone: windows.filter((w) => w.status === 'done').length, notes: plan.notes };
+  const doneRows = windows.filter((w) => w.status === 'done').length;
+  return { windows, enqueued, alreadyDone: (plan.alreadyCovered ?? 0) + doneRows, notes: plan.notes };
 }
 
 /** How many workers are listening on the ingest queue (to warn when none is). */

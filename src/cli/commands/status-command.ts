@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { AccountSummary } from '../../accounts/account-service.ts';
 import { createRuntime } from '../../app/create-runtime.ts';
 import { nightlySyncState } from '../../app/services/schedules.ts';
-import { horizonWarnings, type StreamStatus, streamStatuses } from '../../ingest/coverage/stream-status.ts';
+import { horizonWarnings, partsFrom, type StreamStatus, streamStatuses } from '../../ingest/coverage/stream-status.ts';
 import { listShapeDrift, type ShapeDriftRow } from '../../ingest/shape-drift-store.ts';
 import { endpointLabel, shapeDriftLine } from '../../ingest/shape-drift-text.ts';
 import { formatInstant } from '../../ingest/time-arguments.ts';
@@ -89,6 +89,7 @@ function statusJson(
           covered: isoRanges(s.covered),
           gaps: isoRanges(s.gaps),
           failed: isoRanges(s.failed),
+          beyondHorizon: isoRanges(s.beyondHorizon),
           problemGaps: isoRanges(problems.gaps),
           lastSuccess: s.lastSuccess?.toISOString() ?? null,
           lastFailure: s.lastFailure ? { at: s.lastFailure.at.toISOString(), error: s.lastFailure.error } : null,
@@ -156,7 +157,14 @@ export function registerStatusCommand(program: Command): void {
             for (const s of streams) {
               console.log(`  ${s.stream}${s.scope ? ` ${s.scope}` : ''}`);
               console.log(`    covered       ${ranges(s.covered)}`);
-              console.log(`    gaps          ${ranges(s.gaps)}`);
+              // What lies beyond the exchange's horizon is told apart: no command can read it any more.
+              const end = s.beyondHorizon.at(-1)?.end;
+              console.log(`    gaps          ${ranges(partsFrom(s.gaps, end))}`);
+              if (s.beyondHorizon.length > 0) {
+                console.log(
+                  `    beyond horizon ${ranges(s.beyondHorizon)}: beyond the exchange's horizon, not recoverable`,
+                );
+              }
               if (s.failed.length > 0) console.log(`    failed        ${ranges(s.failed)}`);
               console.log(
                 `    last success  ${when(s.lastSuccess)}${s.windowsOpen ? `; ${s.windowsOpen} window(s) open` : ''}`,

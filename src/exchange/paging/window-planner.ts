@@ -60,9 +60,32 @@ export function horizonStart(span: WindowSpan, now: number, marginMs = HORIZON_M
 }
 
 /**
- * Splits [from, to) into consecutive windows of the endpoint's maximum span
- * (in UTC days; the last one shorter), oldest first. For an endpoint
- * with a horizon, `from` is first raised to it: older data cannot be asked for.
+ * Where every stream's window grid starts: the Unix epoch. Grid cells are
+ * whole multiples of the endpoint's span from here (spot: 30-day blocks,
+ * transfers: 7-day blocks), so the same instant always falls in the same
+ * cell, whatever range was asked for. UTC days are exactly 86,400,000 ms in
+ * Unix time (no leap seconds, no daylight saving), so plain arithmetic is the
+ * calendar here.
+ */
+export const GRID_EPOCH_MS = 0;
+
+const DAY_MS = 86_400_000;
+
+/** The grid cell [start, end) of the endpoint's span that holds `instant`. */
+export function gridCell(span: WindowSpan, instant: number): TimeWindow {
+  const cellMs = span.maxSpanDays * DAY_MS;
+  const start = GRID_EPOCH_MS + Math.floor((instant - GRID_EPOCH_MS) / cellMs) * cellMs;
+  return { start, end: start + cellMs };
+}
+
+/**
+ * Splits [from, to) at the endpoint's grid (`gridCell`), oldest first: every
+ * window lies in one cell, so none exceeds the maximum span, and only the
+ * first and the last may be cut short by the range. Two requests with
+ * different `from` produce the same windows where they overlap, which is what
+ * lets a later backfill, sync or retry meet the windows an earlier one read.
+ * For an endpoint with a horizon, `from` is first raised to it: older data
+ * cannot be asked for.
  */
 export function planWindows(span: WindowSpan, from: number, to: number, options: PlanOptions = {}): TimeWindow[] {
   checkMs('from', from);
@@ -70,11 +93,11 @@ export function planWindows(span: WindowSpan, from: number, to: number, options:
   if (from > to) throw new ValidationError('to', 'must not be before from', to);
   const start = Math.max(from, horizonStart(span, options.now ?? Date.now(), options.horizonMarginMs));
   const windows: TimeWindow[] = [];
-  let cursor = DateTime.fromMillis(start, { zone: 'utc' });
-  while (cursor.toMillis() < to) {
-    const end = Math.min(cursor.plus({ days: span.maxSpanDays }).toMillis(), to);
-    windows.push({ start: cursor.toMillis(), end });
-    cursor = DateTime.fromMillis(end, { zone: 'utc' });
+  let cursor = start;
+  while (cursor < to) {
+    const end = Math.min(gridCell(span, cursor).end, to);
+    windows.push({ start: cursor, end });
+    cursor = end;
   }
   return windows;
 }

@@ -75,7 +75,8 @@ export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
 export const coinTrackingReport: SqlReportDefinition = {
   name: 'cointracking',
   title: 'CoinTracking CSV',
-  description: "the spot ledger in CoinTracking's CSV import format (UTC dates)",
+  description:
+    "spot records (trades paired, transfers to and from futures left out) and each closed futures position's profit or loss after fees and its funding, in CoinTracking's CSV import format (UTC dates)",
   dateZone: 'UTC',
   streams: ['spot', 'positions'],
   accepts: { coin: true, includePending: false },

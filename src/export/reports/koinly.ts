@@ -83,7 +83,8 @@ export const KOINLY_LABELS: TaxToolLabels<KoinlyLabel> = {
 export const koinlyReport: SqlReportDefinition = {
   name: 'koinly',
   title: 'Koinly universal CSV',
-  description: "the spot ledger in Koinly's universal import format (UTC dates)",
+  description:
+    "spot records (trades paired, transfers to and from futures left out) and each closed futures position's realized P&L after fees and its funding, in Koinly's universal import format (UTC dates)",
   dateZone: 'UTC',
   streams: ['spot', 'positions'],
   accepts: { coin: true, includePending: false },

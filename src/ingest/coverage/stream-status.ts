@@ -14,6 +14,11 @@ export interface StreamStatus {
   gaps: Range[];
   /** Parts of the gaps whose windows failed (and were not covered since), merged. */
   failed: Range[];
+  /**
+   * Parts of the gaps older than what the exchange still serves (a stream with a horizon): never
+   * read and beyond the exchange's horizon, so no backfill or sync can recover them.
+   */
+  beyondHorizon: Range[];
   lastSuccess: Date | null;
   lastFailure: { at: Date; error: string } | null;
   windowsOpen: number;
@@ -43,6 +48,7 @@ export async function streamStatuses(
     // backfill whose first windows failed, a sync that stopped running) shows as a gap too.
     const gaps = planned ? await findGaps(pool, key, planned.start, Math.max(now, planned.end)) : [];
     const failed = await failedRanges(pool, key);
+    const beyondHorizon = partsBefore(gaps, streamDefinition(stream).horizon?.oldestReadable(now));
     const facts = await pool.query<{
       last_success: Date | null;
       failed_at: Date | null;
@@ -63,12 +69,25 @@ export async function streamStatuses(
       covered,
       gaps,
       failed,
+      beyondHorizon,
       lastSuccess: f.last_success,
       lastFailure: f.failed_at && f.failed_error ? { at: f.failed_at, error: f.failed_error } : null,
       windowsOpen: f.open,
     });
   }
   return statuses;
+}
+
+/** The parts of `ranges` before `instant` (none when there is no such instant). */
+export function partsBefore(ranges: readonly Range[], instant: number | undefined): Range[] {
+  if (instant === undefined) return [];
+  return ranges.filter((r) => r.start < instant).map((r) => ({ start: r.start, end: Math.min(r.end, instant) }));
+}
+
+/** The parts of `ranges` from `instant` on (all of them when there is no such instant). */
+export function partsFrom(ranges: readonly Range[], instant: number | undefined): Range[] {
+  if (instant === undefined) return [...ranges];
+  return ranges.filter((r) => r.end > instant).map((r) => ({ start: Math.max(r.start, instant), end: r.end }));
 }
 
 type StreamKey = { accountId: string; stream: Stream; scope: string };

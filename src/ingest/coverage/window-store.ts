@@ -222,3 +222,56 @@ export async function narrowWindowStart(db: pg.Pool | pg.ClientBase, id: string,
     [id, String(start)],
   );
 }
+
+/**
+ * Every stream's and scope's coverage of an account in one statement: done windows merged, as
+ * intervals (whatever boundaries the windows were cut at), oldest first. An unknown stream or
+ * scope has none.
+ */
+export async function accountCoverage(
+  db: pg.Pool,
+  accountId: string,
+): Promise<(stream: Stream, scope: string) => readonly Range[]> {
+  const result = await db.query<{ stream: Stream; scope: string; start: string; end: string }>(
+    `SELECT stream, scope, (extract(epoch from lower(g)) * 1000)::bigint::text AS start,
+            (extract(epoch from upper(g)) * 1000)::bigint::text AS "end"
+       FROM (SELECT stream, scope, unnest(range_agg(tstzrange(window_start, window_end, '[)'))) AS g
+               FROM sync_window WHERE account_id = $1 AND status = 'done' GROUP BY stream, scope) x
+      ORDER BY stream, scope, lower(g)`,
+    [accountId],
+  );
+  const byKey = new Map<string, Range[]>();
+  for (const row of result.rows) {
+    const key = `${row.stream}\u0000${row.scope}`;
+    const list = byKey.get(key) ?? [];
+    list.push({ start: Number(row.start), end: Number(row.end) });
+    byKey.set(key, list);
+  }
+  return (stream, scope) => byKey.get(`${stream}\u0000${scope}`) ?? [];
+}
+
+/**
+ * Marks done the unfinished windows (pending or failed, never one being read) that other done
+ * windows already cover wholly: a window planned before the grid, or by another `--from`, whose
+ * stretch a later read completed. Retrying it would read the stretch again, and one of a
+ * forgetting stream would later be reported lost although its records are stored. Returns how
+ * many were settled. (finished_at stays empty: nothing was read, so it is no sync's success.)
+ */
+export async function settleCoveredWindows(
+  db: pg.Pool | pg.ClientBase,
+  accountId: string,
+  streams: readonly Stream[],
+): Promise<number> {
+  const result = await db.query(
+    `WITH covered AS (
+       SELECT stream, scope, range_agg(tstzrange(window_start, window_end, '[)')) AS r
+         FROM sync_window WHERE account_id = $1 AND stream = ANY($2::sync_stream[]) AND status = 'done'
+        GROUP BY stream, scope)
+     UPDATE sync_window w SET status = 'done', updated_at = now()
+       FROM covered c
+      WHERE w.account_id = $1 AND w.stream = c.stream AND w.scope = c.scope AND w.status IN ('pending', 'failed')
+        AND c.r @> tstzrange(w.window_start, w.window_end, '[)')`,
+    [accountId, streams],
+  );
+  return result.rowCount ?? 0;
+}
