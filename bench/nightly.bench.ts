@@ -191,7 +191,7 @@ const monitor = new pg.Client({ connectionString: databaseUrl });
 await monitor.connect();
 const workers = startWorkers(runtime, { concurrency: 4 });
 try {
-  const accounts: Record<keyof typeof sizes, string> = { small: '', big: '' };
+  const accounts: Record<'small' | 'big', string> = { small: '', big: '' };
   const historyEnd = simStart - 400 * DAY;
   for (const name of ['small', 'big'] as const) {
     const added = await runtime.accounts.add({
