@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { roundedQuotient } from './price-arithmetic.ts';
 import { TRADE_SOURCE } from './price-point.ts';
 import type { RefreshTradePricesResult } from './refresh-trade-prices.ts';
-import { type TradePointRow,tradePointsQuery } from './trade-points-query.ts';
+import { type TradePointRow, tradePointsQuery } from './trade-points-query.ts';
 
 /**
  * The instants whose trade points may have changed since `since`: every spot record lies in the

@@ -4,7 +4,7 @@ import { ValidationError } from '../../errors/index.ts';
 import { roundedQuotient } from './price-arithmetic.ts';
 import { TRADE_SOURCE } from './price-point.ts';
 import { refreshTradePricesSince } from './refresh-trade-prices-since.ts';
-import { type TradePointRow,tradePointsQuery } from './trade-points-query.ts';
+import { type TradePointRow, tradePointsQuery } from './trade-points-query.ts';
 
 export interface RefreshTradePricesResult {
   /** Price points written for the first time. */

@@ -10,6 +10,7 @@ CREATE TABLE "balance_checkpoint" (
     "record_id" TEXT NOT NULL,
     "ts" TIMESTAMPTZ(3) NOT NULL,
     "balance" DECIMAL NOT NULL,
+    "broken" BOOLEAN NOT NULL DEFAULT false,
     "checked_at" TIMESTAMPTZ(3) NOT NULL,
 
     CONSTRAINT "balance_checkpoint_pkey" PRIMARY KEY ("account_id","coin")
