@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
 import type { BalanceCheck, ReconciliationReport } from '../../src/reconcile/report-types.ts';
+import { fullCheckDue, lastFullCheck } from '../../src/reconcile/full-check-schedule.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { backfill, DAY, setAside } from './support.ts';
@@ -74,5 +75,12 @@ describe('the nightly balance check reads from the verified chains on', () => {
     expect(full.full).toBe(true);
     const fullBreaks = balance(full).breaks.map((b) => b.recordId);
     expect(fullBreaks).toEqual(expect.arrayContaining([old.next, tonight.next]));
+
+    // The schedule: the next full check is due once the last is older than the operator's days.
+    expect(await lastFullCheck(runtime.pool, accountId)).toEqual(full.startedAt);
+    const later = full.startedAt.getTime();
+    expect(await fullCheckDue(runtime.pool, accountId, 30, later + 29 * DAY)).toBe(false);
+    expect(await fullCheckDue(runtime.pool, accountId, 30, later + 30 * DAY)).toBe(true);
+    expect(await fullCheckDue(runtime.pool, accountId, 0, later + 300 * DAY)).toBe(false);
   }, 120_000);
 });

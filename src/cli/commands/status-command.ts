@@ -5,6 +5,7 @@ import { createRuntime } from '../../app/create-runtime.ts';
 import { nightlySyncState } from '../../app/services/schedules.ts';
 import { horizonWarnings, type StreamStatus, streamStatuses } from '../../ingest/coverage/stream-status.ts';
 import { formatInstant } from '../../ingest/time-arguments.ts';
+import { lastFullCheck } from '../../reconcile/full-check-schedule.ts';
 import { EXIT } from '../exit-codes.ts';
 import { printJson } from '../plain-table.ts';
 import { runTool } from '../run-tool.ts';
@@ -42,6 +43,8 @@ interface AccountStatus {
   warnings: string[];
   streams: StreamStatus[];
   lost: LostWindow[];
+  /** When the account's last full reconciliation started (null: never); nightly ones read only what followed it. */
+  lastFullCheck: Date | null;
 }
 
 /** `status --json`: one object, stable field names, instants as ISO 8601 UTC. */
@@ -50,10 +53,11 @@ function statusJson(now: number, next: number | undefined, workers: number, acco
     ok,
     now: new Date(now).toISOString(),
     nightly: { next: next ? new Date(next).toISOString() : null, workers },
-    accounts: accounts.map(({ account, warnings, streams, lost }) => ({
+    accounts: accounts.map(({ account, warnings, streams, lost, lastFullCheck }) => ({
       name: account.name,
       uid: account.uid,
       disabled: account.disabledAt !== null,
+      lastFullCheck: lastFullCheck?.toISOString() ?? null,
       warnings,
       lost: lost.map((l) => ({
         stream: l.stream,
@@ -106,7 +110,13 @@ export function registerStatusCommand(program: Command): void {
               where: { accountId: account.id },
               orderBy: [{ stream: 'asc' }, { scope: 'asc' }, { windowStart: 'asc' }],
             });
-            statuses.push({ account, streams, warnings: horizonWarnings(streams, now), lost });
+            statuses.push({
+              account,
+              streams,
+              warnings: horizonWarnings(streams, now),
+              lost,
+              lastFullCheck: await lastFullCheck(runtime.pool, account.id),
+            });
           }
           const problems = statuses.flatMap((a) => a.streams.map((s) => streamProblems(s, now)));
           const gapCount = problems.reduce((n, p) => n + p.gaps.length, 0);
@@ -121,9 +131,10 @@ export function registerStatusCommand(program: Command): void {
           }
           console.log(`next nightly sync: ${nightlyLine(nightly?.next, workers)}`);
           if (accounts.length === 0) console.log('no accounts registered');
-          for (const { account, streams, warnings, lost } of statuses) {
+          for (const { account, streams, warnings, lost, lastFullCheck: fullAt } of statuses) {
             const state = account.disabledAt ? ' [disabled: not in the nightly run]' : '';
             console.log(`\naccount ${account.name} (uid ${account.uid})${state}`);
+            console.log(`  last full reconciliation  ${when(fullAt)}`);
             for (const warning of warnings) console.log(`  WARNING: ${warning}`);
             // Lost for good: the gap stays in every report of that range; only the exchange's own export has it.
             for (const l of lost) {
