@@ -36,7 +36,12 @@ const CHANGED_INSTANTS = `
   SELECT DISTINCT (extract(epoch FROM ts) * 1000)::bigint::text AS ms FROM (
     SELECT ts FROM stored
     UNION ALL SELECT ts FROM revised
-    UNION ALL SELECT s.ts FROM spot_record s WHERE s.account_id = $1 AND s.biz_order_id IN (SELECT biz_order_id FROM orders)
+    -- Per order, by the (account, bizOrderId) index. A join (or an IN) over the orders is planned as a
+    -- hash join over every record of the account, as the planner cannot count the orders; OFFSET 0
+    -- keeps the lateral subquery a per-order probe.
+    UNION ALL SELECT legs.ts FROM orders
+      CROSS JOIN LATERAL (SELECT s.ts FROM spot_record s
+                           WHERE s.account_id = $1 AND s.biz_order_id = orders.biz_order_id OFFSET 0) AS legs
   ) AS changed`;
 
 const AT_INSTANTS = `time = ANY(ARRAY(SELECT timestamptz 'epoch' + ms * interval '1 millisecond' FROM unnest($3::bigint[]) AS ms))`;
