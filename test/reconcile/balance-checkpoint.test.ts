@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
-import type { BalanceCheck, ReconciliationReport } from '../../src/reconcile/report-types.ts';
 import { fullCheckDue, lastFullCheck } from '../../src/reconcile/full-check-schedule.ts';
+import type { BalanceCheck, ReconciliationReport } from '../../src/reconcile/report-types.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { backfill, DAY, setAside } from './support.ts';
