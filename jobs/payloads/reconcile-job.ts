@@ -6,6 +6,8 @@ import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
 export interface ReconcileJob {
   accountId: string;
   recount: RecountMode;
+  /** Check the whole history now, whatever the schedule says (absent: the schedule decides). */
+  full?: boolean;
 }
 
 export interface ReconcileJobResult {

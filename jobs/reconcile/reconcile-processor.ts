@@ -2,6 +2,7 @@ import { type Job, UnrecoverableError } from 'bullmq';
 
 import { LedgerlineError } from '../../src/errors/index.ts';
 import type { Logger } from '../../src/logging/logger.ts';
+import { fullCheckDue } from '../../src/reconcile/full-check-schedule.ts';
 import { parseRecountMode } from '../../src/reconcile/recount-mode.ts';
 import { type ReconcileDeps, runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job.ts';
@@ -13,13 +14,21 @@ import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job
  * an unknown account at once, anything else (the database down) after the
  * queue's retries.
  */
-export function createReconcileProcessor(deps: ReconcileDeps, log: Logger) {
+export function createReconcileProcessor(
+  deps: ReconcileDeps,
+  log: Logger,
+  /** The full check's schedule: RECONCILE_FULL_EVERY_DAYS (0: never). */
+  schedule: { fullEveryDays: number } = { fullEveryDays: 0 },
+) {
   return async (job: Job<ReconcileJob>): Promise<ReconcileJobResult> => {
     const { accountId } = job.data;
     try {
       const recount = parseRecountMode(job.data.recount, 'recount');
-      log.info({ jobId: job.id, accountId, recount }, 'reconciliation started');
-      const report = await runReconciliation(deps, { accountId, recount });
+      // A job may ask for a full check; otherwise the schedule decides (the nightly run's).
+      const full =
+        job.data.full === true || (await fullCheckDue(deps.pool, accountId, schedule.fullEveryDays, Date.now()));
+      log.info({ jobId: job.id, accountId, recount, full }, 'reconciliation started');
+      const report = await runReconciliation(deps, { accountId, recount, full });
       const failedChecks = report.checks.filter((c) => !c.passed).map((c) => c.name);
       log[report.passed ? 'info' : 'warn'](
         {

@@ -124,7 +124,14 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     buildWorker(runtime, QUEUE.sync, createSyncProcessor(runtime, logger('sync'), SYNC_SERVICES), options),
     buildWorker(runtime, QUEUE.marketData, createMarketDataProcessor(runtime, logger('market-data')), options),
     createExportWorker(runtime, exportDeps(runtime), options),
-    buildWorker(runtime, QUEUE.reconcile, createReconcileProcessor(runtime, logger('reconcile')), options),
+    buildWorker(
+      runtime,
+      QUEUE.reconcile,
+      createReconcileProcessor(runtime, logger('reconcile'), {
+        fullEveryDays: runtime.config.reconcileFullEveryDays,
+      }),
+      options,
+    ),
   ];
   recordRuns(runtime, workers, logger('runs'), options.runListeners);
   for (const worker of workers) {

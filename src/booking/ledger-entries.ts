@@ -13,6 +13,11 @@ export interface EntryScope {
   readonly accountId: string;
   readonly period: { readonly start: Date; readonly end: Date };
   readonly coin?: string | undefined;
+  /**
+   * Only the records at these instants (Unix ms) seed the ledger (the trade prices' incremental
+   * refresh): their orders are still paired from all their legs, wherever those lie.
+   */
+  readonly instants?: readonly string[] | undefined;
 }
 
 /**
@@ -75,6 +80,10 @@ export function ledgerEntriesCte(
   const coins = options.thirdFeeOnTrade
     ? 'sent_coin, received_coin, fee_coin, third_fee_coin'
     : 'sent_coin, received_coin, fee_coin';
+  const instants = params.instants
+    ? ` AND s.ts = ANY(ARRAY(SELECT timestamptz 'epoch' + ms * interval '1 millisecond'
+                               FROM unnest(${p.add(params.instants, 'bigint[]')}) AS ms))`
+    : '';
   const coin = params.coin ? `WHERE ${p.add(params.coin)} IN (${coins})` : '';
   const types = p.add(booking.types, 'text[]');
   const tradeTypes = p.add(
@@ -89,7 +98,7 @@ export function ledgerEntriesCte(
              (${p.add(booking.review, 'boolean[]')})[k.i] AS review
       FROM spot_record s
       CROSS JOIN LATERAL (SELECT array_position(${types}, s.spot_tax_type) AS i) AS k
-      WHERE s.account_id = ${account} AND s.ts >= ${start} AND s.ts < ${end}
+      WHERE s.account_id = ${account} AND s.ts >= ${start} AND s.ts < ${end}${instants}
     ),
     ${tradeOrderCtes(account, tradeTypes)},
     fills AS (

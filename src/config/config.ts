@@ -53,6 +53,8 @@ export interface Config {
   readonly exchangeTimeoutMs: number;
   /** The largest answer read from the exchange, in bytes: a larger one is refused as malformed. */
   readonly exchangeMaxAnswerBytes: number;
+  /** The nightly reconciliation runs a full check when the last is older than this many days (0: never). */
+  readonly reconcileFullEveryDays: number;
   readonly sync: {
     /** How far back before the end of covered data each incremental sync re-reads. */
     readonly lookbackMs: number;
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
     exchangeMaxAnswerBytes: raw.EXCHANGE_MAX_ANSWER_BYTES,
+    reconcileFullEveryDays: raw.RECONCILE_FULL_EVERY_DAYS,
     sync: Object.freeze({
       lookbackMs: raw.SYNC_LOOKBACK_HOURS * HOUR,
       settlingLookbackMs: raw.SYNC_TRANSFER_LOOKBACK_HOURS * HOUR,

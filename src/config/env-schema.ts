@@ -200,6 +200,14 @@ export const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(3650, 'must be at most 3650')
     .default(90),
+  // The nightly reconciliation checks the whole history (reconcile --full) when the last full
+  // check is older than this; in between it reads only what followed the verified chains. 0: never.
+  RECONCILE_FULL_EVERY_DAYS: z.coerce
+    .number({ message: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(0, 'must be at least 0')
+    .max(3650, 'must be at most 3650')
+    .default(30),
   NIGHTLY_CRON: cron('0 2 * * *'),
   MARKET_DATA_CRON: cron('15 * * * *'),
   OI_LIMIT_CRON: cron('30 */6 * * *'),

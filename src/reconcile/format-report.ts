@@ -5,6 +5,8 @@ import { CHECK_TITLES, type CheckResult } from './report-types.ts';
 export interface ReportHeading {
   accountName: string;
   recount: RecountMode;
+  /** A full check (the whole history) rather than a nightly one. */
+  full?: boolean;
   startedAt: Date;
   finishedAt: Date;
 }
@@ -24,7 +26,7 @@ export function formatReport(heading: ReportHeading, checks: readonly CheckResul
   const seconds = ((heading.finishedAt.getTime() - heading.startedAt.getTime()) / 1000).toFixed(1);
   const lines = [
     `Reconciliation of account ${heading.accountName} at ${instant(heading.startedAt.getTime())} ` +
-      `(recount: ${heading.recount}, ${seconds} s): ` +
+      `(recount: ${heading.recount}${heading.full ? ', full check' : ''}, ${seconds} s): ` +
       (failed.length === 0
         ? `PASSED, all ${checks.length} checks`
         : `FAILED, ${failed.length} of ${checks.length} checks`),

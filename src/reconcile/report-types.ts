@@ -145,6 +145,8 @@ export interface ReconciliationReport {
   accountId: string;
   accountName: string;
   recount: RecountMode;
+  /** The whole history checked, not only what followed the verified balance chains. */
+  full: boolean;
   startedAt: Date;
   finishedAt: Date;
   passed: boolean;

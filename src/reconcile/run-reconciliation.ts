@@ -1,10 +1,12 @@
 import type pg from 'pg';
 
 import { AccountNotFoundError } from '../accounts/account-errors.ts';
+import { toMs } from '../db/sql-time.ts';
 import type { ExchangeClient } from '../exchange/index.ts';
 import { RUNNING_BALANCE_STREAM, type Stream } from '../streams/registry.ts';
 import { planAnchors } from './checks/balance-anchors.ts';
 import { checkBalanceContinuity } from './checks/balance-check.ts';
+import { planChainScope } from './checks/balance-checkpoint.ts';
 import { checkWindowCounts } from './checks/count-check.ts';
 import { checkCoverage } from './checks/coverage-check.ts';
 import { checkFuturesLedger } from './checks/futures-ledger-check.ts';
@@ -26,6 +28,11 @@ export interface ReconcileOptions {
   recount?: RecountMode;
   /** The page sizes the paging-stuck check judges by (default: the ones ingestion asks for). */
   pageLimits?: Partial<Record<Stream, number>>;
+  /**
+   * Check the whole stored history (`reconcile --full`, the scheduled full check) rather than what
+   * was stored since the verified balance chains' checkpoints (balance-checkpoint.ts).
+   */
+  full?: boolean;
   /** Told as each check starts (`result` undefined) and ends: the CLI's progress. */
   onCheck?: (name: CheckName, index: number, total: number, result?: CheckResult) => void;
 }
@@ -75,8 +82,11 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
   // checks then ask the exchange only for the rest (fresh-reads.ts). A query that fails here
   // fails the check that needs it, as before; the re-counts then simply answer nothing.
   const online = recount !== 'none';
-  const crowded = findCrowdedInstants(pool, accountId, options.pageLimits);
-  const anchors = online ? planAnchors(pool, accountId) : undefined;
+  // The chain's scope first: a nightly run reads only what followed the verified chains.
+  const scope = await planChainScope(pool, accountId, options.full ?? false);
+  const touched = scope.full ? undefined : await touchedSince(pool, accountId, scope.watermarkBefore);
+  const crowded = findCrowdedInstants(pool, accountId, options.pageLimits, touched);
+  const anchors = online ? planAnchors(pool, accountId, scope) : undefined;
   const [crowdedFound, anchorsPlanned] = await Promise.allSettled([crowded, anchors]);
   const fresh =
     online && crowdedFound.status === 'fulfilled' && anchorsPlanned.status === 'fulfilled'
@@ -94,7 +104,7 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
       checkWindowCounts({ pool, accountId, recount, client, fresh }).finally(() => fresh?.finish()),
     ),
     guarded('balance-continuity', async () =>
-      checkBalanceContinuity(pool, accountId, anchors ? { plan: await anchors, client, fresh } : undefined),
+      checkBalanceContinuity(pool, accountId, scope, anchors ? { plan: await anchors, client, fresh } : undefined),
     ),
     guarded('paging-stuck', async () =>
       checkPagingStuck({ pool, accountId, crowded: await crowded, client: online ? client : null, fresh }),
@@ -106,13 +116,34 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
 
   const finishedAt = new Date();
   const passed = checks.every((c) => c.passed);
-  const summary = formatReport({ accountName, recount, startedAt, finishedAt }, checks);
+  const summary = formatReport({ accountName, recount, startedAt, finishedAt, full: scope.full }, checks);
   const inserted = await pool.query<{ id: string }>(
-    `INSERT INTO reconciliation_report (id, account_id, recount, started_at, finished_at, passed, checks, summary)
-     VALUES (gen_random_uuid(), $1, $2::recount_mode, $3, $4, $5, $6::jsonb, $7) RETURNING id`,
-    [accountId, recount, startedAt, finishedAt, passed, JSON.stringify(checks), summary],
+    `INSERT INTO reconciliation_report (id, account_id, recount, started_at, finished_at, passed, checks, summary, "full")
+     VALUES (gen_random_uuid(), $1, $2::recount_mode, $3, $4, $5, $6::jsonb, $7, $8) RETURNING id`,
+    [accountId, recount, startedAt, finishedAt, passed, JSON.stringify(checks), summary, scope.full],
   );
-  return { id: inserted.rows[0]!.id, accountId, accountName, recount, startedAt, finishedAt, passed, checks, summary };
+  return {
+    id: inserted.rows[0]!.id,
+    accountId,
+    accountName,
+    recount,
+    full: scope.full,
+    startedAt,
+    finishedAt,
+    passed,
+    checks,
+    summary,
+  };
+}
+
+/** Per stream, the earliest start of a window stored since `since` (the streams no window of which was stored are left out). */
+async function touchedSince(pool: pg.Pool, accountId: string, since: Date): Promise<Map<Stream, number>> {
+  const result = await pool.query<{ stream: Stream; start: string }>(
+    `SELECT stream::text AS stream, ${toMs('min(window_start)')} AS start FROM sync_window
+      WHERE account_id = $1 AND updated_at >= $2 GROUP BY stream`,
+    [accountId, since],
+  );
+  return new Map(result.rows.map((r) => [r.stream, Number(r.start)]));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

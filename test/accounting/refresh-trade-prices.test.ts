@@ -53,7 +53,12 @@ afterAll(async () => {
 
 describe('refreshTradePrices', () => {
   it("writes one point per trade instant and pair, oriented base/quote, from the account's gross fill amounts", async () => {
-    expect(await refreshTradePrices(client, account)).toEqual({ inserted: 4, updated: 0, unchanged: 0, removed: 0 });
+    expect(await refreshTradePrices(client, account, { full: true })).toEqual({
+      inserted: 4,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+    });
     expect(await points()).toEqual([
       { time: '2026-03-01T00:00:00.000Z', base: 'BTC', quote: 'USDT', price: '60000', source: 'trade' },
       { time: '2026-03-01T00:01:00.000Z', base: 'BTC', quote: 'USDT', price: '60000', source: 'trade' },
@@ -69,13 +74,23 @@ describe('refreshTradePrices', () => {
   });
 
   it('is idempotent, and rewrites only a point whose fills changed', async () => {
-    expect(await refreshTradePrices(client, account)).toEqual({ inserted: 0, updated: 0, unchanged: 4, removed: 0 });
+    expect(await refreshTradePrices(client, account, { full: true })).toEqual({
+      inserted: 0,
+      updated: 0,
+      unchanged: 4,
+      removed: 0,
+    });
     // A late third fill of order o1 at the same instant moves that point's volume-weighted price.
     await insertSpot(db.url, account, [
       { recordId: '15', coin: 'BTC', spotTaxType: 'Sell', amount: '-0.5', bizOrderId: 'o7', ts: t(0) },
       { recordId: '16', coin: 'USDT', spotTaxType: 'Sell', amount: '31000', bizOrderId: 'o7', ts: t(0) },
     ]);
-    expect(await refreshTradePrices(client, account)).toEqual({ inserted: 0, updated: 1, unchanged: 3, removed: 0 });
+    expect(await refreshTradePrices(client, account, { full: true })).toEqual({
+      inserted: 0,
+      updated: 1,
+      unchanged: 3,
+      removed: 0,
+    });
     expect((await points())[0]?.price).toBe('61000');
   });
 
@@ -90,7 +105,12 @@ describe('refreshTradePrices', () => {
       `INSERT INTO price (time, base, quote, price, source, account_id) VALUES ($1, 'BTC', 'USDT', '2', 'daily', NULL)`,
       [new Date(t(30))],
     );
-    expect(await refreshTradePrices(client, account)).toEqual({ inserted: 0, updated: 0, unchanged: 4, removed: 1 });
+    expect(await refreshTradePrices(client, account, { full: true })).toEqual({
+      inserted: 0,
+      updated: 0,
+      unchanged: 4,
+      removed: 1,
+    });
     expect(await points()).toHaveLength(4);
     const { rows } = await client.query(`SELECT 1 FROM price WHERE account_id IS NULL`);
     expect(rows).toHaveLength(1);

@@ -44,7 +44,13 @@ async function pagingCheck(
   recount: RecountMode,
   pageLimits?: { spot: number },
 ): Promise<{ report: ReconciliationReport; check: PagingCheck }> {
-  const report = await runReconciliation(pipeline.runtime, { accountId: pipeline.accountId, recount, pageLimits });
+  // A full check: the tests store what a stuck pager would have stored without a window read.
+  const report = await runReconciliation(pipeline.runtime, {
+    accountId: pipeline.accountId,
+    recount,
+    pageLimits,
+    full: true,
+  });
   const check = report.checks.find((c): c is PagingCheck => c.name === 'paging-stuck');
   return { report, check: check! };
 }

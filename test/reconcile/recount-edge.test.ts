@@ -37,8 +37,9 @@ async function spotRequests(run: () => Promise<ReconciliationReport>): Promise<[
   return [report, pipeline.sim.counters.get()[SPOT_PATH]?.served ?? 0];
 }
 
+// A full check: a test breaks stored data an earlier run verified.
 const reconcile = (recount: 'recent' | 'edge') =>
-  runReconciliation(pipeline.runtime, { accountId: pipeline.accountId, recount });
+  runReconciliation(pipeline.runtime, { accountId: pipeline.accountId, recount, full: true });
 
 describe('recount and the spot requests it makes', () => {
   it('recent: the anchors and the paging check ask nothing the window re-reads already answered', async () => {

@@ -1,11 +1,10 @@
 import type pg from 'pg';
 
-import { ledgerEntriesCte } from '../../booking/ledger-entries.ts';
-import { SqlParams } from '../../booking/sql-params.ts';
 import { ValidationError } from '../../errors/index.ts';
-import { PREFERRED_QUOTES } from './latest-prices.ts';
 import { roundedQuotient } from './price-arithmetic.ts';
 import { TRADE_SOURCE } from './price-point.ts';
+import { refreshTradePricesSince } from './refresh-trade-prices-since.ts';
+import { type TradePointRow, tradePointsQuery } from './trade-points-query.ts';
 
 export interface RefreshTradePricesResult {
   /** Price points written for the first time. */
@@ -18,12 +17,23 @@ export interface RefreshTradePricesResult {
   readonly removed: number;
 }
 
-/** The whole stored history: trades are paired wherever their legs lie (ledger-entries.ts). */
-const WHOLE_HISTORY = { start: new Date('1970-01-01T00:00:00Z'), end: new Date('9999-12-31T00:00:00Z') };
-/** Marks an entry whose sent amount includes the given side's fee (ledger-entries.ts, both sides with a fee). */
-const SENT_INCLUDES_FEE = '% (sent includes its fee %';
 const BATCH = 2_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * The watermark a refresh leaves: its own start, or the start of the oldest transaction of another
+ * session then open in the database, if earlier. A page stamps its window with its transaction's
+ * start (`now()`), and one open while this refresh reads may commit after it: so every page this
+ * refresh may not have seen is stamped at or after the watermark, and the next refresh reads it.
+ */
+const WATERMARK = `SELECT least(now(), (SELECT min(xact_start) FROM pg_stat_activity
+                                           WHERE datname = current_database() AND pid <> pg_backend_pid()))`;
+/** The watermark of an account never refreshed: its first refresh is a full one. */
+const NEVER = new Date(0);
+
+export interface RefreshTradePricesOptions {
+  /** Re-pair the whole history and compare every point (`prices refresh --full`), not only what changed since the last refresh. */
+  full?: boolean;
+}
 
 /**
  * The prices implied by the account's own trades, as `trade` points of the `price` table.
@@ -46,85 +56,85 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * keys written are kept in a temporary table), so memory stays flat and a failure leaves the
  * table as it was. `db` must not be in a transaction.
  *
+ * Incremental after the first: the account's watermark (trade_price_refresh) is when its last
+ * refresh started, and the next re-pairs only the orders with a leg at an instant a spot window
+ * stored since then can have changed, writing only the points that differ
+ * (refresh-trade-prices-since.ts): a night costs its own news, not the history. The result is the
+ * full refresh's (test/accounting/refresh-trade-prices-incremental.test.ts); `full` (`prices
+ * refresh --full`) re-pairs everything, for a change of the pairing rules or records written
+ * outside a window read.
+ *
  * When it runs: after each nightly sync of an account (src/app/services/after-sync.ts, before the monthly
  * exports), and by `ledgerline prices refresh`. Reports read the table as it stands.
  */
-export async function refreshTradePrices(db: pg.ClientBase, accountId: string): Promise<RefreshTradePricesResult> {
+export async function refreshTradePrices(
+  db: pg.ClientBase,
+  accountId: string,
+  options: RefreshTradePricesOptions = {},
+): Promise<RefreshTradePricesResult> {
   if (!UUID.test(accountId)) throw new ValidationError('accountId', 'must be a UUID', accountId);
-  const p = new SqlParams();
-  const cte = ledgerEntriesCte(p, { accountId, period: WHOLE_HISTORY });
-  const quotes = p.add(PREFERRED_QUOTES, 'text[]');
-  const rank = (coin: string) => `coalesce(array_position(${quotes}, ${coin}), 1000)`;
-  // The quote: the better-ranked coin; at a tie (neither listed) the alphabetically later one.
-  const receivedIsQuote = `(${rank('received_coin')} < ${rank('sent_coin')}
-      OR (${rank('received_coin')} = ${rank('sent_coin')} AND received_coin > sent_coin))`;
-  const text = `${cte},
-    oriented AS (
-      SELECT ts,
-             upper(CASE WHEN ${receivedIsQuote} THEN sent_coin ELSE received_coin END) AS base,
-             upper(CASE WHEN ${receivedIsQuote} THEN received_coin ELSE sent_coin END) AS quote,
-             CASE WHEN ${receivedIsQuote} THEN sent_amount ELSE received_amount END AS base_amount,
-             CASE WHEN ${receivedIsQuote} THEN received_amount ELSE sent_amount END AS quote_amount
-      FROM entries
-      WHERE category = 'trade' AND flag IS NULL AND sent_coin IS NOT NULL AND received_coin IS NOT NULL
-        AND sent_amount > 0 AND received_amount > 0 AND spot_types NOT LIKE ${p.add(SENT_INCLUDES_FEE)}
-    )
-    SELECT (extract(epoch FROM ts) * 1000)::bigint::text AS ms, base, quote,
-           sum(base_amount)::text AS base_amount, sum(quote_amount)::text AS quote_amount
-    FROM oriented
-    GROUP BY ts, base, quote
-    ORDER BY ts, base, quote`;
-
-  let inserted = 0;
-  let updated = 0;
-  let seen = 0;
-  let removed: number;
   await db.query('BEGIN');
   try {
+    // The account's watermark row, locked: two refreshes of one account take turns.
     await db.query(
-      // Keyed: the price rows written in this transaction have no statistics yet, so the planner
-      // takes them for one row and tests each against the keys in a nested loop; without an index
-      // on the keys that loop is quadratic (5 s at 16,000 points, 135 s at 80,000).
-      `CREATE TEMP TABLE trade_price_keys (time timestamptz(3), base text, quote text, PRIMARY KEY (time, base, quote))
-       ON COMMIT DROP`,
+      `INSERT INTO trade_price_refresh (account_id, refreshed_at) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING`,
+      [accountId, NEVER],
     );
-    await db.query(`DECLARE trade_prices NO SCROLL CURSOR FOR ${text}`, p.values);
-    for (;;) {
-      const { rows } = await db.query<TradeRow>(`FETCH ${BATCH} FROM trade_prices`);
-      if (rows.length === 0) break;
-      seen += rows.length;
-      const written = await upsert(db, accountId, rows);
-      inserted += written.inserted;
-      updated += written.updated;
-    }
-    await db.query('CLOSE trade_prices');
-    const stale = await db.query(
-      `DELETE FROM price p
-        WHERE p.account_id = $1::uuid AND p.source = $2
-          AND NOT EXISTS (SELECT 1 FROM trade_price_keys k WHERE k.time = p.time AND k.base = p.base AND k.quote = p.quote)`,
-      [accountId, TRADE_SOURCE],
+    const mark = await db.query<{ refreshedAt: Date }>(
+      `SELECT refreshed_at AS "refreshedAt" FROM trade_price_refresh WHERE account_id = $1 FOR UPDATE`,
+      [accountId],
     );
-    removed = stale.rowCount ?? 0;
+    const last = mark.rows[0]!.refreshedAt;
+    const watermark = (await db.query<{ least: Date }>(WATERMARK)).rows[0]!.least;
+    const result =
+      options.full || last.getTime() === NEVER.getTime()
+        ? await refreshAll(db, accountId)
+        : await refreshTradePricesSince(db, accountId, last);
+    await db.query(`UPDATE trade_price_refresh SET refreshed_at = $2 WHERE account_id = $1`, [accountId, watermark]);
     await db.query('COMMIT');
+    return result;
   } catch (error) {
     await db.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
-  return { inserted, updated, unchanged: seen - inserted - updated, removed };
 }
 
-interface TradeRow {
-  ms: string;
-  base: string;
-  quote: string;
-  base_amount: string;
-  quote_amount: string;
+/** The full refresh: every point of the whole history upserted, the others deleted (in the caller's transaction). */
+async function refreshAll(db: pg.ClientBase, accountId: string): Promise<RefreshTradePricesResult> {
+  const query = tradePointsQuery(accountId);
+  let inserted = 0;
+  let updated = 0;
+  let seen = 0;
+  await db.query(
+    // Keyed: the price rows written in this transaction have no statistics yet, so the planner
+    // takes them for one row and tests each against the keys in a nested loop; without an index
+    // on the keys that loop is quadratic (5 s at 16,000 points, 135 s at 80,000).
+    `CREATE TEMP TABLE trade_price_keys (time timestamptz(3), base text, quote text, PRIMARY KEY (time, base, quote))
+     ON COMMIT DROP`,
+  );
+  await db.query(`DECLARE trade_prices NO SCROLL CURSOR FOR ${query.text}`, query.values);
+  for (;;) {
+    const { rows } = await db.query<TradePointRow>(`FETCH ${BATCH} FROM trade_prices`);
+    if (rows.length === 0) break;
+    seen += rows.length;
+    const written = await upsert(db, accountId, rows);
+    inserted += written.inserted;
+    updated += written.updated;
+  }
+  await db.query('CLOSE trade_prices');
+  const stale = await db.query(
+    `DELETE FROM price p
+      WHERE p.account_id = $1::uuid AND p.source = $2
+        AND NOT EXISTS (SELECT 1 FROM trade_price_keys k WHERE k.time = p.time AND k.base = p.base AND k.quote = p.quote)`,
+    [accountId, TRADE_SOURCE],
+  );
+  return { inserted, updated, unchanged: seen - inserted - updated, removed: stale.rowCount ?? 0 };
 }
 
 async function upsert(
   db: pg.ClientBase,
   accountId: string,
-  rows: TradeRow[],
+  rows: TradePointRow[],
 ): Promise<{ inserted: number; updated: number }> {
   const ms = rows.map((row) => row.ms);
   const bases = rows.map((row) => row.base);

@@ -69,14 +69,18 @@ export function registerPricesCommands(program: Command): void {
     .command('refresh')
     .description("write the prices implied by an account's trades (every account by default); idempotent")
     .option('--account <name>', 'only this account')
+    .option('--full', 're-pair the whole history (default: only the orders stored or changed since the last refresh)')
     .option('--json', 'one JSON object on stdout: { accounts: [{ account, inserted, updated, unchanged, removed }] }')
-    .action((options: { account?: string; json?: boolean }) =>
+    .action((options: { account?: string; full?: boolean; json?: boolean }) =>
       runTool(
         async (config) => {
           const accounts = await withClient(config.databaseUrl, async (client) => {
             const results = [];
             for (const account of await accountsNamed(client, options.account)) {
-              results.push({ account: account.name, ...(await refreshTradePrices(client, account.id)) });
+              results.push({
+                account: account.name,
+                ...(await refreshTradePrices(client, account.id, { full: options.full ?? false })),
+              });
             }
             return results;
           });

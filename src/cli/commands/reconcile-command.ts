@@ -16,6 +16,7 @@ const BY: RunOrigin = 'ledgerline reconcile';
 interface ReconcileOptions {
   account: string;
   recount: string;
+  full?: boolean;
   json?: boolean;
 }
 
@@ -25,6 +26,7 @@ function reportJson(report: ReconciliationReport) {
     id: report.id,
     account: report.accountName,
     recount: report.recount,
+    full: report.full,
     passed: report.passed,
     startedAt: report.startedAt.toISOString(),
     finishedAt: report.finishedAt.toISOString(),
@@ -44,6 +46,10 @@ export function registerReconcileCommand(program: Command): void {
       'windows re-counted at the exchange: none, recent (finished in the last 3 days) or all',
       'recent',
     )
+    .option(
+      '--full',
+      'check the whole stored history (default: what was stored since the verified balance chains, as each night)',
+    )
     .option('--json', 'print the report as one JSON object instead of the text')
     .action((options: ReconcileOptions) =>
       runTool(async (config) => {
@@ -60,6 +66,7 @@ export function registerReconcileCommand(program: Command): void {
             report = await runReconciliation(runtime, {
               accountId: account.id,
               recount,
+              full: options.full ?? false,
               onCheck: (...args) => progress.update(...args),
             });
           } catch (error) {

@@ -7,6 +7,7 @@ import { horizonWarnings, partsFrom, type StreamStatus, streamStatuses } from '.
 import { listShapeDrift, type ShapeDriftRow } from '../../ingest/shape-drift-store.ts';
 import { endpointLabel, shapeDriftLine } from '../../ingest/shape-drift-text.ts';
 import { formatInstant } from '../../ingest/time-arguments.ts';
+import { lastFullCheck } from '../../reconcile/full-check-schedule.ts';
 import { EXIT } from '../exit-codes.ts';
 import { printJson } from '../plain-table.ts';
 import { runTool } from '../run-tool.ts';
@@ -44,6 +45,8 @@ interface AccountStatus {
   warnings: string[];
   streams: StreamStatus[];
   lost: LostWindow[];
+  /** When the account's last full reconciliation started (null: never); nightly ones read only what followed it. */
+  lastFullCheck: Date | null;
 }
 
 /** `status --json`: one object, stable field names, instants as ISO 8601 UTC. */
@@ -68,10 +71,11 @@ function statusJson(
       lastSeen: row.lastSeenAt.toISOString(),
       text: shapeDriftLine(row),
     })),
-    accounts: accounts.map(({ account, warnings, streams, lost }) => ({
+    accounts: accounts.map(({ account, warnings, streams, lost, lastFullCheck }) => ({
       name: account.name,
       uid: account.uid,
       disabled: account.disabledAt !== null,
+      lastFullCheck: lastFullCheck?.toISOString() ?? null,
       warnings,
       lost: lost.map((l) => ({
         stream: l.stream,
@@ -125,7 +129,13 @@ export function registerStatusCommand(program: Command): void {
               where: { accountId: account.id },
               orderBy: [{ stream: 'asc' }, { scope: 'asc' }, { windowStart: 'asc' }],
             });
-            statuses.push({ account, streams, warnings: horizonWarnings(streams, now), lost });
+            statuses.push({
+              account,
+              streams,
+              warnings: horizonWarnings(streams, now),
+              lost,
+              lastFullCheck: await lastFullCheck(runtime.pool, account.id),
+            });
           }
           // The exchange's answers as they differ from the contract: read anyway (drift) or refused.
           const drift = await listShapeDrift(runtime.pool);
@@ -142,9 +152,10 @@ export function registerStatusCommand(program: Command): void {
           }
           console.log(`next nightly sync: ${nightlyLine(nightly?.next, workers)}`);
           if (accounts.length === 0) console.log('no accounts registered');
-          for (const { account, streams, warnings, lost } of statuses) {
+          for (const { account, streams, warnings, lost, lastFullCheck: fullAt } of statuses) {
             const state = account.disabledAt ? ' [disabled: not in the nightly run]' : '';
             console.log(`\naccount ${account.name} (uid ${account.uid})${state}`);
+            console.log(`  last full reconciliation  ${when(fullAt)}`);
             for (const warning of warnings) console.log(`  WARNING: ${warning}`);
             // Lost for good: the gap stays in every report of that range; only the exchange's own export has it.
             for (const l of lost) {

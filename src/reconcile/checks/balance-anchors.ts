@@ -1,12 +1,12 @@
 import type pg from 'pg';
 
-import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
 import { coveredRanges, type Range } from '../../ingest/coverage/window-store.ts';
 import { RUNNING_BALANCE_STREAM } from '../../streams/registry.ts';
 import { spotRecord } from '../../streams/spot/pager.ts';
 import { instant } from '../describe.ts';
 import type { AnchorQuery, FreshReads } from '../fresh-reads.ts';
+import { type ChainScope, isBefore } from './balance-checkpoint.ts';
 
 const DAY = 86_400_000;
 /** One request may span at most 30 days (spec, spot-record). */
@@ -32,50 +32,45 @@ export interface AnchorPlan {
  * covered time up to 30 days after the last stored one: any answer other
  * than "none" and "the same record" is a stored copy that lacks a record.
  *
+ * The ends come from the check's scope (balance-checkpoint.ts), never from a
+ * sort of the history: a full check anchors every coin; a nightly one only
+ * the coins it read, at their last record, and at their first only when that
+ * is new (a coin first stored since, or a record before its first).
+ *
  * Planned from the database first, so that the window re-counts of the same
  * run can answer the questions they cover (fresh-reads.ts).
  */
-export async function planAnchors(pool: pg.Pool, accountId: string): Promise<AnchorPlan> {
-  const ends = await pool.query<{ coin: string; firstId: string; firstTs: string; lastId: string; lastTs: string }>(
-    `SELECT DISTINCT ON (coin) coin,
-            first_value(record_id) OVER w AS "firstId", ${toMs('first_value(ts) OVER w')} AS "firstTs",
-            last_value(record_id) OVER w AS "lastId", ${toMs('last_value(ts) OVER w')} AS "lastTs"
-       FROM spot_record WHERE account_id = $1
-     WINDOW w AS (PARTITION BY coin ORDER BY ts, length(record_id), record_id COLLATE "C"
-                  ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
-      ORDER BY coin`,
-    [accountId],
-  );
-  if (ends.rows.length === 0) return { coins: 0, queries: [] };
+export async function planAnchors(pool: pg.Pool, accountId: string, scope: ChainScope): Promise<AnchorPlan> {
+  if (scope.ends.length === 0) return { coins: 0, queries: [] };
   const covered = await coveredRanges(pool, { accountId, stream: RUNNING_BALANCE_STREAM, scope: '' });
   const holding = (ts: number): Range | undefined => covered.find((r) => r.start <= ts && ts < r.end);
   const queries: AnchorQuery[] = [];
-  for (const end of ends.rows) {
-    const firstTs = Number(end.firstTs);
-    const before = holding(firstTs);
+  for (const { coin, first, last } of scope.ends) {
+    const checkpoint = scope.checkpoints.get(coin);
+    const newFirst = scope.full || !checkpoint || isBefore(first, checkpoint.first);
+    const before = newFirst ? holding(first.ts) : undefined;
     if (before) {
       queries.push({
-        coin: end.coin,
+        coin,
         side: 'before',
-        startTime: Math.max(before.start, firstTs - SPAN),
-        endTime: firstTs,
-        idLessThan: end.firstId,
-        storedId: end.firstId,
+        startTime: Math.max(before.start, first.ts - SPAN),
+        endTime: first.ts,
+        idLessThan: first.recordId,
+        storedId: first.recordId,
       });
     }
-    const lastTs = Number(end.lastTs);
-    const after = holding(lastTs);
+    const after = holding(last.ts);
     if (after) {
       queries.push({
-        coin: end.coin,
+        coin,
         side: 'after',
-        startTime: lastTs,
-        endTime: Math.min(after.end - 1, lastTs + SPAN),
-        storedId: end.lastId,
+        startTime: last.ts,
+        endTime: Math.min(after.end - 1, last.ts + SPAN),
+        storedId: last.recordId,
       });
     }
   }
-  return { coins: ends.rows.length, queries };
+  return { coins: scope.ends.length, queries };
 }
 
 /** Answers each planned question from the run's re-reads where they cover it, else from the exchange. */

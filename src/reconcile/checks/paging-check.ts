@@ -59,13 +59,20 @@ export async function findCrowdedInstants(
   pool: pg.Pool,
   accountId: string,
   pageLimits?: PagingCheckOptions['pageLimits'],
+  /**
+   * Per stream, the instant from which a nightly check asks (the earliest window stored since the
+   * last check; a stream not listed was not touched): undefined, every instant (a full check).
+   */
+  since?: ReadonlyMap<Stream, number>,
 ): Promise<Crowded[]> {
   const crowded: Crowded[] = [];
   for (const stream of STREAMS) {
     const definition = streamDefinition(stream);
     const pageLimit = pageLimits?.[stream] ?? definition.endpoint.pageLimit;
+    const from = since ? since.get(stream) : 0;
+    if (from === undefined) continue;
     const found = await pool.query<{ scope: string; ts: string; stored: string }>(
-      definition.crowdedInstantsQuery(accountId, pageLimit),
+      definition.crowdedInstantsQuery(accountId, pageLimit, from),
     );
     for (const row of found.rows) {
       const ts = Number(row.ts);

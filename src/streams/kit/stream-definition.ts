@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import { toMs } from '../../db/sql-time.ts';
+import { msParam, toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient, TimeWindow } from '../../exchange/index.ts';
 import type { Columns } from './columns.ts';
 import type { Page } from './page-window.ts';
@@ -79,8 +79,11 @@ export interface StreamDefinition<R> {
    * for a row whose time may still move.
    */
   storedKeysQuery(accountId: string, scope: string, window: TimeWindow): pg.QueryConfig;
-  /** Reconciliation: every (scope, ts) holding at least `atLeast` stored rows, as `{ scope, ts, stored }`. */
-  crowdedInstantsQuery(accountId: string, atLeast: number): pg.QueryConfig;
+  /**
+   * Reconciliation: every (scope, ts) holding at least `atLeast` stored rows, as `{ scope, ts, stored }`;
+   * only instants from `since` on (Unix ms; default all: a nightly check asks only about what it read).
+   */
+  crowdedInstantsQuery(accountId: string, atLeast: number, since?: number): pg.QueryConfig;
   /**
    * Reconciliation: each record carries its coin's balance after it (spot). Such a
    * stream's balances chain record to record and are anchored at the exchange; its
@@ -101,9 +104,9 @@ export const ALWAYS_ELIGIBLE = (): Eligibility => ({ eligible: true });
  * by its `ts` column (spot records, transfers).
  */
 export function crowdedInstantsByTs(table: 'spot_record' | 'broker_transfer') {
-  return (accountId: string, atLeast: number): pg.QueryConfig => ({
+  return (accountId: string, atLeast: number, since = 0): pg.QueryConfig => ({
     text: `SELECT '' AS scope, ${toMs('ts')} AS ts, count(*) AS stored FROM ${table}
-            WHERE account_id = $1 GROUP BY ts HAVING count(*) >= $2`,
-    values: [accountId, atLeast],
+            WHERE account_id = $1 AND ts >= ${msParam(3)} GROUP BY ts HAVING count(*) >= $2`,
+    values: [accountId, atLeast, String(since)],
   });
 }

@@ -43,10 +43,11 @@ export const positions: StreamDefinition<ScopedPosition> = {
               AND updated_time >= ${msParam(2)} AND updated_time < ${msParam(3)}`,
     values: [accountId, String(window.start), String(window.end), scope],
   }),
-  crowdedInstantsQuery: (accountId, atLeast) => ({
+  crowdedInstantsQuery: (accountId, atLeast, since = 0) => ({
     text: `SELECT product_type::text AS scope, ${toMs('updated_time')} AS ts, count(*) AS stored FROM futures_position
-            WHERE account_id = $1 GROUP BY product_type, updated_time HAVING count(*) >= $2`,
-    values: [accountId, atLeast],
+            WHERE account_id = $1 AND updated_time >= ${msParam(3)}
+            GROUP BY product_type, updated_time HAVING count(*) >= $2`,
+    values: [accountId, atLeast, String(since)],
   }),
   runningBalance: false,
 };
