@@ -5,7 +5,7 @@ import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'exports/', 'coverage/', 'dist/', 'test-artifacts/'] },
+  { ignores: ['node_modules/', 'src/generated/', 'exports/', 'coverage/', 'dist/', 'test-artifacts/', 'tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

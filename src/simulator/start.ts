@@ -1,5 +1,5 @@
-import { ANSWER_SHAPES } from './answer-shapes.ts';
 import { accountState, createAccount, futuresBalances, placeOrders, truth } from './admin/operations.ts';
+import { ANSWER_SHAPES } from './answer-shapes.ts';
 import { SimClock } from './clock.ts';
 import { SimContext } from './context.ts';
 import { resolveScale } from './data/scale.ts';

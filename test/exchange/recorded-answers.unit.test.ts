@@ -16,9 +16,9 @@ import {
 import { fundNetFlowData, openInterestLimitData } from '../../src/exchange/responses/market-responses.ts';
 import { parseAnswer } from '../../src/exchange/responses/parse-answer.ts';
 import { ALL_ENDPOINT_NAMES } from '../../src/streams/endpoints.ts';
+import { futureRecordData } from '../../src/streams/futures-ledger/response.ts';
 import { coreFields } from '../../src/streams/kit/columns.ts';
 import type { Page } from '../../src/streams/kit/page-window.ts';
-import { futureRecordData } from '../../src/streams/futures-ledger/response.ts';
 import { historyPositionData } from '../../src/streams/positions/response.ts';
 import { STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
 import { spotRecordData } from '../../src/streams/spot/response.ts';
