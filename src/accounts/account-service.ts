@@ -203,10 +203,11 @@ export class AccountService {
 
   async #permanentRows(accountId: string): Promise<PermanentRows> {
     const where = { accountId };
-    const [positions, spot, transfers, limits, actions, subAccounts, apiKeys, reports] = await Promise.all([
+    const [positions, spot, transfers, futures, limits, actions, subAccounts, apiKeys, reports] = await Promise.all([
       this.#prisma.futuresPosition.count({ where }),
       this.#prisma.spotRecord.count({ where }),
       this.#prisma.brokerTransfer.count({ where }),
+      this.#prisma.futuresLedgerRecord.count({ where }),
       this.#prisma.openInterestLimitSnapshot.count({ where }),
       this.#prisma.managementAction.count({ where }),
       this.#prisma.subAccount.count({ where }),
@@ -214,7 +215,7 @@ export class AccountService {
       this.#prisma.reconciliationReport.count({ where }),
     ]);
     return {
-      history: positions + spot + transfers + limits,
+      history: positions + spot + transfers + futures + limits,
       management: actions + subAccounts + apiKeys,
       reconciliation: reports,
     };

@@ -15,6 +15,7 @@ export const STREAM_TITLES: Readonly<Record<Stream, string>> = {
   positions: 'Futures positions',
   spot: 'Spot records',
   transfers: 'Broker transfers',
+  'futures-ledger': 'Futures ledger',
 };
 
 /** One stream and scope of an account on the timeline. */

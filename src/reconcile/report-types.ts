@@ -96,7 +96,39 @@ export interface CountCheck extends CheckBase {
   mismatches: CountMismatch[];
 }
 
-export type CheckResult = CoverageCheck | BalanceCheck | PagingCheck | CountCheck;
+/** A futures wallet replayed from its first stored record (exact decimals as text). */
+export interface FuturesWalletReplay {
+  productType: string;
+  marginCoin: string;
+  records: number;
+  /** The sum of every stored record's amount + fee. */
+  balance: string;
+  /** The lowest running balance, or 0. */
+  lowest: string;
+  firstRecordId: string;
+  lowestRecordId: string;
+}
+
+/** A spot<->futures transfer seen on one side only (or two near ones that do not match): both ids when there are two. */
+export interface TransferFinding {
+  coin: string;
+  ts: number;
+  spotRecordId: string | null;
+  /** As the spot record has it (− out of spot). */
+  spotAmount: string | null;
+  futuresRecordId: string | null;
+  /** As the futures record moves its wallet (+ into futures). */
+  futuresAmount: string | null;
+}
+
+export interface FuturesLedgerCheck extends CheckBase {
+  name: 'futures-ledger';
+  wallets: FuturesWalletReplay[];
+  unpaired: TransferFinding[];
+  untiedPositions: number;
+}
+
+export type CheckResult = CoverageCheck | BalanceCheck | PagingCheck | CountCheck | FuturesLedgerCheck;
 export type CheckName = CheckResult['name'];
 
 export const CHECK_TITLES: Record<CheckName, string> = {
@@ -104,6 +136,7 @@ export const CHECK_TITLES: Record<CheckName, string> = {
   'balance-continuity': 'spot balance continuity',
   'paging-stuck': 'paging stuck',
   'window-counts': 'window counts',
+  'futures-ledger': 'futures ledger',
 };
 
 export interface ReconciliationReport {

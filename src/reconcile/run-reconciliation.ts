@@ -7,6 +7,7 @@ import { planAnchors } from './checks/balance-anchors.ts';
 import { checkBalanceContinuity } from './checks/balance-check.ts';
 import { checkWindowCounts } from './checks/count-check.ts';
 import { checkCoverage } from './checks/coverage-check.ts';
+import { checkFuturesLedger } from './checks/futures-ledger-check.ts';
 import { checkPagingStuck, findCrowdedInstants } from './checks/paging-check.ts';
 import { formatReport } from './format-report.ts';
 import { FreshReads } from './fresh-reads.ts';
@@ -29,7 +30,13 @@ export interface ReconcileOptions {
   onCheck?: (name: CheckName, index: number, total: number, result?: CheckResult) => void;
 }
 
-const CHECK_ORDER: readonly CheckName[] = ['coverage', 'balance-continuity', 'paging-stuck', 'window-counts'];
+const CHECK_ORDER: readonly CheckName[] = [
+  'coverage',
+  'balance-continuity',
+  'paging-stuck',
+  'window-counts',
+  'futures-ledger',
+];
 
 /**
  * Runs every check over one account's stored history, writes the report row
@@ -81,7 +88,7 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
 
   // Side by side: the database work of each, and the re-counts of streams with budgets of their
   // own; checks 2 and 3 wait for the spot re-reads before they ask the exchange anything.
-  const [coverage, counts, balance, paging] = await Promise.all([
+  const [coverage, counts, balance, paging, futures] = await Promise.all([
     guarded('coverage', () => checkCoverage(pool, accountId)),
     guarded('window-counts', () =>
       checkWindowCounts({ pool, accountId, recount, client, fresh }).finally(() => fresh?.finish()),
@@ -92,9 +99,10 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
     guarded('paging-stuck', async () =>
       checkPagingStuck({ pool, accountId, crowded: await crowded, client: online ? client : null, fresh }),
     ),
+    guarded('futures-ledger', () => checkFuturesLedger(pool, accountId)),
   ]);
-  // Reported in the order a reader follows: coverage, continuity, paging, counts.
-  const checks: CheckResult[] = [coverage, balance, paging, counts];
+  // Reported in the order a reader follows: coverage, continuity, paging, counts, the futures ledger.
+  const checks: CheckResult[] = [coverage, balance, paging, counts, futures];
 
   const finishedAt = new Date();
   const passed = checks.every((c) => c.passed);
@@ -122,5 +130,7 @@ function failedCheck(name: CheckName, recount: RecountMode, caught: unknown): Ch
       return { ...empty, name, suspects: [] };
     case 'window-counts':
       return { ...empty, name, recount, windowsRecounted: 0, mismatches: [] };
+    case 'futures-ledger':
+      return { ...empty, name, wallets: [], unpaired: [], untiedPositions: 0 };
   }
 }

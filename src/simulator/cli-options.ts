@@ -11,7 +11,7 @@ export function parseCliOptions(
 ): SimulatorOptions & { admin: boolean; anchorFile?: string } {
   const program = new Command()
     .name('simulator')
-    .description('The ledgerline exchange simulator: the 11 endpoints of the trading API, on seeded data.')
+    .description('The ledgerline exchange simulator: the 12 endpoints of the trading API, on seeded data.')
     .option('--port <port>', 'TCP port (0 picks a free one)', parsePort, 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--seed <seed>', 'seed of the generated data and credentials', parseSeed, 42)

@@ -2,6 +2,7 @@ export type { AccountStateView, NewOrderSpec } from './admin/operations.ts';
 export type { SimClock } from './clock.ts';
 export type { NewAccountSpec } from './context.ts';
 export type { EndpointCounters } from './counters.ts';
+export type { FuturesBalance, FuturesRecord } from './data/futures-store.ts';
 export type { PositionRecord, TimestampSpelling } from './data/position-store.ts';
 export type { ScaleOption } from './data/scale.ts';
 export type { SpotRecord } from './data/spot-store.ts';

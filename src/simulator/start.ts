@@ -1,4 +1,4 @@
-import { accountState, createAccount, placeOrders, truth } from './admin/operations.ts';
+import { accountState, createAccount, futuresBalances, placeOrders, truth } from './admin/operations.ts';
 import { SimClock } from './clock.ts';
 import { SimContext } from './context.ts';
 import { resolveScale } from './data/scale.ts';
@@ -27,6 +27,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     close: () => app.close(),
     clock: sim.clock,
     truth: <S extends TruthStream>(stream: S, uid?: string) => truth(sim, stream, uid) as TruthRecord<S>[],
+    futuresBalances: (uid) => futuresBalances(sim, uid),
     faults: { set: (config) => sim.faults.set(config), clear: () => sim.faults.clear(), get: () => sim.faults.config },
     counters: { get: () => sim.counters.snapshot(), reset: () => sim.counters.reset() },
     requestLog: { list: (limit) => sim.requestLog.list(limit), clear: () => sim.requestLog.clear() },

@@ -2,6 +2,7 @@ import type { AccountStateView, NewOrderSpec } from './admin/operations.ts';
 import type { SimClock } from './clock.ts';
 import type { NewAccountSpec, SimContext } from './context.ts';
 import type { EndpointCounters } from './counters.ts';
+import type { FuturesBalance, FuturesRecord } from './data/futures-store.ts';
 import type { PositionRecord, TimestampSpelling } from './data/position-store.ts';
 import type { ScaleOption } from './data/scale.ts';
 import type { SpotRecord } from './data/spot-store.ts';
@@ -49,12 +50,14 @@ export interface DemoCredentials {
   passphrase: string;
 }
 
-export type TruthStream = 'positions' | 'spot' | 'transfers';
+export type TruthStream = 'positions' | 'spot' | 'transfers' | 'futures-ledger';
 export type TruthRecord<S extends TruthStream> = S extends 'positions'
   ? PositionRecord
   : S extends 'spot'
     ? SpotRecord
-    : TransferRecord;
+    : S extends 'futures-ledger'
+      ? FuturesRecord
+      : TransferRecord;
 
 export interface RunningSimulator {
   url: string;
@@ -64,6 +67,8 @@ export interface RunningSimulator {
   clock: SimClock;
   /** Every record of a stream exactly as the API would return it now, newest first. */
   truth<S extends TruthStream>(stream: S, uid?: string): TruthRecord<S>[];
+  /** Each futures wallet's balance now: the sum of its futures-ledger records the API shows now. */
+  futuresBalances(uid?: string): FuturesBalance[];
   faults: { set(config: FaultConfig): void; clear(): void; get(): FaultConfig };
   counters: { get(): Record<string, EndpointCounters>; reset(): void };
   requestLog: { list(limit?: number): RequestLogEntry[]; clear(): void };

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/index.ts';
+import { futuresLedger } from './futures-ledger/stream.ts';
 import type { StreamDefinition } from './kit/stream-definition.ts';
 import { positions } from './positions/stream.ts';
 import { spot } from './spot/stream.ts';
@@ -9,7 +10,12 @@ import { transfers } from './transfers/stream.ts';
  * `sync_stream` enum of the database has the same values; a test checks it).
  * Adding a stream: its folder, its Prisma model and migration, and one line here.
  */
-export const STREAM_DEFINITIONS = { positions, spot, transfers } satisfies Record<string, StreamDefinition<unknown>>;
+export const STREAM_DEFINITIONS = {
+  positions,
+  spot,
+  transfers,
+  'futures-ledger': futuresLedger,
+} satisfies Record<string, StreamDefinition<unknown>>;
 
 export type Stream = keyof typeof STREAM_DEFINITIONS;
 

@@ -7,6 +7,7 @@ export const REPORT_NAMES = [
   'spot-ledger',
   'futures-pnl',
   'futures-summary',
+  'futures-ledger',
   'broker-transfers',
   'koinly',
   'cointracking',

@@ -15,6 +15,7 @@ import {
 import { fundNetFlowData, openInterestLimitData } from '../../src/exchange/responses/market-responses.ts';
 import { parseAnswer } from '../../src/exchange/responses/parse-answer.ts';
 import { ALL_ENDPOINT_NAMES } from '../../src/streams/endpoints.ts';
+import { futureRecordData } from '../../src/streams/futures-ledger/response.ts';
 import { historyPositionData } from '../../src/streams/positions/response.ts';
 import { spotRecordData } from '../../src/streams/spot/response.ts';
 import { allSubDepositWithdrawalData } from '../../src/streams/transfers/response.ts';
@@ -38,6 +39,7 @@ const DATA_SCHEMAS: Record<string, z.ZodType> = {
   historyPosition: historyPositionData,
   allSubDepositWithdrawal: allSubDepositWithdrawalData,
   spotRecord: spotRecordData,
+  futureRecord: futureRecordData,
   fundNetFlow: fundNetFlowData,
   openInterestLimit: openInterestLimitData,
 };
@@ -75,6 +77,8 @@ const EXPECTED: Record<string, Expected> = {
 
   'spotRecord/bitget-doc-2025-09-coincise.json': { outcome: 'read' },
   'spotRecord/bitget-doc-2025-11-coincise.json': { outcome: 'read' },
+  // futureTaxType in lower case, unlike the documented list: read, and flagged as unmapped when stored.
+  'futureRecord/bitget-doc-2025-03-coincise.json': { outcome: 'read' },
 
   'allSubDepositWithdrawal/bitget-doc-uta-v3-zh-page-mirror.json': { outcome: 'read' },
   'allSubDepositWithdrawal/bitget-doc-v2-broker-page-mirror.json': { outcome: 'read' },
@@ -138,7 +142,7 @@ function outcomeOf(endpoint: string, body: string): Expected {
 }
 
 describe('recorded exchange answers (corpus)', () => {
-  it('the table lists every fixture, and every fixture sits under one of the eleven endpoints', () => {
+  it('the table lists every fixture, and every fixture sits under one of the twelve endpoints', () => {
     expect(fixtureFiles()).toEqual(Object.keys(EXPECTED).sort());
     for (const file of fixtureFiles()) expect(ALL_ENDPOINT_NAMES).toContain(file.split('/')[0]);
   });

@@ -9,7 +9,14 @@ import { REPORTS } from '../../src/export/reports/index.ts';
 import { neutralizeSql } from '../../src/export/sql-neutralize.ts';
 import { streamReport } from '../../src/export/stream-report.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { insertAccount, insertPositions, insertSpot, insertTransfers, withClient } from './seed.ts';
+import {
+  insertAccount,
+  insertFuturesLedger,
+  insertPositions,
+  insertSpot,
+  insertTransfers,
+  withClient,
+} from './seed.ts';
 
 /**
  * Every SQL report written by COPY (the default path) must be byte for byte what the Node encoder
@@ -120,6 +127,32 @@ beforeAll(async () => {
   );
 });
 
+beforeAll(async () => {
+  const ts = (i: number) => Date.UTC(2026, 2, 1) + i * 3_600_000;
+  const types = [
+    'TRANSFER_IN',
+    'CLOSE_LONG',
+    'OPEN_SHORT',
+    'CONTRACT_MAIN_SETTLE_FEE_USER_OUT',
+    'No such type, "x"',
+    '=Evil',
+  ];
+  await insertFuturesLedger(
+    db.url,
+    accountId,
+    NASTY.map((text, i) => ({
+      recordId: `f${i}${text}`,
+      symbol: i % 2 ? `${text}USDT` : '',
+      marginCoin: text,
+      futureTaxType: types[i % types.length]!,
+      amount: AMOUNTS[i % AMOUNTS.length]!,
+      fee: i % 3 === 0 ? '-0.001' : '0',
+      ts: ts(i),
+      unmapped: i % 4 === 2 ? ['futureTaxType', text] : [],
+    })),
+  );
+});
+
 async function exportBytes(report: string, encoder: 'copy' | 'node') {
   const request = parseExportRequest({ report, accountId, from: '2026-02-01', to: '2026-03-31', tz: 'Europe/Berlin' });
   const sink = new PassThrough();
@@ -149,6 +182,7 @@ describe('COPY path', () => {
         'broker-transfers',
         'koinly',
         'cointracking',
+        'futures-ledger',
       ]),
     );
   });

@@ -180,6 +180,44 @@ export async function insertTransfers(url: string, accountId: string, rows: Tran
   });
 }
 
+export interface FuturesLedgerRow {
+  recordId: string;
+  productType?: string;
+  symbol?: string;
+  marginCoin: string;
+  futureTaxType: string;
+  amount: string;
+  fee?: string;
+  ts: number;
+  unmapped?: string[];
+}
+
+export async function insertFuturesLedger(url: string, accountId: string, rows: FuturesLedgerRow[]): Promise<void> {
+  await withClient(url, async (c) => {
+    for (const r of rows) {
+      const raw = { id: r.recordId, futureTaxType: r.futureTaxType, amount: r.amount, fee: r.fee ?? '0' };
+      await c.query(
+        `INSERT INTO futures_ledger_record (account_id, product_type, record_id, symbol, margin_coin, future_tax_type,
+                                            amount, fee, ts, raw, unmapped)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          accountId,
+          r.productType ?? 'USDT-FUTURES',
+          r.recordId,
+          r.symbol ?? '',
+          r.marginCoin,
+          r.futureTaxType,
+          r.amount,
+          r.fee ?? '0',
+          toDate(r.ts),
+          raw,
+          r.unmapped ?? [],
+        ],
+      );
+    }
+  });
+}
+
 /** Minimal CSV reader for the tests (RFC 4180 quoting), independent of the writer. */
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
@@ -307,9 +345,15 @@ export async function insertCoverage(
   accountId: string,
   from: string,
   to: string,
-  streams: Array<'spot' | 'positions' | 'transfers'> = ['spot', 'positions', 'transfers'],
+  streams: Array<'spot' | 'positions' | 'transfers' | 'futures-ledger'> = [
+    'spot',
+    'positions',
+    'transfers',
+    'futures-ledger',
+  ],
 ): Promise<void> {
-  const scopes = { spot: [''], transfers: [''], positions: ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'] };
+  const futures = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'];
+  const scopes = { spot: [''], transfers: [''], positions: futures, 'futures-ledger': futures };
   await withClient(url, async (c) => {
     for (const stream of streams) {
       for (const scope of scopes[stream]) {

@@ -80,3 +80,30 @@ export function truthPositions(sim: RunningSimulator, since: number): string[] {
     .map((r) => [r.positionId, ...POSITION_FIELDS.map((f) => r[f]), r.ctime ?? r.cTime, r.utime ?? r.uTime].join('|'))
     .sort();
 }
+
+export async function storedFuturesLedger(pool: pg.Pool, accountId: string): Promise<string[]> {
+  const result = await pool.query(
+    `SELECT concat_ws('|', product_type::text, record_id, symbol, margin_coin, future_tax_type, amount::text, fee::text,
+              (extract(epoch from ts) * 1000)::bigint) AS line
+       FROM futures_ledger_record WHERE account_id = $1 ORDER BY record_id`,
+    [accountId],
+  );
+  return result.rows.map((r) => r.line as string).sort();
+}
+
+/** The product type the simulator keeps a margin coin's futures wallet under. */
+export function simulatorProductType(marginCoin: string): string {
+  return marginCoin === 'USDT' ? 'USDT-FUTURES' : marginCoin === 'USDC' ? 'USDC-FUTURES' : 'COIN-FUTURES';
+}
+
+export function truthFuturesLedger(sim: RunningSimulator, since = 0): string[] {
+  return sim
+    .truth('futures-ledger')
+    .filter((r) => Number(r.ts) >= since)
+    .map((r) =>
+      [simulatorProductType(r.marginCoin), r.id, r.symbol, r.marginCoin, r.futureTaxType, r.amount, r.fee, r.ts].join(
+        '|',
+      ),
+    )
+    .sort();
+}

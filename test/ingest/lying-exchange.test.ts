@@ -16,6 +16,7 @@ const PATHS = {
   spot: '/api/v2/tax/spot-record',
   positions: '/api/v2/mix/position/history-position',
   transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
+  'futures-ledger': '/api/v2/tax/future-record',
 } as const;
 
 // The demo scale: its spot bursts fill more than one page, so a window can cycle its cursors.
@@ -60,6 +61,7 @@ describe('a 00000 answer without its list', () => {
     ['positions', 'nullList', 30, 20, /historyPosition: HTTP 200 MALFORMED_RESPONSE data\.list: a list is required/],
     ['positions', 'nullData', 50, 40, /MALFORMED_RESPONSE data:/],
     ['transfers', 'nullList', 30, 25, /allSubDepositWithdrawal: HTTP 200 MALFORMED_RESPONSE data\.list/],
+    ['futures-ledger', 'nullData', 20, 10, /futureRecord: HTTP 200 MALFORMED_RESPONSE data: a list is required/],
   ] as const)(
     'fails the %s window (%s) instead of marking it done: status and reconcile do not call it covered',
     async (stream, page, fromDaysAgo, toDaysAgo, error) => {

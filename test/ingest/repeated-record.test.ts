@@ -13,6 +13,7 @@ const PATHS = {
   spot: '/api/v2/tax/spot-record',
   positions: '/api/v2/mix/position/history-position',
   transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
+  'futures-ledger': '/api/v2/tax/future-record',
 } as const;
 
 // Enough records that one window of each stream takes more than one page: spot (500 a page)
@@ -25,13 +26,19 @@ afterEach(() => {
 });
 
 /** Days back from the simulator's now of one window per stream (scope) holding at least two pages. */
-const RANGES: Record<Stream, [number, number]> = { spot: [60, 55], positions: [10, 0], transfers: [2, 0] };
+const RANGES: Record<Stream, [number, number]> = {
+  spot: [60, 55],
+  positions: [10, 0],
+  transfers: [2, 0],
+  'futures-ledger': [10, 0],
+};
 
 /** The natural key a stored row is found by, from the error's `column=value, ...`. */
 const TABLES = {
   spot: { table: 'spot_record', id: 'id' },
   positions: { table: 'futures_position', id: 'positionId' },
   transfers: { table: 'broker_transfer', id: 'txId' },
+  'futures-ledger': { table: 'futures_ledger_record', id: 'id' },
 } as const;
 
 /** Runs the backfill as the CLI does: progress until every window is done or failed; the error it ends with. */
@@ -52,7 +59,7 @@ async function windowsOf(started: StartedBackfill) {
 }
 
 describe('one id, one record, across the pages of one read', () => {
-  it.each(['spot', 'positions', 'transfers'] as const)(
+  it.each(['spot', 'positions', 'transfers', 'futures-ledger'] as const)(
     '%s: a later page repeating an earlier page’s id with other content fails the window and keeps the first record',
     async (stream) => {
       const { sim, runtime, accountId } = file.pipeline;

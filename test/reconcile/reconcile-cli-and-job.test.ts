@@ -58,10 +58,10 @@ describe('ledgerline reconcile', () => {
     const result = await cliLive(['reconcile', '--account', 'demo', '--recount', 'all']);
     // Progress on stderr, one line per check (no terminal here), the report on stdout.
     const progress = result.stderr.split('\n');
-    expect(progress).toHaveLength(4);
-    expect(progress[3]).toMatch(/^reconcile: check 4\/4 window-counts passed \(\d+\.\d s\)$/);
-    expect(result.stdout).toMatch(/^Reconciliation of account demo at .+ \(recount: all, .+\): PASSED, all 4 checks$/m);
-    for (const title of ['coverage', 'spot balance continuity', 'paging stuck', 'window counts']) {
+    expect(progress).toHaveLength(5);
+    expect(progress[4]).toMatch(/^reconcile: check 5\/5 window-counts passed \(\d+\.\d s\)$/);
+    expect(result.stdout).toMatch(/^Reconciliation of account demo at .+ \(recount: all, .+\): PASSED, all 5 checks$/m);
+    for (const title of ['coverage', 'spot balance continuity', 'paging stuck', 'window counts', 'futures ledger']) {
       expect(result.stdout).toMatch(new RegExp(`^PASS {2}${title} `, 'm'));
     }
     const windows = await pipeline.runtime.pool.query(`SELECT count(*)::int AS n FROM sync_window`);
@@ -82,7 +82,7 @@ describe('ledgerline reconcile', () => {
     const aside = await setAside(pipeline, 'spot_record', 'record_id = $1', [recordId]);
     try {
       const result = await cliLive(['reconcile', '--account', 'demo', '--recount', 'recent']);
-      expect(result.stdout).toMatch(/: FAILED, 2 of 4 checks$/m);
+      expect(result.stdout).toMatch(/: FAILED, 2 of 5 checks$/m);
       expect(result.stdout).toMatch(/^FAIL {2}spot balance continuity/m);
       expect(result.stdout).toMatch(/^FAIL {2}window counts/m);
       expect(result.stdout).toMatch(/^PASS {2}coverage/m);
@@ -113,9 +113,10 @@ describe('ledgerline reconcile', () => {
       'balance-continuity',
       'paging-stuck',
       'window-counts',
+      'futures-ledger',
     ]);
     expect(await db.prisma.reconciliationReport.findUnique({ where: { id: report.id } })).not.toBeNull();
-    expect(json.stderr).toMatch(/^reconcile: check 1\/4 coverage passed/);
+    expect(json.stderr).toMatch(/^reconcile: check \d\/5 /);
     expect(json.status).toBe(0);
   }, 90_000);
 

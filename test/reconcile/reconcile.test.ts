@@ -45,12 +45,16 @@ describe('reconciliation after a backfill of the simulator', () => {
       ['balance-continuity', true],
       ['paging-stuck', true],
       ['window-counts', true],
+      ['futures-ledger', true],
     ]);
     expect(report.passed).toBe(true);
 
     const windows = await pipeline.runtime.pool.query(`SELECT count(*)::int AS n FROM sync_window`);
     expect(check(report, 'window-counts').windowsRecounted).toBe(windows.rows[0].n);
     expect(check(report, 'coverage').extents.map((e) => `${e.stream}/${e.scope}`)).toEqual([
+      'futures-ledger/COIN-FUTURES',
+      'futures-ledger/USDC-FUTURES',
+      'futures-ledger/USDT-FUTURES',
       'positions/COIN-FUTURES',
       'positions/USDC-FUTURES',
       'positions/USDT-FUTURES',
@@ -61,7 +65,7 @@ describe('reconciliation after a backfill of the simulator', () => {
     expect(check(report, 'balance-continuity').examined).toBe(
       `${spot.rows[0].n} records of 7 coins; first and last records of 7 coins checked against the exchange`,
     );
-    expect(report.summary.split('\n').filter((l) => l.startsWith('PASS  '))).toHaveLength(4);
+    expect(report.summary.split('\n').filter((l) => l.startsWith('PASS  '))).toHaveLength(5);
 
     const row = await db.prisma.reconciliationReport.findUniqueOrThrow({ where: { id: report.id } });
     expect(row).toMatchObject({ accountId: pipeline.accountId, recount: 'all', passed: true, summary: report.summary });

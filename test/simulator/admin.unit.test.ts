@@ -154,10 +154,12 @@ describe('/__sim admin API', () => {
   });
 
   it('serves the ground truth of each stream as in-process truth does', async () => {
-    for (const stream of ['positions', 'spot', 'transfers'] as const) {
+    for (const stream of ['positions', 'spot', 'transfers', 'futures-ledger'] as const) {
       const res = await admin<unknown[]>('GET', `/__sim/truth/${stream}?uid=${ctx.sim.demo.uid}`);
       expect(res.data).toEqual(ctx.sim.truth(stream));
     }
+    const balances = await admin<unknown[]>('GET', `/__sim/futures-balances?uid=${ctx.sim.demo.uid}`);
+    expect(balances.data).toEqual(ctx.sim.futuresBalances());
     const sub = ctx.sim.state().brokerSubUids[0]!;
     const one = await admin<{ uid: string }[]>('GET', `/__sim/truth/transfers?uid=${sub}`);
     expect(one.data.length).toBeGreaterThan(0);

@@ -8,6 +8,7 @@ import { ENDPOINT_NAMES } from '../../src/exchange/endpoints.ts';
 import { planWindows } from '../../src/exchange/paging/window-planner.ts';
 import { fastPathOf } from '../../src/exchange/responses/parse-answer.ts';
 import { ALL_ENDPOINTS } from '../../src/streams/endpoints.ts';
+import { futureRecordData } from '../../src/streams/futures-ledger/response.ts';
 import type { Columns, Field } from '../../src/streams/kit/columns.ts';
 import { historyPositionData } from '../../src/streams/positions/response.ts';
 import { type Stream, STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
@@ -41,7 +42,12 @@ function enumByPrismaName(name: string): { dbName: string; values: string[] } | 
   if (!found) return undefined;
   const lines = found[1]!.split('\n').map((l) => l.trim());
   const dbName = /@@map\("(\w+)"\)/.exec(found[1]!)?.[1] ?? name;
-  return { dbName, values: lines.filter((l) => /^\w+$/.test(l)) };
+  // A value's database spelling: its @map (sync_stream's 'futures-ledger') or its name.
+  const values = lines.flatMap((l) => {
+    const value = /^(\w+)(?:\s+@map\("([^"]+)"\))?$/.exec(l);
+    return value ? [value[2] ?? value[1]!] : [];
+  });
+  return { dbName, values };
 }
 
 const SCALARS: Record<string, string> = { String: 'text', Decimal: 'numeric', DateTime: 'timestamptz', Json: 'jsonb' };
@@ -81,6 +87,7 @@ const ANSWERS: Record<
     wrap: (list) => ({ list, endId: '1' }),
     list: (data) => data.list,
   },
+  'futures-ledger': { schema: futureRecordData, wrap: (items) => items, list: (data) => data },
 };
 
 const VALID: Record<Field['kind'], (field: Field) => string> = {
@@ -105,6 +112,10 @@ function validItem(columns: Columns): Record<string, unknown> {
 }
 
 describe('stream declarations', () => {
+  it("the sync_stream enum's database values are the registry's streams", () => {
+    expect(enumByPrismaName('SyncStream')).toEqual({ dbName: 'sync_stream', values: [...STREAMS] });
+  });
+
   it('every stream has an answer shape here', () => {
     expect(Object.keys(ANSWERS).sort()).toEqual([...STREAMS].sort());
   });

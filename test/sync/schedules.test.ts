@@ -54,7 +54,7 @@ describe('schedules', () => {
         () => db.prisma.syncWindow.findMany({ where: { accountId: pipeline.accountId } }),
         (rows) => rows.length > 0 && rows.every((w) => w.status === 'done'),
       );
-      expect(new Set(windows.map((w) => w.stream))).toEqual(new Set(['positions', 'spot', 'transfers']));
+      expect(new Set(windows.map((w) => w.stream))).toEqual(new Set(['positions', 'spot', 'transfers', 'futures-ledger']));
       expect(await db.prisma.spotRecord.count()).toBeGreaterThan(0);
       // The sync-finish job ran after its windows (children) were done.
       await until(

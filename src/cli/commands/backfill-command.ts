@@ -23,7 +23,7 @@ export function registerBackfillCommand(program: Command): void {
     .command('backfill')
     .description('read an account history range into the database, window by window, and show progress until done')
     .requiredOption('--account <name>', 'a registered account')
-    .requiredOption('--stream <stream>', 'positions, spot, transfers or all')
+    .requiredOption('--stream <stream>', 'positions, spot, transfers, futures-ledger or all')
     .requiredOption('--from <time>', 'start (inclusive): YYYY-MM-DD (UTC), an ISO date-time with offset, or Unix ms')
     .option('--to <time>', 'end (exclusive), same forms; default now')
     .option('--refetch', 'read again windows that are already complete')

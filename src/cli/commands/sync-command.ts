@@ -15,7 +15,7 @@ export function registerSyncCommand(program: Command): void {
       'incremental sync now: from the end of covered data (less the lookback) to now, and every earlier window that never finished, with progress',
     )
     .requiredOption('--account <name>', 'a registered account')
-    .option('--stream <stream>', 'positions, spot, transfers or all', 'all')
+    .option('--stream <stream>', 'positions, spot, transfers, futures-ledger or all', 'all')
     .option('--with-worker', 'process the jobs in this process too (no separate `ledgerline worker` needed)')
     .action((options: { account: string; stream: string; withWorker?: boolean }) =>
       runTool(async (config) => {

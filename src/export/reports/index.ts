@@ -4,6 +4,7 @@ import { balancesReport } from './balances.ts';
 import { beancountReport } from './beancount.ts';
 import { brokerTransfersReport } from './broker-transfers.ts';
 import { coinTrackingReport } from './cointracking.ts';
+import { futuresLedgerReport } from './futures-ledger.ts';
 import { futuresPnlReport } from './futures-pnl.ts';
 import { futuresSummaryReport } from './futures-summary.ts';
 import { incomeReport } from './income.ts';
@@ -17,6 +18,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   spotLedgerReport,
   futuresPnlReport,
   futuresSummaryReport,
+  futuresLedgerReport,
   brokerTransfersReport,
   koinlyReport,
   coinTrackingReport,

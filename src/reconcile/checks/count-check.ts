@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
-import { RUNNING_BALANCE_STREAM, type Stream } from '../../streams/registry.ts';
+import { RUNNING_BALANCE_STREAM, type Stream, streamDefinition } from '../../streams/registry.ts';
 import { instant, windowName } from '../describe.ts';
 import type { FreshReads } from '../fresh-reads.ts';
 import { EDGE_SETTLED_DAYS, RECENT_RECOUNT_DAYS, type RecountMode } from '../recount-mode.ts';
@@ -74,12 +74,13 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
       if (error !== undefined) return;
       try {
         const start = recountStart(client!, window.stream, window);
+        const horizon = streamDefinition(window.stream).horizon?.name ?? 'horizon';
         if (start === null) {
-          base.notes.push(`${windowName(window)}: not re-counted, older than the exchange's 3-month horizon`);
+          base.notes.push(`${windowName(window)}: not re-counted, older than the exchange's ${horizon}`);
           continue;
         }
         if (start > window.start) {
-          base.notes.push(`${windowName(window)}: re-counted from ${instant(start)}, the exchange's 3-month horizon`);
+          base.notes.push(`${windowName(window)}: re-counted from ${instant(start)}, the exchange's ${horizon}`);
         }
         const args = [window.stream, window.scope, { start, end: window.end }] as const;
         const read = window.stream === RUNNING_BALANCE_STREAM ? options.fresh?.begin(args[2]) : undefined;

@@ -154,6 +154,6 @@ function describeSuspect(s: PagingSuspect): string {
     case 'plausible':
       return `${at}, not a whole number of pages, which a stuck pager cannot leave (not asked of the exchange)`;
     case 'beyond-horizon':
-      return `${at}, older than the exchange's 3-month horizon: can no longer be asked of the exchange`;
+      return `${at}, older than the exchange's ${streamDefinition(s.stream).horizon?.name ?? 'horizon'}: can no longer be asked of the exchange`;
   }
 }

@@ -1,5 +1,6 @@
 import { isValidIp } from '../auth/ip.ts';
 import type { NewAccountSpec, SimContext } from '../context.ts';
+import type { FuturesBalance, FuturesRecord } from '../data/futures-store.ts';
 import { ORDER_CATEGORIES, type OrderCategory, symbolsOf } from '../data/markets.ts';
 import type { PositionRecord } from '../data/position-store.ts';
 import type { SpotRecord } from '../data/spot-store.ts';
@@ -12,7 +13,7 @@ import type { DemoCredentials, TruthStream } from '../types.ts';
 
 export class AdminInputError extends Error {}
 
-type TruthRecord = PositionRecord | SpotRecord | TransferRecord;
+type TruthRecord = PositionRecord | SpotRecord | TransferRecord | FuturesRecord;
 
 /** Each stream's records as the simulator would serve them to `uid` right now. */
 const TRUTH_READERS: Record<TruthStream, (sim: SimContext, uid: string, now: number) => TruthRecord[]> = {
@@ -23,6 +24,10 @@ const TRUTH_READERS: Record<TruthStream, (sim: SimContext, uid: string, now: num
   positions(sim, uid, now) {
     const store = sim.dataOf(uid).positions;
     return store.visible(now).map((i) => store.record(i, sim.timestampSpelling));
+  },
+  'futures-ledger'(sim, uid, now) {
+    const store = sim.dataOf(uid).futures;
+    return store.visible(now).map((i) => store.record(i));
   },
   transfers(sim, uid, now) {
     if (sim.accounts.main(uid)) {
@@ -42,8 +47,14 @@ const TRUTH_READERS: Record<TruthStream, (sim: SimContext, uid: string, now: num
 
 export function truth(sim: SimContext, stream: TruthStream, uid?: string): TruthRecord[] {
   // The stream comes from an HTTP query too: anything but a listed name is refused.
-  if (!Object.hasOwn(TRUTH_READERS, stream)) throw new AdminInputError('stream: must be positions, spot or transfers');
+  if (!Object.hasOwn(TRUTH_READERS, stream))
+    throw new AdminInputError('stream: must be positions, spot, transfers or futures-ledger');
   return TRUTH_READERS[stream](sim, uid ?? sim.demo.account.uid, sim.clock.now());
+}
+
+/** Each futures wallet's balance as the futures-ledger records the API shows now add up. */
+export function futuresBalances(sim: SimContext, uid?: string): FuturesBalance[] {
+  return sim.dataOf(uid ?? sim.demo.account.uid).futures.balances(sim.clock.now());
 }
 
 export interface AccountStateView {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SimContext } from '../context.ts';
 import type { FaultConfig } from '../faults.ts';
 import type { TruthStream } from '../types.ts';
-import { accountState, AdminInputError, createAccount, placeOrders, truth } from './operations.ts';
+import { accountState, AdminInputError, createAccount, futuresBalances, placeOrders, truth } from './operations.ts';
 
 /**
  * The /__sim admin API: clock, faults, counters, request log, ground truth,
@@ -68,6 +68,10 @@ export function registerAdminRoutes(app: FastifyInstance, sim: SimContext): void
       const { uid } = req.query as { uid?: string };
       return truth(sim, stream as TruthStream, uid);
     }),
+  );
+
+  app.get('/__sim/futures-balances', (req, reply) =>
+    guard(reply, () => futuresBalances(sim, (req.query as { uid?: string }).uid)),
   );
 
   app.post('/__sim/accounts', (req, reply) => guard(reply, () => createAccount(sim, json(req.body))));

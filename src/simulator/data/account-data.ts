@@ -1,3 +1,5 @@
+import { emptyFuturesColumns, generateFuturesLedger } from './futures-generator.ts';
+import { FuturesStore } from './futures-store.ts';
 import { generatePositions } from './position-generator.ts';
 import { PositionStore } from './position-store.ts';
 import type { ScaleSpec } from './scale.ts';
@@ -6,11 +8,13 @@ import { emptySpotColumns, SpotStore } from './spot-store.ts';
 import { generateTransfers } from './transfer-generator.ts';
 import { TransferStore } from './transfer-store.ts';
 
-/** The three history streams of one main account. */
+/** The four history streams of one main account. */
 export interface AccountData {
   spot: SpotStore;
   positions: PositionStore;
   transfers: TransferStore;
+  /** The futures wallets' finance records, consistent with spot's transfers and the positions. */
+  futures: FuturesStore;
   /** Uids of the broker's client sub-accounts that the transfer records belong to. */
   brokerSubUids: readonly string[];
 }
@@ -25,9 +29,11 @@ export function generateAccountData(
 ): AccountData {
   const spot = generateSpotRecords({ seed, count: scale.spotRecords, bursts: scale.bursts, anchor });
   const transfers = generateTransfers(seed, scale.transfers, anchor, brokerSubUids.length);
+  const positions = generatePositions(seed, scale.positions, anchor);
   return {
     spot: new SpotStore(spot),
-    positions: new PositionStore(generatePositions(seed, scale.positions, anchor)),
+    positions: new PositionStore(positions),
+    futures: new FuturesStore(generateFuturesLedger(seed, spot, positions, anchor)),
     transfers: new TransferStore(transfers, brokerSubUids),
     brokerSubUids,
   };
@@ -37,6 +43,7 @@ export function emptyAccountData(): AccountData {
   return {
     spot: new SpotStore(emptySpotColumns()),
     positions: new PositionStore([]),
+    futures: new FuturesStore(emptyFuturesColumns()),
     transfers: new TransferStore(generateTransfers(0, 0, 0, 1), []),
     brokerSubUids: [],
   };

@@ -4,6 +4,7 @@ import { cancelSymbolOrder } from './cancel-symbol-order.ts';
 import { createSub } from './create-sub.ts';
 import { depositWithdrawal } from './deposit-withdrawal.ts';
 import type { Endpoint } from './endpoint.ts';
+import { futureRecord } from './future-record.ts';
 import { historyPosition } from './history-position.ts';
 import { fundNetFlow, openInterestLimitEndpoint } from './market.ts';
 import { spotRecord } from './spot-record.ts';
@@ -19,6 +20,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   batchCancelOrder,
   historyPosition,
   spotRecord,
+  futureRecord,
   depositWithdrawal,
   fundNetFlow,
   openInterestLimitEndpoint,

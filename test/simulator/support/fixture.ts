@@ -55,6 +55,7 @@ export const PATHS = {
   positions: '/api/v2/mix/position/history-position',
   transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
   spot: '/api/v2/tax/spot-record',
+  futures: '/api/v2/tax/future-record',
   netFlow: '/api/v2/spot/market/fund-net-flow',
 } as const;
 
