@@ -8,7 +8,7 @@ import { futuresLedgerReport } from './futures-ledger.ts';
 import { futuresPnlReport } from './futures-pnl.ts';
 import { futuresSummaryReport } from './futures-summary.ts';
 import { incomeReport } from './income.ts';
-import { koinlyReport } from './koinly.ts';
+import { koinlyFuturesReport, koinlyReport } from './koinly.ts';
 import { realizedGainsReport } from './realized-gains.ts';
 import { realizedGainsSummaryReport } from './realized-gains-summary.ts';
 import { spotLedgerReport } from './spot-ledger.ts';
@@ -21,6 +21,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   futuresLedgerReport,
   brokerTransfersReport,
   koinlyReport,
+  koinlyFuturesReport,
   coinTrackingReport,
   balancesReport,
   realizedGainsReport,
