@@ -1,7 +1,7 @@
 import { futuresBookingArrays } from './futures-bookings.ts';
 import { byteOrder } from './sql-fragments.ts';
 import type { SqlParams } from './sql-params.ts';
-import { textSafeIdSql } from './text-safe-ids.ts';
+import { ID_KINDS, textSafeIdSql } from './text-safe-ids.ts';
 
 const futuresId = (column: string) => textSafeIdSql('futures', column);
 
@@ -74,7 +74,7 @@ export function futuresEntries(account: string, start: string, end: string): str
                   WHEN l.amount >= 0 THEN 'futures-gain' ELSE 'futures-loss' END,
              NULL::integer, 'futures', trim(l.future_tax_type || ' ' || l.symbol) || ' ' || l.category,
              ${id}, '', CASE WHEN l.category = 'unmapped' THEN 'futureTaxType=' || l.future_tax_type END,
-             ${id}, NULL::numeric, NULL::text, NULL::text, false, 'futures', ${textSafeIdSql('spot', 't.spot_id')}
+             ${id}, NULL::numeric, NULL::text, NULL::text, false, 'futures', CASE WHEN t.spot_id IS NOT NULL THEN '${ID_KINDS.spot}' || t.spot_id END
       FROM futures_ledger l LEFT JOIN transfer_pairs t USING (record_id)
       UNION ALL
       SELECT l.ts, ${byteOrder(`l.record_id || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'fee', NULL,

@@ -13,15 +13,7 @@ import type { SqlParams } from './sql-params.ts';
  *   futures-in / futures-out      the futures wallet's side of a move from / to spot
  */
 export type Movement =
-  | 'trade'
-  | 'in'
-  | 'out'
-  | 'fee'
-  | 'none'
-  | 'futures-gain'
-  | 'futures-loss'
-  | 'futures-in'
-  | 'futures-out';
+  'trade' | 'in' | 'out' | 'fee' | 'none' | 'futures-gain' | 'futures-loss' | 'futures-in' | 'futures-out';
 
 /** A label for coins in and one for coins out. */
 export interface InOut<L extends string> {
