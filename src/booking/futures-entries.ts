@@ -12,6 +12,7 @@ const futuresId = (column: string) => textSafeIdSql('futures', column);
  *   transfer_pairs   each futures TRANSFER_IN/OUT with its spot `Transfer out`/`Transfer in`: same
  *                    coin, same instant, opposite change (docs/exchange-api.md §5.7); the k-th of a
  *                    (coin, instant, amount) on one side with the k-th on the other
+ * Materialized: each is computed once (inlined, the planner re-ran a window over spot_record per row).
  */
 export function futuresCtes(p: SqlParams, account: string, start: string, end: string): string {
   const booking = futuresBookingArrays();
@@ -23,20 +24,20 @@ export function futuresCtes(p: SqlParams, account: string, start: string, end: s
       FROM futures_ledger_record f
       WHERE f.account_id = ${account} AND f.ts >= ${start} AND f.ts < ${end}
     ),
-    futures_start AS (SELECT min(ts) AS ts FROM futures_ledger_record WHERE account_id = ${account}),
-    spot_moves AS (
+    futures_start AS MATERIALIZED (SELECT min(ts) AS ts FROM futures_ledger_record WHERE account_id = ${account}),
+    spot_moves AS MATERIALIZED (
       SELECT record_id, coin, ts, amount + fee AS change,
              row_number() OVER (PARTITION BY coin, ts, amount + fee ORDER BY ${byteOrder('record_id')}) AS k
       FROM spot_record
       WHERE account_id = ${account} AND ts >= ${start} AND ts < ${end}
         AND spot_tax_type IN ('Transfer in', 'Transfer out')
     ),
-    futures_moves AS (
+    futures_moves AS MATERIALIZED (
       SELECT record_id, coin, ts, amount + fee AS change,
              row_number() OVER (PARTITION BY coin, ts, amount + fee ORDER BY ${byteOrder('record_id')}) AS k
       FROM futures_ledger WHERE category = 'transfer'
     ),
-    transfer_pairs AS (
+    transfer_pairs AS MATERIALIZED (
       SELECT f.record_id, s.record_id AS spot_id
       FROM futures_moves f JOIN spot_moves s ON s.coin = f.coin AND s.ts = f.ts AND s.change = -f.change AND s.k = f.k
     )`;
