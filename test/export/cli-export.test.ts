@@ -182,6 +182,9 @@ describe('ledgerline export', () => {
       'positions USDT-FUTURES',
       'positions COIN-FUTURES',
       'positions USDC-FUTURES',
+      'futures-ledger USDT-FUTURES',
+      'futures-ledger COIN-FUTURES',
+      'futures-ledger USDC-FUTURES',
     ]);
   });
 
