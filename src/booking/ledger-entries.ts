@@ -1,5 +1,5 @@
 import { OMITTED_PREFIX, REVIEW_PREFIX, UNPAIRED_LEG } from './entry-flags.ts';
-import { futuresEntries } from './futures-entries.ts';
+import { futuresCtes, futuresEntries } from './futures-entries.ts';
 import { bookingArrays } from './spot-bookings.ts';
 import { byteOrder } from './sql-fragments.ts';
 import type { SqlParams } from './sql-params.ts';
@@ -37,11 +37,14 @@ export interface EntryScope {
  *   third_fee_amount/_coin/_ids   a trade's fee paid in a third coin (below), null otherwise
  *   attached               true for the record of such a fee: a dialect that puts the fee on its
  *                          trade's row (Koinly) leaves this entry out, the others write it
+ *   wallet                 `spot` or `futures` (futures-entries.ts): the wallet the entry moves
+ *   pair_id                a futures transfer's spot counterpart (`spot:<id>`), null otherwise
  *   flag                   'spotTaxType=...' for a type the mapping does not know, 'unpaired-leg'
  *                          for a trade-type record that could not be paired, 'omitted:<type>' for
  *                          a record the tax tools must not see, 'review:<type>' for a booking an
  *                          accountant should confirm (both: spot-tax-types.ts), else null
- * and the futures results (futures-entries.ts).
+ * and the futures wallet's entries (futures-entries.ts): the futures ledger's records, or before
+ * it the closed positions' results. Moves between spot and futures are rows on both sides.
  *
  * Trades (docs/reports.md, "Trades"): the records of category `trade` sharing a bizOrderId are one
  * order, found over the account's whole stored history, wherever its legs lie. An order pairs when
@@ -133,6 +136,7 @@ export function ledgerEntriesCte(
       JOIN fee_deducts d ON d.biz_order_id = f.biz_order_id AND d.ts = f.ts AND d.k = f.k
       WHERE d.coin <> f.given_coin AND d.coin <> f.received_coin
     ),
+    ${futuresCtes(p, account, start, end)},
     all_entries AS (
       SELECT ts, sort_id,
              CASE WHEN given_fee IS NOT NULL AND received_fee IS NOT NULL THEN given + given_fee ELSE given END
@@ -147,7 +151,8 @@ export function ledgerEntriesCte(
                        THEN ' (sent includes its fee ' || given_fee::text || ')' ELSE '' END AS spot_types,
              record_ids, biz_order_id, NULL::text AS flag,
              ${spotId('first_given')} AS row_id, t.amount AS third_fee_amount, t.coin AS third_fee_coin,
-             '${ID_KINDS.spot}' || t.record_id AS third_fee_ids, false AS attached
+             '${ID_KINDS.spot}' || t.record_id AS third_fee_ids, false AS attached,
+             'spot' AS wallet, NULL::text AS pair_id
       FROM fills
       LEFT JOIN third_fees t USING (biz_order_id, fill)
       WHERE ts >= ${start} AND ts < ${end}
@@ -167,7 +172,7 @@ export function ledgerEntriesCte(
                   WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type
                   WHEN l.review THEN '${REVIEW_PREFIX}' || l.spot_tax_type END,
              ${spotId('l.record_id')}, NULL, NULL, NULL,
-             l.record_id IN (SELECT record_id FROM third_fees)
+             l.record_id IN (SELECT record_id FROM third_fees), 'spot', NULL
       FROM ledger l
       WHERE NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
       UNION ALL
@@ -175,7 +180,7 @@ export function ledgerEntriesCte(
       SELECT l.ts, ${byteOrder(`l.record_id || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'fee', l.booking_index,
              coalesce(l.category, 'unmapped'), l.spot_tax_type || ' fee', ${spotId('l.record_id')} || ':fee', l.biz_order_id,
              CASE WHEN l.omitted THEN '${OMITTED_PREFIX}' || l.spot_tax_type || ' fee' END,
-             ${spotId('l.record_id')} || ':fee', NULL, NULL, NULL, false
+             ${spotId('l.record_id')} || ':fee', NULL, NULL, NULL, false, 'spot', NULL
       FROM ledger l
       WHERE l.amount > 0 AND l.fee <> 0
         AND NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))

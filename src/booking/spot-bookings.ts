@@ -37,11 +37,11 @@ const REBATE = book('rebate');
 const REFUND = book('refund');
 const EXPENSE = book('expense');
 
-// Moves between the spot account and the user's futures account. The tax-tool files carry the
-// futures results as realized profit/loss rows in the margin coin, which treats the futures account
-// as part of the same wallet; the moves themselves change no ownership and, booked as well, would
-// count the same funds twice (and Koinly would take the way out as a disposal). Left out, counted.
-const FUTURES_TRANSFER: SpotTaxTypeMapping = { ...PLAIN('internal-transfer'), omitFromTaxTools: true };
+// Moves between the spot account and the user's futures account: no change of ownership. The
+// tax-tool files hold the futures wallet too (its ledger: futures-entries.ts), so each move is a
+// withdrawal on one wallet and a deposit on the other, which the tools match as a transfer between
+// the user's own wallets (docs/reports.md, "Two wallets").
+const FUTURES_TRANSFER: SpotTaxTypeMapping = PLAIN('internal-transfer');
 
 /** A booking the spec's one-line name does not settle: exported as booked, counted for review. */
 const REVIEW = (mapping: SpotTaxTypeMapping, reason: string): SpotTaxTypeMapping => ({ ...mapping, review: reason });

@@ -10,8 +10,10 @@ import type { SqlParams } from './sql-params.ts';
  *   fee            a fee alone: a record moving only its fee, or the fee row of a record bringing coins in
  *   none           a record moving nothing
  *   futures-gain / futures-loss   a futures result (futures-entries.ts), received / sent
+ *   futures-in / futures-out      the futures wallet's side of a move from / to spot
  */
-export type Movement = 'trade' | 'in' | 'out' | 'fee' | 'none' | 'futures-gain' | 'futures-loss';
+export type Movement =
+  'trade' | 'in' | 'out' | 'fee' | 'none' | 'futures-gain' | 'futures-loss' | 'futures-in' | 'futures-out';
 
 /** A label for coins in and one for coins out. */
 export interface InOut<L extends string> {
@@ -29,6 +31,8 @@ export interface TaxToolLabels<L extends string> {
   readonly none: L;
   readonly futuresGain: L;
   readonly futuresLoss: L;
+  /** The futures wallet's side of a move between spot and futures (spot's side: `Transfer in`/`out`). */
+  readonly futuresTransfer: InOut<L>;
   readonly byCategory: Readonly<Record<AccountingCategory, InOut<L>>>;
   readonly byType?: Readonly<Partial<Record<SpotTaxType, InOut<L>>>>;
 }
@@ -55,5 +59,7 @@ export function labelSql<L extends string>(p: SqlParams, labels: TaxToolLabels<L
   return `CASE movement WHEN 'in' THEN ${side('in')} WHEN 'out' THEN ${side('out')}
       WHEN 'trade' THEN ${p.add(labels.trade, 'text')} WHEN 'fee' THEN ${p.add(labels.fee, 'text')}
       WHEN 'futures-gain' THEN ${p.add(labels.futuresGain, 'text')}
-      WHEN 'futures-loss' THEN ${p.add(labels.futuresLoss, 'text')} ELSE ${p.add(labels.none, 'text')} END`;
+      WHEN 'futures-loss' THEN ${p.add(labels.futuresLoss, 'text')}
+      WHEN 'futures-in' THEN ${p.add(labels.futuresTransfer.in, 'text')}
+      WHEN 'futures-out' THEN ${p.add(labels.futuresTransfer.out, 'text')} ELSE ${p.add(labels.none, 'text')} END`;
 }

@@ -17,6 +17,8 @@ export const ID_KINDS = {
   spot: 'spot:',
   /** A spot order (`bizOrderId`). */
   order: 'order:',
+  /** A futures finance record (future-record `id`). */
+  futures: 'futures:',
   /** A closed futures position (history-position `positionId`). */
   position: 'position:',
   /** A broker sub-account deposit or withdrawal (`txId`). */

@@ -10,6 +10,7 @@ export const REPORT_NAMES = [
   'futures-ledger',
   'broker-transfers',
   'koinly',
+  'koinly-futures',
   'cointracking',
   'balances',
   'realized-gains',

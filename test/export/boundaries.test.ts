@@ -124,7 +124,7 @@ describe('formula injection', () => {
       '=cmd|calc',
     );
     for (const row of coinTracking.rows.slice(1)) {
-      expect(row[7]).toBe("'=cmd|calc");
+      expect(row[7]).toBe("'=cmd|calc Spot");
       expect(row[2]).not.toMatch(/^[=+\-@]/);
       expect(row[4]).not.toMatch(/^[=+\-@]/);
     }

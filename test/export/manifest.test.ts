@@ -11,7 +11,15 @@ import { exportToFile } from '../../src/export/export-to-file.ts';
 import type { ExportManifest } from '../../src/export/manifest.ts';
 import { REPORT_NAMES } from '../../src/vocabulary/report-names.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { insertAccount, insertPositions, insertSpot, insertTransfers, type SpotRow, withClient } from './seed.ts';
+import {
+  insertAccount,
+  insertFuturesLedger,
+  insertPositions,
+  insertSpot,
+  insertTransfers,
+  type SpotRow,
+  withClient,
+} from './seed.ts';
 
 const db = useTestDatabase('exportmanifest');
 let accountId: string;
@@ -95,6 +103,20 @@ beforeAll(async () => {
       amount: '10',
       status: 'success',
       ts: '2026-02-20T00:00:00Z',
+    })),
+  );
+  // Futures ledger records after the positions' close (the ledger covers from its first record on).
+  await insertFuturesLedger(
+    db.url,
+    accountId,
+    Array.from({ length: 10 }, (_, i) => ({
+      recordId: String(900 - i),
+      symbol: i % 2 ? 'BTCUSDT' : '',
+      marginCoin: 'USDT',
+      futureTaxType: i % 2 ? 'CLOSE_LONG' : 'TRANSFER_IN',
+      amount: `${i + 1}.5`,
+      fee: i % 2 ? '-0.25' : '0',
+      ts: Date.parse('2026-02-21T00:00:00Z'),
     })),
   );
 });

@@ -255,6 +255,8 @@ export interface Truth {
   spot: Array<Record<string, string>>;
   positions: Array<Record<string, string>>;
   transfers: Array<Record<string, string>>;
+  /** The futures ledger's records (with their productType), when a test stores that stream too. */
+  futuresLedger?: Array<Record<string, string>>;
 }
 
 function msToIso(ms: string): string {
@@ -334,6 +336,25 @@ export async function insertTruth(
         t.map((r) => r.status),
         t.map((r) => msToIso(r.ts!)),
         t.map((r) => JSON.stringify(r)),
+      ],
+    );
+    const f = truth.futuresLedger ?? [];
+    await c.query(
+      `INSERT INTO futures_ledger_record (account_id, product_type, record_id, symbol, margin_coin, future_tax_type,
+         amount, fee, ts, raw)
+       SELECT $1::uuid, * FROM unnest($2::product_type[], $3::text[], $4::text[], $5::text[], $6::text[],
+         $7::numeric[], $8::numeric[], $9::timestamptz[], $10::jsonb[])`,
+      [
+        accountId,
+        f.map((r) => r.productType),
+        f.map((r) => r.id),
+        f.map((r) => r.symbol ?? ''),
+        f.map((r) => r.marginCoin),
+        f.map((r) => r.futureTaxType),
+        f.map((r) => r.amount),
+        f.map((r) => r.fee),
+        f.map((r) => msToIso(r.ts!)),
+        f.map((r) => JSON.stringify(r)),
       ],
     );
   });

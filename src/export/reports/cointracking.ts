@@ -35,6 +35,7 @@ export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
   none: 'Deposit',
   futuresGain: 'Derivatives / Futures Profit',
   futuresLoss: 'Derivatives / Futures Loss',
+  futuresTransfer: PLAIN,
   byCategory: {
     deposit: PLAIN,
     withdrawal: PLAIN,
@@ -65,7 +66,9 @@ export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
 
 /**
  * CoinTracking's CSV import format, dates in UTC. Tx-ID carries the exchange's record id(s), which
- * CoinTracking uses to recognise a row imported twice.
+ * CoinTracking uses to recognise a row imported twice. Both wallets in one file: the Exchange
+ * column names the wallet (`<account> Spot`, `<account> Futures`), CoinTracking's unit of balance;
+ * a move between them is a Withdrawal from one and a Deposit to the other (docs/reports.md, "Two wallets").
  *
  * Amounts by CoinTracking's rule ("Entering fees"): the Fee column is information only, never
  * deducted; the Buy amount is what arrived net of a fee taken from it, the Sell amount what left
@@ -75,10 +78,9 @@ export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
 export const coinTrackingReport: SqlReportDefinition = {
   name: 'cointracking',
   title: 'CoinTracking CSV',
-  description:
-    "spot records (trades paired, transfers to and from futures left out) and each closed futures position's profit or loss after fees and its funding, in CoinTracking's CSV import format (UTC dates)",
+  description: "the spot and futures wallets in CoinTracking's CSV import format (UTC dates)",
   dateZone: 'UTC',
-  streams: ['spot', 'positions'],
+  streams: ['spot', 'positions', 'futures-ledger'],
   accepts: { coin: true, includePending: false },
   statesOpeningBalances: true,
   columns: [
@@ -107,7 +109,7 @@ export const coinTrackingReport: SqlReportDefinition = {
         received_coin,
         (CASE WHEN fee_coin = sent_coin THEN sent_amount + fee_amount ELSE sent_amount END)::text,
         sent_coin, fee_amount::text, fee_coin,
-        ${exchange}, category, ${ENTRY_DESCRIPTION},
+        ${exchange} || CASE wallet WHEN 'futures' THEN ' Futures' ELSE ' Spot' END, category, ${ENTRY_DESCRIPTION},
         to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), record_ids, flag
       FROM entries ${ENTRY_ORDER}`;
     return { text: sql, values: p.values };

@@ -1,6 +1,7 @@
 import { futuresBookingArrays } from '../../booking/futures-bookings.ts';
 import { byteOrder, localTime, unixMs, unmappedCell, unmappedFlag, utcTime } from '../../booking/sql-fragments.ts';
 import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
+import { textSafeIdSql } from '../../booking/text-safe-ids.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 
@@ -8,7 +9,7 @@ import { decimal, text } from '../report-definition.ts';
  * Every futures finance record of the period, every field, with its category (transfer,
  * realized-pnl, fee, funding, liquidation, other; a type outside the documented list is
  * `unmapped` and flagged). `change` is what the record moves its wallet by (amount + fee).
- * `coin` filters by margin coin.
+ * `coin` filters by margin coin. Ids text-safe (`futures:<id>`, text-safe-ids.ts).
  */
 export const futuresLedgerReport: SqlReportDefinition = {
   name: 'futures-ledger',
@@ -39,7 +40,7 @@ export const futuresLedgerReport: SqlReportDefinition = {
     const types = p.add(booking.types, 'text[]');
     const categories = p.add(booking.categories, 'text[]');
     const coin = params.coin ? ` AND f.margin_coin = ${p.add(params.coin)}` : '';
-    const sql = `SELECT f.record_id, ${utcTime('f.ts')}, ${localTime('f.ts')}, ${unixMs('f.ts')},
+    const sql = `SELECT ${textSafeIdSql('futures', 'f.record_id')}, ${utcTime('f.ts')}, ${localTime('f.ts')}, ${unixMs('f.ts')},
         f.product_type::text, f.margin_coin, f.symbol, f.future_tax_type,
         coalesce((${categories})[array_position(${types}, f.future_tax_type)], 'unmapped'),
         f.amount::text, f.fee::text, (f.amount + f.fee)::text, ${unmappedCell('f.unmapped')},

@@ -12,7 +12,7 @@ import { futuresPnlReport } from './futures-pnl.ts';
 import { futuresSummaryReport } from './futures-summary.ts';
 import { incomeReport } from './income.ts';
 import { incomeSummaryReport } from './income-summary.ts';
-import { koinlyReport } from './koinly.ts';
+import { koinlyFuturesReport, koinlyReport } from './koinly.ts';
 import { realizedGainsReport } from './realized-gains.ts';
 import { realizedGainsSummaryReport } from './realized-gains-summary.ts';
 import { spotLedgerReport } from './spot-ledger.ts';
@@ -27,6 +27,7 @@ export const REPORTS: readonly ReportDefinition[] = [
   futuresLedgerReport,
   brokerTransfersReport,
   koinlyReport,
+  koinlyFuturesReport,
   coinTrackingReport,
   balancesReport,
   realizedGainsReport,

@@ -40,6 +40,8 @@ export const KOINLY_LABELS: TaxToolLabels<KoinlyLabel> = {
   none: '',
   futuresGain: 'realized gain',
   futuresLoss: 'realized gain',
+  // Plain deposit / withdrawal: Koinly merges the pair into a transfer between the user's wallets.
+  futuresTransfer: PLAIN,
   byCategory: {
     deposit: PLAIN,
     withdrawal: PLAIN,
@@ -65,55 +67,67 @@ export const KOINLY_LABELS: TaxToolLabels<KoinlyLabel> = {
     'Airdrop Reward-B': AIRDROP,
     Gains: INCOME,
     Interest: { in: 'Lending interest', out: 'Loan fee' },
-    // Moves to and from the futures account are left out of the file (spot-bookings.ts), not pooled.
+    // Moves to and from the futures wallet: plain, so that Koinly matches them with the futures file's side.
     'Transfer in': PLAIN,
     'Transfer out': PLAIN,
   },
 };
 
 /**
- * Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC.
+ * Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC: one file per wallet,
+ * as Koinly imports a CSV into one wallet: `koinly` is the spot wallet, `koinly-futures` the
+ * futures wallet (docs/reports.md, "Two wallets"). A move between them is a withdrawal in one file
+ * and a deposit in the other at the same instant, same coin and amount, and the same TxHash (the
+ * spot record's id), which Koinly's transfer matching merges into a transfer between own wallets.
  * Koinly deducts Fee Amount from the wallet besides Sent Amount and adds a trade's fee to the cost
  * of what it received; a fee paid in a third coin (BGB `Transaction fee deduct`) therefore goes on
  * its trade's row (ledger-entries.ts `third_fee_*`), and its own entry (`attached`) is left out:
- * the row names both records. TxHash is the entry's stable row id (`row_id`), so Koinly's
+ * the row names both records. TxHash is otherwise the entry's stable row id (`row_id`), so Koinly's
  * duplicate check (same time, amounts and hash) tells identical fills apart and a re-exported
  * row keeps its hash. docs/reports.md, "Koinly".
  */
-export const koinlyReport: SqlReportDefinition = {
-  name: 'koinly',
-  title: 'Koinly universal CSV',
-  description:
-    "spot records (trades paired, transfers to and from futures left out) and each closed futures position's realized P&L after fees and its funding, in Koinly's universal import format (UTC dates)",
-  dateZone: 'UTC',
-  streams: ['spot', 'positions'],
-  accepts: { coin: true, includePending: false },
-  statesOpeningBalances: true,
-  columns: [
-    text('Date'),
-    decimal('Sent Amount'),
-    text('Sent Currency'),
-    decimal('Received Amount'),
-    text('Received Currency'),
-    decimal('Fee Amount'),
-    text('Fee Currency'),
-    decimal('Net Worth Amount'),
-    text('Net Worth Currency'),
-    text('Label'),
-    text('Description'),
-    text('TxHash'),
-  ],
-  kind: 'sql',
-  query(params) {
-    const p = new SqlParams();
-    const cte = ledgerEntriesCte(p, params, { thirdFeeOnTrade: true });
-    const label = labelSql(p, KOINLY_LABELS);
-    const sql = `${cte}
+function koinlyWallet(wallet: 'spot' | 'futures'): SqlReportDefinition {
+  return {
+    name: wallet === 'spot' ? 'koinly' : 'koinly-futures',
+    title: wallet === 'spot' ? 'Koinly universal CSV' : 'Koinly universal CSV, futures wallet',
+    description:
+      wallet === 'spot'
+        ? "the spot wallet in Koinly's universal import format (UTC dates)"
+        : "the futures wallet in Koinly's universal import format (UTC dates)",
+    dateZone: 'UTC',
+    streams: ['spot', 'positions', 'futures-ledger'],
+    accepts: { coin: true, includePending: false },
+    statesOpeningBalances: true,
+    columns: [
+      text('Date'),
+      decimal('Sent Amount'),
+      text('Sent Currency'),
+      decimal('Received Amount'),
+      text('Received Currency'),
+      decimal('Fee Amount'),
+      text('Fee Currency'),
+      decimal('Net Worth Amount'),
+      text('Net Worth Currency'),
+      text('Label'),
+      text('Description'),
+      text('TxHash'),
+    ],
+    kind: 'sql',
+    query(params) {
+      const p = new SqlParams();
+      const cte = ledgerEntriesCte(p, params, { thirdFeeOnTrade: true });
+      const label = labelSql(p, KOINLY_LABELS);
+      const sql = `${cte}
       SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'),
         sent_amount::text, sent_coin, received_amount::text, received_coin,
         coalesce(fee_amount, third_fee_amount)::text, coalesce(fee_coin, third_fee_coin),
-        '', '', ${label}, ${ENTRY_DESCRIPTION} || coalesce(', fee ' || third_fee_ids, ''), row_id, flag
-      FROM entries WHERE NOT attached ${ENTRY_ORDER}`;
-    return { text: sql, values: p.values };
-  },
-};
+        '', '', ${label}, ${ENTRY_DESCRIPTION} || coalesce(', fee ' || third_fee_ids, ''),
+        coalesce(pair_id, row_id), flag
+      FROM entries WHERE NOT attached AND wallet = ${p.add(wallet, 'text')} ${ENTRY_ORDER}`;
+      return { text: sql, values: p.values };
+    },
+  };
+}
+
+export const koinlyReport: SqlReportDefinition = koinlyWallet('spot');
+export const koinlyFuturesReport: SqlReportDefinition = koinlyWallet('futures');
