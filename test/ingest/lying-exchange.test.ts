@@ -4,6 +4,7 @@ import { createAlertSender } from '../../src/app/observability/alert-sender.ts';
 import { createMetricsRegistry } from '../../src/app/observability/scrape-metrics.ts';
 import { watchShapeDrift } from '../../src/app/observability/shape-drift-alerts.ts';
 import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
+import { gridCell } from '../../src/exchange/paging/window-planner.ts';
 import { streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
@@ -13,6 +14,7 @@ import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import type { FaultConfig } from '../../src/simulator/index.ts';
 import { pageCap } from '../../src/streams/kit/page-window.ts';
 import type { Stream } from '../../src/streams/registry.ts';
+import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -158,8 +160,8 @@ describe('two records with one id in one page', () => {
   it('fail the window naming the id; neither record is stored', async () => {
     const { sim, runtime, accountId } = file.pipeline;
     const now = sim.clock.now();
-    const from = now - 240 * DAY;
-    const to = now - 210 * DAY;
+    // One whole 30-day grid cell, so the backfill is one window (window-planner.ts).
+    const { start: from, end: to } = gridCell(spotRecordEndpoint, now - 240 * DAY);
     const truth = sim.truth('spot').filter((r) => Number(r.ts) >= from && Number(r.ts) < to);
     expect(truth.length).toBeGreaterThanOrEqual(2);
     const started = await backfillWithFault('spot', from, to, { page: 'duplicateId' });
@@ -186,6 +188,7 @@ describe('every refused page, whatever refused it', () => {
     const kinds = refused.map((row) => `${row.endpoint} ${row.field}`).sort();
     expect(kinds).toEqual([
       'allSubDepositWithdrawal list',
+      'futureRecord data',
       'historyPosition data',
       'historyPosition list',
       'spotRecord cursor',

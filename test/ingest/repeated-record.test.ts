@@ -4,8 +4,10 @@ import { startBackfill, type StartedBackfill } from '../../src/app/services/back
 import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
 import { exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { watchWindows } from '../../src/cli/watch-windows.ts';
+import { gridCell } from '../../src/exchange/paging/window-planner.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import type { Stream } from '../../src/streams/registry.ts';
+import { allSubDepositWithdrawalEndpoint } from '../../src/streams/transfers/endpoint.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 
 const DAY = 86_400_000;
@@ -65,14 +67,12 @@ describe('one id, one record, across the pages of one read', () => {
       const { sim, runtime, accountId } = file.pipeline;
       const now = sim.clock.now();
       const [fromDays, toDays] = RANGES[stream];
+      // Transfers' windows are 7-day grid cells: a range across a cell boundary would end in a
+      // window too short for a second page, so their range is one whole cell of the past week.
+      const cell = gridCell(allSubDepositWithdrawalEndpoint, now - 8 * DAY);
+      const [from, to] = stream === 'transfers' ? [cell.start, cell.end] : [now - fromDays * DAY, now - toDays * DAY];
       sim.faults.set({ page: 'repeatId', paths: [PATHS[stream]] });
-      const started = await startBackfill(runtime, {
-        account: 'demo',
-        stream,
-        from: now - fromDays * DAY,
-        to: now - toDays * DAY,
-        now,
-      });
+      const started = await startBackfill(runtime, { account: 'demo', stream, from, to, now });
       // The backfill command ends in WindowsFailedError: exit 1, not 0.
       const error = await watched(started);
       expect(error).toMatchObject({ name: 'WindowsFailedError' });
