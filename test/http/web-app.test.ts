@@ -495,10 +495,8 @@ describe('exports', () => {
     expect(body).toContain('<option selected>Asia/Tokyo</option>');
     expect(body.match(/<option( selected)?>[A-Za-z_]+\/[A-Za-z_/+-]+<\/option>/g)!.length).toBeGreaterThan(300);
     expect(body).toContain('<dt>Koinly universal CSV</dt>');
-    // Koinly's file holds futures rows too: the description says so, not "the spot ledger".
-    expect(body).toContain(
-      'closed futures position&#39;s realized P&amp;L after fees and its funding, in Koinly&#39;s universal import format',
-    );
+    // Koinly takes one file per wallet: the description names the wallet, not "the spot ledger".
+    expect(body).toContain('the spot wallet in Koinly&#39;s universal import format');
     expect(body).not.toContain('the spot ledger in');
     expect(body).toContain('<dt><code>sha256</code></dt>');
     expect(body).toContain('placeholder="YYYY-MM-DD"');

@@ -80,7 +80,7 @@ export const coinTrackingReport: SqlReportDefinition = {
   title: 'CoinTracking CSV',
   description: "the spot and futures wallets in CoinTracking's CSV import format (UTC dates)",
   dateZone: 'UTC',
-  streams: ['spot', 'positions', 'futures-ledger'],
+  streams: ['spot', 'futures-ledger'],
   accepts: { coin: true, includePending: false },
   statesOpeningBalances: true,
   columns: [

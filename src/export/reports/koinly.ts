@@ -95,7 +95,7 @@ function koinlyWallet(wallet: 'spot' | 'futures'): SqlReportDefinition {
         ? "the spot wallet in Koinly's universal import format (UTC dates)"
         : "the futures wallet in Koinly's universal import format (UTC dates)",
     dateZone: 'UTC',
-    streams: ['spot', 'positions', 'futures-ledger'],
+    streams: ['spot', 'futures-ledger'],
     accepts: { coin: true, includePending: false },
     statesOpeningBalances: true,
     columns: [
