@@ -107,8 +107,9 @@ describe('a worker that dies after sending a create', () => {
       redactInput(input),
     );
     pipeline.sim.requestLog.clear();
-    // Long enough that the second run ends before the first's answer, even on a loaded machine.
-    pipeline.sim.faults.set({ latencyMs: 2_000, paths: [PATHS.createSub] });
+    // Long enough that the second run ends before the first's answer, even on a loaded machine (2 s was
+    // not, at a load average of 8: the second run took longer and found the action succeeded).
+    pipeline.sim.faults.set({ latencyMs: 6_000, paths: [PATHS.createSub] });
     const first = runAction(deps, action.id);
     for (let k = 0; k < 500 && requestsTo(pipeline, PATHS.createSub).length === 0; k++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
