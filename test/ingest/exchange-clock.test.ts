@@ -37,8 +37,16 @@ describe('plans on the exchange clock, with a local clock months ahead of it', (
     expect(started.notes.join(' ')).toMatch(/is in the future: reading up to now/);
     for (const window of started.windows) expect(window.end).toBeLessThanOrEqual(exchangeNow + 60_000);
     const positions = started.windows.filter((w) => w.stream === 'positions');
-    expect(positions).toHaveLength(3);
-    for (const window of positions) expect(window.start).toBe(exchangeNow - 20 * DAY);
+    // Fixed-grid windows: per product type (scope) they tile [from, exchange now] without gap or overlap.
+    const scopes = new Set(positions.map((w) => w.scope));
+    expect(scopes.size).toBe(3);
+    for (const scope of scopes) {
+      const tiles = positions.filter((w) => w.scope === scope).sort((a, b) => Number(a.start) - Number(b.start));
+      expect(Number(tiles[0]!.start)).toBe(exchangeNow - 20 * DAY);
+      for (let i = 1; i < tiles.length; i++) expect(tiles[i]!.start).toBe(tiles[i - 1]!.end);
+      expect(Number(tiles.at(-1)!.end)).toBeLessThanOrEqual(exchangeNow + 60_000);
+      expect(Number(tiles.at(-1)!.end)).toBeGreaterThanOrEqual(exchangeNow - 60_000);
+    }
 
     // The pager judges the horizon on the exchange's clock too: every position since the window's start is read.
     await settled(started);

@@ -55,7 +55,8 @@ describe('schedules', () => {
         (rows) => rows.length > 0 && rows.every((w) => w.status === 'done'),
       );
       expect(new Set(windows.map((w) => w.stream))).toEqual(
-        new Set(['positions', 'spot', 'transfers', 'futures-ledger']),
+        // The stored enum value (the stream's name is futures-ledger).
+        new Set(['positions', 'spot', 'transfers', 'futures_ledger']),
       );
       expect(await db.prisma.spotRecord.count()).toBeGreaterThan(0);
       // The sync-finish job ran after its windows (children) were done.
