@@ -7,13 +7,14 @@
  * advice), which spreadsheets show as text. Decimal cells are left alone when they are a plain
  * number: `-1.5` must stay a number an accountant can sum.
  *
- * The COPY path does the same in SQL (sql-neutralize.ts), built from the two lists below, so the
- * two cannot drift apart; test/export/copy-path.test.ts compares them cell by cell.
+ * The COPY path calls neutralizeCell too, on the cells whose first byte is that of a character in
+ * the two lists below (copy-row-rewriter.ts); test/export/copy-path.test.ts compares it with the
+ * Node encoder cell by cell on Postgres' own COPY output.
  */
 // Also the full-width forms, which some spreadsheets (Apple Numbers) normalise to the ASCII ones.
 export const FORMULA_CHARACTERS = ['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'] as const;
-// What JavaScript's \s matches, written out so that SQL can match the very same characters
-// (Postgres' [[:space:]] follows the server's locale).
+// What JavaScript's \s matches, written out so that the COPY path can tell a cell that may start
+// with it by its first byte.
 export const LEADING_WHITESPACE = [
   ' ',
   '\t',
@@ -32,8 +33,8 @@ export const LEADING_WHITESPACE = [
   '\uFEFF',
 ] as const;
 
-/** A bracket expression of `characters`, every one as a \uXXXX escape: valid in JavaScript and in Postgres' AREs. */
-export function bracketOf(characters: readonly string[]): string {
+/** A bracket expression of `characters`, every one as a \uXXXX escape. */
+function bracketOf(characters: readonly string[]): string {
   return `[${characters.map((c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join('')}]`;
 }
 

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { CopyOutQuery } from '../../src/export/copy-out-query.ts';
+import { CopyRowRewriter } from '../../src/export/copy-row-rewriter.ts';
+import { encodeCsvRow } from '../../src/export/csv-encoder.ts';
 import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';
+import { sqlLiteral } from '../../src/export/inline-params.ts';
 import { neutralizeCell } from '../../src/export/neutralize.ts';
 import { REPORTS } from '../../src/export/reports/index.ts';
-import { neutralizeSql } from '../../src/export/sql-neutralize.ts';
 import { streamReport } from '../../src/export/stream-report.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import {
@@ -230,7 +234,7 @@ describe('COPY path', () => {
     expect(koinly.side.length).toBeGreaterThan(0);
   });
 
-  it('neutralizes in SQL exactly as neutralizeCell does, leading whitespace before a formula included', async () => {
+  it("rewrites COPY's bytes exactly as neutralizeCell and the encoder write each cell, leading whitespace before a formula included", async () => {
     const cells = [
       ...NASTY,
       ...AMOUNTS,
@@ -252,17 +256,42 @@ describe('COPY path', () => {
       '-',
       ',',
       '~',
+      // Recognised as plain negative decimals on their bytes, or not.
+      '-1.',
+      '-.5',
+      '--1',
+      '-1e5',
+      '-1.5.5',
+      '-0.000',
+      null,
     ];
-    for (const kind of ['text', 'decimal'] as const) {
-      const sql = await withClient(db.url, (client) =>
-        client.query<{ cell: string | null }>(
-          `SELECT ${neutralizeSql('c', kind)} AS cell FROM unnest($1::text[]) WITH ORDINALITY AS t(c, n) ORDER BY n`,
-          [cells],
-        ),
-      );
-      // COPY writes NULL as nothing, as the Node encoder writes ''.
-      expect(sql.rows.map((r) => r.cell ?? '')).toEqual(cells.map((c) => neutralizeCell(c, kind)));
-    }
+    // Each cell as a text and as a decimal column, then a NULL flag: Postgres' own CSV bytes, rewritten.
+    const copied = await withClient(db.url, async (client) => {
+      const chunks: Buffer[] = [];
+      const sink = new PassThrough().on('data', (chunk: Buffer) => chunks.push(chunk));
+      const rows = new CopyRowRewriter(['text', 'decimal'], Buffer.alloc(0), () => 'keep');
+      const select = `SELECT c, c, NULL::text FROM unnest(${sqlLiteral(cells)}::text[]) WITH ORDINALITY AS t(c, n) ORDER BY n`;
+      await pipeline(client.query(new CopyOutQuery(`COPY (${select}) TO STDOUT (FORMAT csv)`, rows)), sink);
+      return Buffer.concat(chunks).toString('utf8');
+    });
+    expect(copied).toBe(
+      cells.map((c) => encodeCsvRow([neutralizeCell(c, 'text'), neutralizeCell(c, 'decimal')])).join(''),
+    );
     expect(neutralizeCell(' =1+1', 'text')).toBe("' =1+1");
+  });
+
+  it("fails with Postgres' error when the query fails midway, and hands the connection back usable", async () => {
+    await withClient(db.url, async (client) => {
+      const rows = new CopyRowRewriter(['decimal'], Buffer.alloc(0), () => 'keep');
+      // Past the first socket reads: the error arrives between rows, after many were handed over.
+      const select = 'SELECT (1 / (50000 - n))::text, NULL::text FROM generate_series(1, 60000) AS n';
+      const sink = new PassThrough().resume();
+      await expect(
+        pipeline(client.query(new CopyOutQuery(`COPY (${select}) TO STDOUT (FORMAT csv)`, rows)), sink),
+      ).rejects.toThrow('division by zero');
+      expect(rows.records).toBeGreaterThan(1000);
+      const after = await client.query<{ one: number }>('SELECT 1 AS one');
+      expect(after.rows).toEqual([{ one: 1 }]);
+    });
   });
 });
