@@ -12,6 +12,9 @@
 const COPY_DATA = 0x64; // 'd'
 const COPY_DONE = 0x63; // 'c'
 const ERROR_RESPONSE = 0x45; // 'E'
+// CopyOutResponse, and what the server may send at any time: notices, parameter changes,
+// notifications. Nothing for the file.
+const PASSING = new Set([0x48, 0x4e, 0x53, 0x41]); // 'H', 'N', 'S', 'A'
 // Code byte and Int32 length.
 const HEADER_BYTES = 5;
 
@@ -78,10 +81,12 @@ export class CopyOutMessages {
 
   /** One whole message at buf[start, end): a row goes to onRow; true at the end of the copy. */
   private message(buf: Buffer, start: number, end: number): boolean {
-    const code = buf[start];
+    const code = buf[start]!;
     if (code === COPY_DATA) this.onRow(buf, start + HEADER_BYTES, end);
-    // Anything else is CopyOutResponse, or what the server may send at any time (notices,
-    // parameter changes): nothing for the file.
-    return code === COPY_DONE;
+    else if (code === COPY_DONE) return true;
+    // A statement that is not COPY ... TO STDOUT answers otherwise: fail rather than wait forever.
+    else if (!PASSING.has(code))
+      throw new Error(`COPY TO STDOUT expected, the server answered '${String.fromCharCode(code)}'`);
+    return false;
   }
 }

@@ -61,6 +61,11 @@ describe('CopyOutMessages', () => {
     }
   });
 
+  it('refuses what a statement other than COPY TO STDOUT answers, rather than waiting for CopyDone', () => {
+    const select = Buffer.concat([message('T', Buffer.from([0, 1])), message('D', 'x'), message('C', 'SELECT 1\0')]);
+    expect(() => run([select])).toThrow("COPY TO STDOUT expected, the server answered 'T'");
+  });
+
   it("stops at an error and gives it back from its first byte, for node-postgres' parser", () => {
     const bytes = Buffer.concat([COPY, ERROR, message('Z', 'I')]);
     for (const chunks of splits(bytes)) {
