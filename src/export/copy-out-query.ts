@@ -14,8 +14,10 @@ export interface CopyRowSink {
   finish(): Buffer[];
 }
 
-// Blocks held before the socket is paused: the sink's write of one block overlaps the next rows.
-const HIGH_WATER_MARK = 1 << 20;
+// Blocks held before the socket is paused (16 of 256 KB): while the sink falls behind for a moment
+// (a file write waiting for a thread on a busy machine), rows keep coming off the socket instead
+// of Postgres stalling on its full buffers.
+const HIGH_WATER_MARK = 4 << 20;
 
 /**
  * `COPY ... TO STDOUT` as a Readable of the blocks `rows` makes of its rows: a node-postgres
