@@ -179,10 +179,14 @@ function closingQuote(buf: Buffer, open: number, last: number): number {
 
 /** The text of the field at buf[start, end), unquoted. */
 function fieldValue(buf: Buffer, start: number, end: number): string {
-  if (buf[start] === QUOTE) return buf.toString('utf8', start + 1, end - 1).replaceAll('""', '"');
+  // Anything after the closing quote, or a comma in an unquoted field (COPY writes none), is a field too many.
+  const tooMany = () => new Error('COPY row must end with its flag: more fields found');
+  if (buf[start] === QUOTE) {
+    if (closingQuote(buf, start, end) !== end - 1) throw tooMany();
+    return buf.toString('utf8', start + 1, end - 1).replaceAll('""', '"');
+  }
   const value = buf.toString('utf8', start, end);
-  // Unquoted, COPY never writes a comma: one here is a field too many.
-  if (value.includes(',')) throw new Error('COPY row must end with its flag: more fields found');
+  if (value.includes(',')) throw tooMany();
   return value;
 }
 

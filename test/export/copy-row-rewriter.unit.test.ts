@@ -146,6 +146,7 @@ describe('CopyRowRewriter', () => {
     expect(() => rewrite(kinds, ['a,\n'])).toThrow('2 cells and a flag: 2 found');
     expect(() => rewrite(kinds, ['"a\nb",\n'])).toThrow('2 cells and a flag: 2 found');
     expect(() => rewrite(kinds, ['a,b,c,\n'])).toThrow('more fields');
+    expect(() => rewrite(kinds, ['a,b,"c",flag\n'])).toThrow('more fields');
     expect(() => rewrite(kinds, ['a,b,'])).toThrow('newline');
   });
 });
