@@ -137,7 +137,7 @@ export function horizonWarnings(statuses: readonly StreamStatus[], now: number):
     if (!horizon) continue;
     const scoped = statuses.filter((s) => s.stream === stream);
     if (scoped.length === 0) {
-      warnings.push(`${stream} have never been synced: the exchange keeps only ${horizon.days} days of them`);
+      warnings.push(`${stream}: never synced; the exchange keeps only ${horizon.days} days of it`);
       continue;
     }
     // The scope synced least recently decides: its oldest unsynced records leave first.
@@ -145,7 +145,7 @@ export function horizonWarnings(statuses: readonly StreamStatus[], now: number):
     const days = (now - latest) / 86_400_000;
     if (days > horizon.days - HORIZON_WARNING_MARGIN_DAYS) {
       warnings.push(
-        `${stream} not synced for ${Math.floor(days)} days: the exchange forgets them after ${horizon.days} days`,
+        `${stream}: not synced for ${Math.floor(days)} days; the exchange forgets its records after ${horizon.days} days`,
       );
     }
   }
