@@ -13,20 +13,20 @@ import { streamStatuses } from '../../src/ingest/coverage/stream-status.ts';
 import { freshDatabaseUrl } from '../helpers/test-database.ts';
 
 const DAY = 86_400_000;
-const MIGRATION = '20261126120642_sync_coverage';
+const MIGRATIONS = ['20261126120642_sync_coverage', '20261126123853_reported_coverage_extent'];
 const url = freshDatabaseUrl('coveragebackfill');
 afterAll(async () => {
   await dropDatabase(url);
 });
 
-describe('the sync_coverage migration', () => {
-  it('summarises the windows recorded before it, and keeps the summary from then on', async () => {
+describe('the coverage summary migrations', () => {
+  it('summarise the windows and reports recorded before them, and keep the summaries from then on', async () => {
     // The database as the build before this migration left it, with a ledger of every kind of window.
     const before = await mkdtemp(path.join(os.tmpdir(), 'll-migrations-'));
     const pool = new pg.Pool({ connectionString: url });
     try {
       for (const name of await migrationNames()) {
-        if (name < MIGRATION)
+        if (name < MIGRATIONS[0]!)
           await cp(path.join(DEFAULT_MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
       }
       await migrateDatabase(url, { migrationsDir: before });
@@ -55,7 +55,20 @@ describe('the sync_coverage migration', () => {
         ],
       );
 
-      expect(await migrateDatabase(url)).toEqual([MIGRATION]);
+      // Two reconciliations saw spot covered [0, 30 d) and then [5 d, 50 d): the widest is [0, 50 d).
+      for (const [start, end] of [
+        [0, 30 * DAY],
+        [5 * DAY, 50 * DAY],
+      ]) {
+        const checks = [{ name: 'coverage', extents: [{ stream: 'spot', scope: '', start, end }] }, { name: 'x' }];
+        await pool.query(
+          `INSERT INTO reconciliation_report (id, account_id, recount, started_at, finished_at, passed, checks, summary)
+           VALUES (gen_random_uuid(), $1, 'recent', now(), now(), true, $2, '')`,
+          [accountId, JSON.stringify(checks)],
+        );
+      }
+
+      expect(await migrateDatabase(url)).toEqual(MIGRATIONS);
       const summary = await pool.query(
         `SELECT stream::text, scope, covered::text, windows FROM sync_coverage ORDER BY stream::text, scope`,
       );
@@ -77,9 +90,23 @@ describe('the sync_coverage migration', () => {
       });
       expect(transfers).toMatchObject({ stream: 'transfers', covered: [], gaps: [{ start: 0, end: 60 * DAY }] });
 
-      // From here on the triggers keep it: the failed stretch read again joins the ranges.
+      const reported = () =>
+        pool.query(
+          `SELECT stream, scope, start_ms::text AS start, end_ms::text AS "end" FROM reported_coverage_extent`,
+        );
+      expect((await reported()).rows).toEqual([{ stream: 'spot', scope: '', start: '0', end: String(50 * DAY) }]);
+
+      // From here on the triggers keep both: the failed stretch read again joins the ranges, and a
+      // later report's wider extent widens the one recorded.
       await pool.query(`UPDATE sync_window SET status = 'done', last_error = NULL WHERE status = 'failed'`);
       expect(await coveredRanges(pool, spot)).toEqual([{ start: 0, end: 50 * DAY }]);
+      const later = [{ name: 'coverage', extents: [{ stream: 'spot', scope: '', start: DAY, end: 60 * DAY }] }];
+      await pool.query(
+        `INSERT INTO reconciliation_report (id, account_id, recount, started_at, finished_at, passed, checks, summary)
+         VALUES (gen_random_uuid(), $1, 'recent', now(), now(), true, $2, '')`,
+        [accountId, JSON.stringify(later)],
+      );
+      expect((await reported()).rows).toEqual([{ stream: 'spot', scope: '', start: '0', end: String(60 * DAY) }]);
     } finally {
       await pool.end();
       await rm(before, { recursive: true, force: true });

@@ -67,15 +67,15 @@ export async function checkCoverage(pool: pg.Pool, accountId: string): Promise<C
   };
 }
 
-/** The widest extent per (stream, scope) that earlier reports of the account recorded. */
+/**
+ * The widest extent per (stream, scope) that earlier reports of the account recorded: merged as
+ * each report is stored (reported_coverage_extent, by a trigger), so one row per stream scope is
+ * read, not every report of every night.
+ */
 async function earlierExtents(pool: pg.Pool, accountId: string): Promise<CoverageExtent[]> {
   const result = await pool.query<{ stream: Stream; scope: string; start: string; end: string }>(
-    `SELECT e->>'stream' AS stream, e->>'scope' AS scope,
-            min((e->>'start')::bigint)::text AS start, max((e->>'end')::bigint)::text AS "end"
-       FROM reconciliation_report r,
-            jsonb_path_query(r.checks, '$[*] ? (@.name == "coverage").extents[*]') e
-      WHERE r.account_id = $1
-      GROUP BY 1, 2`,
+    `SELECT stream, scope, start_ms::text AS start, end_ms::text AS "end"
+       FROM reported_coverage_extent WHERE account_id = $1 ORDER BY stream, scope`,
     [accountId],
   );
   return result.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));
