@@ -119,6 +119,7 @@ export async function settleCoveredWindows(
   const result = await db.query(
     `UPDATE sync_window w SET status = 'done', updated_at = now()
        FROM sync_coverage c
+      -- "<> 'done'" as the partial index of the windows not done is written, so the planner takes it.
       WHERE w.account_id = $1 AND w.stream = ANY($2::sync_stream[]) AND w.status <> 'done'
         AND w.status IN ('pending', 'failed')
         AND c.account_id = w.account_id AND c.stream = w.stream AND c.scope = w.scope
