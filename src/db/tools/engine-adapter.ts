@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { PrismaPg } from '@prisma/adapter-pg';
+import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { parse } from 'pg-connection-string';
 
@@ -60,6 +61,7 @@ export class ShadowSafePrismaPg extends PrismaPg {
    */
   override async connect(): ReturnType<PrismaPg['connect']> {
     const adapter = await super.connect();
+    adapter.executeScript = wholeScript(this.#pgConfig);
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       this.#open.delete(adapter);
@@ -78,6 +80,7 @@ export class ShadowSafePrismaPg extends PrismaPg {
     const database = `prisma_migrate_shadow_db_${randomUUID()}`;
     await this.#admin(`CREATE DATABASE "${database}"`);
     const adapter = await new PrismaPg({ ...this.#pgConfig, database }).connect();
+    adapter.executeScript = wholeScript({ ...this.#pgConfig, database });
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       await dispose();
@@ -95,6 +98,37 @@ export class ShadowSafePrismaPg extends PrismaPg {
       await client.end();
     }
   }
+}
+
+/**
+ * Runs a migration script as one simple-protocol query, as Prisma's native schema engine does
+ * (`raw_cmd`). The stock adapter splits the script at every `;`, which cuts a function body in
+ * `$$ ... $$` apart ("unterminated dollar-quoted string"): the gains checkpoint's triggers have one.
+ * Postgres runs a multi-statement query as one implicit transaction, so a migration that fails
+ * halfway leaves nothing behind, again as with the native engine.
+ */
+function wholeScript(config: pg.ClientConfig): (script: string) => Promise<void> {
+  return async (script) => {
+    const client = new pg.Client(config);
+    await client.connect();
+    try {
+      await client.query(script);
+    } catch (error) {
+      // The engine reads a database error in the adapter's own shape (adapter-pg's convertDriverError).
+      if (!(error instanceof pg.DatabaseError)) throw error;
+      throw new DriverAdapterError({
+        kind: 'postgres',
+        code: error.code ?? 'N/A',
+        severity: error.severity ?? 'N/A',
+        message: error.message,
+        detail: error.detail,
+        column: error.column,
+        hint: error.hint,
+      });
+    } finally {
+      await client.end();
+    }
+  };
 }
 
 /**
