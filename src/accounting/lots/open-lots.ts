@@ -40,7 +40,7 @@ export class OpenLots {
 
   constructor(private readonly method: LotMethod) {}
 
-  /** The lots as they are held now, copied: what `restore` takes back. */
+  /** Lots that go on exactly as those whose `snapshot` this is. */
   static restore(method: LotMethod, state: OpenLotsState): OpenLots {
     const lots = new OpenLots(method);
     for (const lot of state.lots) lots.lots.push({ ...lot });
@@ -50,6 +50,7 @@ export class OpenLots {
     return lots;
   }
 
+  /** The lots as they are held now, copied: what `restore` takes back. */
   snapshot(): OpenLotsState {
     // Lots are mutated in place (quantity, cost) as they are taken from: copies, not references.
     const lots = this.lots.slice(this.head).map((lot) => ({ ...lot! }));
