@@ -11,19 +11,26 @@ import {
 import type { GainsEvent } from '../../accounting/gains/gains-event.ts';
 import { lotMethodOf } from '../../accounting/gains/gains-method.ts';
 import { walkHistory } from '../../accounting/gains/walk-history.ts';
-import { LotEngine } from '../../accounting/lots/lot-engine.ts';
+import { LotEngine, type LotEngineState } from '../../accounting/lots/lot-engine.ts';
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
 import { BEGIN_SNAPSHOT, BEGINNING, fetchLedgerEntries } from '../../booking/ledger-entry-cursor.ts';
 import { logger } from '../../logging/logger.ts';
 import type { ReportParams } from '../report-definition.ts';
 import type { LotSettings, OpenBook } from './gains-source.ts';
 
+/** The most open lots the states held for storing may copy in all (each a few hundred bytes). */
+const MAX_CAPTURED_LOTS = 100_000;
+
+const lotsIn = (state: LotEngineState) => state.coins.reduce((n, coin) => n + coin.lots.lots.length, 0);
+
 /**
  * A lot method's walk for [start, end) that costs the period, not the history: it starts from the
  * newest valid checkpoint at or before the period's start (gains-checkpoint-store.ts: valid means
  * nothing it depends on changed since), or from the first record when there is none, and stores
  * the lot state at every month start it passes and at the period's start and end, for the next
- * export. The events it yields are the full walk's (test/accounting/gains-checkpoint.test.ts).
+ * export (the newest of them, should an account hold so many open lots that keeping every state
+ * until the walk ends would cost more than MAX_CAPTURED_LOTS copies). The events it yields are the
+ * full walk's (test/accounting/gains-checkpoint.test.ts).
  *
  * One REPEATABLE READ snapshot holds the checkpoint's lookup, the records, the prices and the counts
  * stored with the new checkpoints; those are written afterwards in a transaction of their own (the
@@ -62,8 +69,16 @@ export async function* checkpointedWalk(
           tz: params.period.tz,
           also: [startMs, endMs],
         });
+      let heldLots = 0;
+      const capture = (asOfMs: number) => {
+        const state = engine.snapshot();
+        captured.push({ asOfMs, state });
+        heldLots += lotsIn(state);
+        // The walk's memory stays bounded however many months it passes: the oldest states go first.
+        while (heldLots > MAX_CAPTURED_LOTS && captured.length > 1) heldLots -= lotsIn(captured.shift()!.state);
+      };
       const read = fetchLedgerEntries(db, params.accountId, { start: new Date(fromMs), end: params.period.end });
-      const entries = capturingAt(read, instants, (asOfMs) => captured.push({ asOfMs, state: engine.snapshot() }));
+      const entries = capturingAt(read, instants, capture);
       for await (const event of walkHistory(entries, book, engine)) {
         const atMs = event.kind === 'disposal' ? event.match.disposedAtMs : event.atMs;
         if (atMs >= startMs && atMs < endMs) yield event;
