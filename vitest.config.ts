@@ -51,6 +51,10 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...UNIT],
+          // Two files at a time even on 2 cores: integration files mostly wait (child processes, rate
+          // budgets, the simulator's answers), each on its own database and queue prefix; vitest's
+          // default (cores - 1) ran them one by one, over 15 minutes.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
           // Fails fast when Postgres or Redis is not answering.
           globalSetup: ['test/helpers/global-setup.ts'],
           sequence: { groupOrder: 1 },

@@ -15,11 +15,10 @@
  *
  * Prints a table, then one JSON object with the figures as the last line.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 
 import { QUEUE } from '../jobs/definitions.ts';
 import { createRuntime } from '../src/app/create-runtime.ts';
@@ -27,65 +26,25 @@ import { startBackfill } from '../src/app/services/backfill.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';
-import { PER_IP_PER_MINUTE } from '../src/exchange/endpoints.ts';
 import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import type { RequestLogEntry } from '../src/simulator/request-log.ts';
-import { ALL_ENDPOINTS, endpointNamed } from '../src/streams/endpoints.ts';
 import { futureRecordEndpoint } from '../src/streams/futures-ledger/endpoint.ts';
 import { STREAMS as STREAM_NAMES } from '../src/streams/registry.ts';
 import { spotRecordEndpoint } from '../src/streams/spot/endpoint.ts';
+import { admin, budgetBound, type Credentials, round, spawnWorker, stopProcess } from './lib/fleet-kit.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 50);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const DAY = 86_400_000;
-const CLI = path.resolve(import.meta.dirname, '../bin/ledgerline.js');
 const STREAMS = STREAM_NAMES;
-
-interface Credentials {
-  uid: string;
-  apiKey: string;
-  secretKey: string;
-  passphrase: string;
-}
-
-async function admin<T>(base: string, method: string, route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${base}/__sim/${route}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`simulator ${method} ${route}: HTTP ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** `ledgerline worker` in a process of its own, as an operator starts it (default concurrency). */
-function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [CLI, 'worker'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
-  child.once('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM') console.error(`worker exited (${code ?? signal}): ${errors.trim()}`);
-  });
-  return child;
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
-}
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
-
-const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
 setRootLogger(createRootLogger({ level: 'silent' }));
 const url = new URL(SERVER);
@@ -185,23 +144,7 @@ try {
   const http429 = Object.values(counters).reduce((sum, c) => sum + c.rateLimited, 0);
   if (log.length < counted) console.error(`request log holds ${log.length} of ${counted} requests: bound understated`);
 
-  const endpointOfPath = new Map(ALL_ENDPOINTS.map((endpoint) => [endpoint.path, endpoint]));
-  const perBudget = new Map<string, number>();
-  for (const entry of log) {
-    const endpoint = endpointOfPath.get(entry.path);
-    if (!endpoint) continue;
-    const owner = endpoint.keyedBy === 'uid' ? uidOfKey.get(entry.key ?? '') : 'ip';
-    const key = `${endpoint.name}|${owner}`;
-    perBudget.set(key, (perBudget.get(key) ?? 0) + 1);
-  }
-  let budgetBound = 0;
-  let busiest = '';
-  for (const [key, requests] of perBudget) {
-    const seconds = requests / endpointNamed(key.split('|')[0]!).perSecond;
-    if (seconds > budgetBound) [budgetBound, busiest] = [seconds, `${key} (${requests} requests)`];
-  }
-  const ipBound = counted / (PER_IP_PER_MINUTE / 60);
-  const boundSeconds = Math.max(budgetBound, ipBound);
+  const { boundSeconds, budgetBound: budgetSeconds, ipBound, busiest } = budgetBound(log, counted, uidOfKey);
   const spotRequests = log.filter((e) => e.path === spotRecordEndpoint.path).length;
   const spotUsed = spotRequests / wallSeconds;
   // The futures ledger has a 1/s budget per UID of its own, like spot's: the bound is the busier of the two.
@@ -216,7 +159,7 @@ try {
   );
   console.log('|---|---|---|---|---|---|---|---|');
   console.log(
-    `| ${ACCOUNTS} | ${WORKERS}x${slots} | ${wallSeconds.toFixed(1)} | ${boundSeconds.toFixed(1)} (${budgetBound.toFixed(1)} / ${ipBound.toFixed(1)}) | ${(wallSeconds / boundSeconds).toFixed(2)} | ${http429} | ${counted} | ${spotUsed.toFixed(2)} of ${ACCOUNTS * spotRecordEndpoint.perSecond} |`,
+    `| ${ACCOUNTS} | ${WORKERS}x${slots} | ${wallSeconds.toFixed(1)} | ${boundSeconds.toFixed(1)} (${budgetSeconds.toFixed(1)} / ${ipBound.toFixed(1)}) | ${(wallSeconds / boundSeconds).toFixed(2)} | ${http429} | ${counted} | ${spotUsed.toFixed(2)} of ${ACCOUNTS * spotRecordEndpoint.perSecond} |`,
   );
   console.log('');
   console.log('| stream | first window done, s: median over accounts | slowest account |');
@@ -238,7 +181,7 @@ try {
       slotsPerWorker: slots,
       wallSeconds: round(wallSeconds),
       boundSeconds: round(boundSeconds),
-      budgetBoundSeconds: round(budgetBound),
+      budgetBoundSeconds: round(budgetSeconds),
       ipBoundSeconds: round(ipBound),
       wallOverBound: round(wallSeconds / boundSeconds, 2),
       http429,

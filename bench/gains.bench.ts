@@ -2,26 +2,22 @@
  * Realized-gains benchmark: the lot walk over 1,000,000 spot records, its speed and its memory.
  *
  * The records are seeded with one generate_series INSERT into a throwaway database (dropped at the
- * end), 864 ms apart from 2026-01-01 00:00 UTC, so every UTC day holds exactly 100,000: the period
- * 2026-01-01..01 walks 100k records, 01..10 walks 1M (realized gains always walk from the first
- * record). They are trades in blocks of ten orders of one coin (BTC, ETH, SOL in turn): four buys
- * against USDT (fee in the coin bought), four sells of exactly what those bought (fee in USDT), an
- * interest payment in the coin (income, priced) and a withdrawal of as much; beside them USDT
- * interest and fee records (nothing to value). The holdings stay small, as an account's do, while the history
- * grows: memory must then stay flat. Prices are an imported source with a point per coin per
- * minute (so the price book streams ~4,300 points a day beside the records).
+ * end; lib/gains-seed.ts: trades, income, withdrawals and fees of three coins), 864 ms apart from
+ * 2026-01-01 00:00 UTC, so every UTC day holds exactly 100,000: the period 2026-01-01..01 walks
+ * 100k records, 01..10 walks 1M (no checkpoint exists before either: both walk from the first
+ * record; bench:gains-month measures a month from a checkpoint). The holdings stay small, as an
+ * account's do, while the history grows: memory must then stay flat. Prices are an imported source
+ * with a point per coin per minute (so the price book streams ~4,300 points a day beside the records).
  * Each export runs in a child process of its own, so the RSS it reports is the export's alone;
  * a last fifo run with a 48 MB V8 heap shows the walk's memory is bounded (RSS also measures how
  * lazily V8 collects while it may grow).
  *
  *   npm run bench:gains            (BENCH_GAINS_ROWS=200000 for a quick run)
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-import pg from 'pg';
 
 import { LOT_METHODS } from '../src/accounting/lots/lot-method.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';
@@ -29,6 +25,7 @@ import { migrateDatabase } from '../src/db/migrations.ts';
 import { parseExportRequest } from '../src/export/export-request.ts';
 import { exportToFile } from '../src/export/export-to-file.ts';
 import { runBenchChild } from './lib/bench-child.ts';
+import { seedGains } from './lib/gains-seed.ts';
 
 const ROWS_PER_DAY = 100_000;
 const TOTAL_ROWS = Number(process.env.BENCH_GAINS_ROWS ?? 1_000_000);
@@ -95,63 +92,6 @@ function exportInChild(
 }
 
 // ---------------------------------------------------------------------------- parent
-// Two records per k (legs 1 and 0); phase = k % 10 within a block of ten of one coin.
-const SEED = `
-  INSERT INTO spot_record (account_id, record_id, coin, spot_tax_type, amount, fee, balance, biz_order_id, ts, raw)
-  SELECT $1::uuid, r.id, r.coin, r.type, r.amount, r.fee, 0, r.biz, r.ts,
-         jsonb_build_object('id', r.id, 'coin', r.coin, 'spotTaxType', r.type, 'amount', r.amount::text,
-           'fee', r.fee::text, 'bizOrderId', r.biz)
-  FROM generate_series(1::bigint, $2::bigint) AS g
-  CROSS JOIN LATERAL (SELECT (g + 1) / 2 AS k, g % 2 AS leg) AS a
-  CROSS JOIN LATERAL (SELECT (ARRAY['BTC', 'ETH', 'SOL'])[1 + (k / 10) % 3] AS coin, k % 10 AS phase,
-      round((ARRAY[60000, 3000, 150])[1 + (k / 10) % 3]::numeric
-            * (1 + ((k * 7919) % 2001 - 1000)::numeric / 10000), 2) AS price,
-      (ARRAY[0.01, 0.2, 5])[1 + (k / 10) % 3]::numeric * (1 + (k % 10) % 4) AS qty) AS b
-  CROSS JOIN LATERAL (SELECT
-      (1200000000000000000 + g)::text AS id,
-      timestamptz '2026-01-01 00:00:00+00' + (g - 1) * interval '864 milliseconds' AS ts,
-      CASE WHEN phase < 8 THEN (800000000000 + k)::text ELSE '' END AS biz,
-      CASE WHEN phase < 4 AND leg = 1 THEN 'USDT' WHEN phase < 4 THEN coin
-           WHEN phase < 8 AND leg = 1 THEN coin WHEN phase < 8 THEN 'USDT'
-           WHEN leg = 1 THEN coin ELSE 'USDT' END AS coin,
-      CASE WHEN phase < 4 THEN 'Buy' WHEN phase < 8 THEN 'Sell' WHEN phase = 8 THEN 'Interest'
-           WHEN leg = 1 THEN 'Withdrawal' ELSE 'Transaction fee deduct' END AS type,
-      CASE WHEN phase < 4 AND leg = 1 THEN -round(qty * price, 6) WHEN phase < 4 THEN qty
-           WHEN phase < 8 AND leg = 1 THEN -(qty - qty / 1000) WHEN phase < 8 THEN round((qty - qty / 1000) * price, 6)
-           WHEN phase = 8 AND leg = 1 THEN qty / 100 WHEN phase = 8 THEN 1
-           WHEN leg = 1 THEN -qty / 100 ELSE 0 END AS amount,
-      CASE WHEN phase < 4 AND leg = 0 THEN -(qty / 1000)
-           WHEN phase BETWEEN 4 AND 7 AND leg = 0 THEN -round((qty - qty / 1000) * price / 1000, 6)
-           WHEN phase = 9 AND leg = 0 THEN -0.1 ELSE 0 END AS fee) AS r`;
-
-// One imported point per coin per minute over the records' span, around each coin's trading price.
-const PRICES = `
-  INSERT INTO price (time, base, quote, price, source)
-  SELECT timestamptz '2026-01-01 00:00:00+00' + m * interval '1 minute', c.coin, 'USDT',
-         round(c.base * (1 + ((m * 7919) % 2001 - 1000)::numeric / 10000), 2), 'bench'
-  FROM generate_series(0::bigint, $1::bigint) AS m
-  CROSS JOIN (VALUES ('BTC', 60000), ('ETH', 3000), ('SOL', 150)) AS c(coin, base)`;
-
-async function seed(databaseUrl: string, rows: number): Promise<{ accountId: string; prices: number }> {
-  const accountId = randomUUID();
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(
-      `INSERT INTO account (id, name, base_url, api_key, secret_enc, passphrase_enc, updated_at)
-       VALUES ($1, 'bench', 'http://127.0.0.1:1', 'k', 'x', 'x', now())`,
-      [accountId],
-    );
-    await client.query(SEED, [accountId, rows]);
-    await client.query('ANALYZE spot_record');
-    const { rowCount } = await client.query(PRICES, [Math.ceil((rows * 0.864) / 60)]);
-    await client.query('ANALYZE price');
-    return { accountId, prices: rowCount ?? 0 };
-  } finally {
-    await client.end();
-  }
-}
-
 async function main(): Promise<void> {
   const url = new URL(SERVER_URL);
   url.pathname = `/ll_bench_gains_${randomBytes(4).toString('hex')}`;
@@ -163,7 +103,7 @@ async function main(): Promise<void> {
   try {
     const t0 = performance.now();
     await migrateDatabase(databaseUrl);
-    const { accountId, prices } = await seed(databaseUrl, records);
+    const { accountId, prices } = await seedGains(databaseUrl, { rows: records, spacingMs: 864, priceEveryMinutes: 1 });
     const seedSeconds = (performance.now() - t0) / 1000;
     console.log(`seeded ${records} spot records and ${prices} prices in ${seedSeconds.toFixed(1)} s`);
 

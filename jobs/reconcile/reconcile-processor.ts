@@ -1,4 +1,4 @@
-import { type Job, UnrecoverableError } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 
 import { LedgerlineError } from '../../src/errors/index.ts';
 import type { Logger } from '../../src/logging/logger.ts';
@@ -6,6 +6,24 @@ import { fullCheckDue } from '../../src/reconcile/full-check-schedule.ts';
 import { parseRecountMode } from '../../src/reconcile/recount-mode.ts';
 import { type ReconcileDeps, runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job.ts';
+import { CLAIM_TTL_MS, type DetachedRuns, type RunOutcome } from './detached-runs.ts';
+
+/**
+ * How long a job keeps its slot for its run to settle before leaving it: a reconciliation with
+ * nothing to ask the exchange (recount none, a quiet night) finishes in the slot.
+ */
+const IN_SLOT_MS = 1_000;
+/** A job whose process has too many runs in flight comes back this much later. */
+const FULL_RETRY_MS = 2_000;
+
+export interface ReconcileProcessorOptions {
+  /** The full check's schedule: RECONCILE_FULL_EVERY_DAYS (0: never). */
+  fullEveryDays: number;
+  /** Runs of this process (detached-runs.ts). */
+  runs: DetachedRuns;
+  /** How many runs one process keeps in flight, waiting for their budgets, at most. */
+  maxInFlight: number;
+}
 
 /**
  * Reconciles one account and writes its report row. Failing checks are the
@@ -13,40 +31,80 @@ import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job
  * (at warn). Only a run that cannot happen fails the job: a bad payload or
  * an unknown account at once, anything else (the database down) after the
  * queue's retries.
+ *
+ * The run never holds the job's worker slot while it waits for the account's rate budgets: after
+ * IN_SLOT_MS the job moves to delayed and the run, going on in this process, brings it back when it
+ * settles (detached-runs.ts), so one worker reconciles many accounts side by side at their budgets.
  */
-export function createReconcileProcessor(
-  deps: ReconcileDeps,
-  log: Logger,
-  /** The full check's schedule: RECONCILE_FULL_EVERY_DAYS (0: never). */
-  schedule: { fullEveryDays: number } = { fullEveryDays: 0 },
-) {
-  return async (job: Job<ReconcileJob>): Promise<ReconcileJobResult> => {
+export function createReconcileProcessor(deps: ReconcileDeps, log: Logger, options: ReconcileProcessorOptions) {
+  const { runs } = options;
+  return async (job: Job<ReconcileJob>, token?: string): Promise<ReconcileJobResult> => {
     const { accountId } = job.data;
-    try {
-      const recount = parseRecountMode(job.data.recount, 'recount');
-      // A job may ask for a full check; otherwise the schedule decides (the nightly run's).
-      const full =
-        job.data.full === true || (await fullCheckDue(deps.pool, accountId, schedule.fullEveryDays, Date.now()));
-      log.info({ jobId: job.id, accountId, recount, full }, 'reconciliation started');
-      const report = await runReconciliation(deps, { accountId, recount, full });
-      const failedChecks = report.checks.filter((c) => !c.passed).map((c) => c.name);
-      log[report.passed ? 'info' : 'warn'](
-        {
-          jobId: job.id,
-          accountId,
-          account: report.accountName,
-          reportId: report.id,
-          passed: report.passed,
-          failedChecks,
-          failures: report.checks.flatMap((c) => c.failures).slice(0, 20),
-        },
-        `reconciliation completed for ${report.accountName}: ${report.passed ? 'passed' : 'FAILED'}`,
-      );
-      return { reportId: report.id, passed: report.passed, failedChecks };
-    } catch (error) {
-      log.error({ jobId: job.id, accountId, err: error }, 'reconciliation could not run');
-      if (error instanceof LedgerlineError && !error.retryable) throw new UnrecoverableError(error.toOneLine());
-      throw error;
+    const entity = { jobId: job.id, accountId };
+    // One run per job as enqueued: a job replaced under the same id (a manual re-run) is another run.
+    const runId = `${job.id}@${job.timestamp}`;
+    const leave = async (at: number): Promise<DelayedError> => {
+      await job.moveToDelayed(at, token);
+      return new DelayedError();
+    };
+
+    const settled = await runs.takeOutcome<ReconcileJobResult>(runId);
+    if (settled) return finish(settled);
+    if (runs.has(runId)) throw await leave(Date.now() + CLAIM_TTL_MS);
+    if (runs.size >= options.maxInFlight) {
+      log.debug({ ...entity, inFlight: runs.size }, 'reconciliation waits: this process has its runs in flight');
+      throw await leave(Date.now() + FULL_RETRY_MS);
+    }
+    const run = await runs.start(runId, () => reconcile(job.id, job.data), isRetryable);
+    if (!run) {
+      // Another live process runs it and will bring the job back when it settles.
+      log.debug(entity, 'reconciliation runs in another process');
+      throw await leave(Date.now() + CLAIM_TTL_MS);
+    }
+    const outcome = await run.settledWithin(IN_SLOT_MS);
+    if (outcome) {
+      await runs.takeOutcome(runId);
+      return finish(outcome);
+    }
+    // The slot goes to other jobs while the run waits for budgets; the run promotes the job when it
+    // settles, and the delay only matters if this process dies first (the claim expires with it).
+    const error = await leave(Date.now() + CLAIM_TTL_MS + 1_000);
+    await run.leaveSlot(() => job.promote());
+    throw error;
+
+    function finish(outcome: RunOutcome<ReconcileJobResult>): ReconcileJobResult {
+      if (outcome.ok) return outcome.value;
+      log.error({ ...entity, error: outcome.message }, 'reconciliation could not run');
+      if (!outcome.retryable) throw new UnrecoverableError(outcome.message);
+      throw new Error(outcome.message);
     }
   };
+
+  async function reconcile(jobId: string | undefined, data: ReconcileJob): Promise<ReconcileJobResult> {
+    const { accountId } = data;
+    const recount = parseRecountMode(data.recount, 'recount');
+    // A job may ask for a full check; otherwise the schedule decides (the nightly run's).
+    const full = data.full === true || (await fullCheckDue(deps.pool, accountId, options.fullEveryDays, Date.now()));
+    log.info({ jobId, accountId, recount, full }, 'reconciliation started');
+    const report = await runReconciliation(deps, { accountId, recount, full });
+    const failedChecks = report.checks.filter((c) => !c.passed).map((c) => c.name);
+    log[report.passed ? 'info' : 'warn'](
+      {
+        jobId,
+        accountId,
+        account: report.accountName,
+        reportId: report.id,
+        passed: report.passed,
+        failedChecks,
+        failures: report.checks.flatMap((c) => c.failures).slice(0, 20),
+      },
+      `reconciliation completed for ${report.accountName}: ${report.passed ? 'passed' : 'FAILED'}`,
+    );
+    return { reportId: report.id, passed: report.passed, failedChecks };
+  }
+}
+
+/** A bad payload or an unknown account will not get better; anything else (the database down) may. */
+function isRetryable(error: unknown): boolean {
+  return !(error instanceof LedgerlineError) || error.retryable;
 }

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+
 import { type Processor, Worker, type WorkerOptions as BullWorkerOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 
@@ -8,6 +11,7 @@ import { markStalledWindowsFailed } from '../../jobs/ingest/stalled-window-failu
 import { createManagementProcessor } from '../../jobs/management/management-processor.ts';
 import { createMarketDataProcessor } from '../../jobs/market-data/market-data-processor.ts';
 import type { ExportJobData, ExportJobResult } from '../../jobs/payloads/export-job.ts';
+import { DetachedRuns } from '../../jobs/reconcile/detached-runs.ts';
 import { createReconcileProcessor } from '../../jobs/reconcile/reconcile-processor.ts';
 import { recordRuns, type RunListener } from '../../jobs/runs/record-runs.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
@@ -37,13 +41,12 @@ export interface RunningWorkers {
 /**
  * Per queue, how many jobs one process runs at once, where it differs from
  * WORKER_CONCURRENCY: market-data polls are short and rate-limited per IP;
- * each export holds one Postgres cursor for its whole run; a reconciliation
- * runs whole-table queries and re-pages windows under the accounts' budgets.
+ * each export holds one Postgres cursor for its whole run. A reconciliation
+ * takes the common concurrency: it waits for its budgets out of its slot.
  */
 const CONCURRENCY: Partial<Record<QueueName, number>> = {
   [QUEUE.marketData]: 1,
   [QUEUE.export]: 2,
-  [QUEUE.reconcile]: 1,
 };
 
 /** The services the sync processor calls (the same `ledgerline sync` and `backfill` call). */
@@ -129,6 +132,8 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       QUEUE.reconcile,
       createReconcileProcessor(runtime, logger('reconcile'), {
         fullEveryDays: runtime.config.reconcileFullEveryDays,
+        runs: new DetachedRuns(runtime.redis, runtime.prefix, `${hostname()}:${process.pid}:${randomUUID()}`),
+        maxInFlight: runtime.config.reconcileMaxInFlight,
       }),
       options,
     ),

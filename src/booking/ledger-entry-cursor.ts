@@ -8,7 +8,7 @@ import { SqlParams } from './sql-params.ts';
 /** Entries fetched per round trip: the most held at once. */
 const BATCH = 2_000;
 /** Before any record the exchange can have. */
-const BEGINNING = new Date(0);
+export const BEGINNING = new Date(0);
 
 /**
  * The account's spot ledger from its first record up to `end` (exclusive), as the tax-tool reports
@@ -18,32 +18,49 @@ const BEGINNING = new Date(0);
  * connection between two batches, and the whole walk sees one snapshot.
  */
 export async function* readLedgerEntries(db: pg.ClientBase, accountId: string, end: Date): AsyncGenerator<LedgerEntry> {
-  const p = new SqlParams();
-  const cte = ledgerEntriesCte(p, { accountId, period: { start: BEGINNING, end } });
-  const text = `DECLARE ledger_entries NO SCROLL CURSOR FOR ${cte}
-    SELECT (extract(epoch FROM ts) * 1000)::bigint::text, sent_amount::text, sent_coin,
-           received_amount::text, received_coin, fee_amount::text, fee_coin,
-           category, spot_types, record_ids, flag
-    FROM entries WHERE category <> 'futures' ${ENTRY_ORDER}`;
-  await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  await db.query(BEGIN_SNAPSHOT);
   let done = false;
   try {
-    await db.query(text, p.values);
-    for (;;) {
-      const { rows } = await db.query<(string | null)[]>({
-        text: `FETCH ${BATCH} FROM ledger_entries`,
-        rowMode: 'array',
-      });
-      for (const row of rows) yield toEntry(row);
-      if (rows.length < BATCH) break;
-    }
-    await db.query('CLOSE ledger_entries');
+    yield* fetchLedgerEntries(db, accountId, { start: BEGINNING, end });
     await db.query('COMMIT');
     done = true;
   } finally {
     // An error, or a consumer that stopped early: end the transaction, the cursor with it.
     if (!done) await db.query('ROLLBACK');
   }
+}
+
+/** The transaction a walk reads in: one snapshot for its records, its prices and its checkpoint. */
+export const BEGIN_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
+
+/**
+ * The entries dated in [start, end), in the caller's transaction (BEGIN_SNAPSHOT): the same
+ * entries a read from the first record yields from `start` on, since an entry lies in the period
+ * of its earliest leg and its order is paired from all its legs wherever they lie
+ * (ledger-entries.ts). A consumer that stops early leaves the cursor to the transaction's end.
+ */
+export async function* fetchLedgerEntries(
+  db: pg.ClientBase,
+  accountId: string,
+  period: { readonly start: Date; readonly end: Date },
+): AsyncGenerator<LedgerEntry> {
+  const p = new SqlParams();
+  const cte = ledgerEntriesCte(p, { accountId, period });
+  const text = `DECLARE ledger_entries NO SCROLL CURSOR FOR ${cte}
+    SELECT (extract(epoch FROM ts) * 1000)::bigint::text, sent_amount::text, sent_coin,
+           received_amount::text, received_coin, fee_amount::text, fee_coin,
+           category, spot_types, record_ids, flag
+    FROM entries WHERE category <> 'futures' ${ENTRY_ORDER}`;
+  await db.query(text, p.values);
+  for (;;) {
+    const { rows } = await db.query<(string | null)[]>({
+      text: `FETCH ${BATCH} FROM ledger_entries`,
+      rowMode: 'array',
+    });
+    for (const row of rows) yield toEntry(row);
+    if (rows.length < BATCH) break;
+  }
+  await db.query('CLOSE ledger_entries');
 }
 
 function toEntry(row: (string | null)[]): LedgerEntry {

@@ -22,6 +22,14 @@ export interface ToolOptions {
   demoSettings?: boolean;
 }
 
+export interface ToolInput<I> extends ToolOptions {
+  /**
+   * Parses the command's arguments, throwing their ValidationError, before any store is checked:
+   * a bad argument is named as such on a machine whose database is down or not migrated yet.
+   */
+  input: () => I;
+}
+
 /**
  * Runs a command-line tool: a LedgerlineError (bad config, bad argument, a
  * store down or not migrated, failed work) becomes one line on stderr (control
@@ -29,7 +37,15 @@ export interface ToolOptions {
  * its class decides (src/cli/exit-codes.ts); so does Postgres lost while the
  * command runs. Anything else unexpected is printed in full with exit code 1.
  */
-export async function runTool(main: (config: Config) => Promise<void>, options: ToolOptions = {}): Promise<void> {
+export async function runTool(main: (config: Config) => Promise<void>, options?: ToolOptions): Promise<void>;
+export async function runTool<I>(
+  main: (config: Config, input: I) => Promise<void>,
+  options: ToolInput<I>,
+): Promise<void>;
+export async function runTool<I>(
+  main: (config: Config, input: I | undefined) => Promise<void>,
+  options: ToolOptions & Partial<ToolInput<I>> = {},
+): Promise<void> {
   let config: Config | undefined;
   try {
     config = getConfig({ demoSettings: options.demoSettings ?? true });
@@ -40,9 +56,10 @@ export async function runTool(main: (config: Config) => Promise<void>, options: 
         `(${demo} from ${DEMO_SETTINGS_FILE}, written by npm run demo; delete it to leave the demo)\n`,
       );
     }
+    const input = options.input?.();
     const needs = options.needs ?? ['postgres', 'redis'];
     await checkServices(config, needs, { migrated: options.migrated ?? needs.includes('postgres') });
-    await main(config);
+    await main(config, input);
   } catch (error) {
     const known =
       error instanceof LedgerlineError ? error : config ? await explainDatabaseFailure(error, config) : undefined;

@@ -55,6 +55,8 @@ export interface Config {
   readonly exchangeMaxAnswerBytes: number;
   /** The nightly reconciliation runs a full check when the last is older than this many days (0: never). */
   readonly reconcileFullEveryDays: number;
+  /** Reconciliations one process keeps in flight, waiting for their budgets out of their slots. */
+  readonly reconcileMaxInFlight: number;
   readonly sync: {
     /** How far back before the end of covered data each incremental sync re-reads. */
     readonly lookbackMs: number;
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
     exchangeMaxAnswerBytes: raw.EXCHANGE_MAX_ANSWER_BYTES,
     reconcileFullEveryDays: raw.RECONCILE_FULL_EVERY_DAYS,
+    reconcileMaxInFlight: raw.RECONCILE_MAX_IN_FLIGHT,
     sync: Object.freeze({
       lookbackMs: raw.SYNC_LOOKBACK_HOURS * HOUR,
       settlingLookbackMs: raw.SYNC_TRANSFER_LOOKBACK_HOURS * HOUR,

@@ -208,6 +208,14 @@ export const envSchema = z.object({
     .min(0, 'must be at least 0')
     .max(3650, 'must be at most 3650')
     .default(30),
+  // Reconciliations one worker process keeps in flight while they wait for their accounts' rate
+  // budgets, out of their worker slots (jobs/reconcile/detached-runs.ts).
+  RECONCILE_MAX_IN_FLIGHT: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1000, 'must be at most 1000')
+    .default(200),
   NIGHTLY_CRON: cron('0 2 * * *'),
   MARKET_DATA_CRON: cron('15 * * * *'),
   OI_LIMIT_CRON: cron('30 */6 * * *'),

@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 import { PermanentError } from '../errors/index.ts';
-import { findGaps } from '../ingest/coverage/window-store.ts';
+import { coveredRanges, earliestWindowStart, findGaps } from '../ingest/coverage/coverage-summary.ts';
 import { type Stream, streamDefinition } from '../streams/registry.ts';
 
 /** A half-open UTC interval as ISO 8601 text, as the manifest writes it. */
@@ -31,9 +31,10 @@ export interface ExportCoverage {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * The coverage of a period for the streams a report reads, from the coverage ledger
- * (`sync_window`, done windows only). Records outside any done window may be stored (a window
- * that failed half-way), but nothing says they are all there, so they do not count as covered.
+ * The coverage of a period for the streams a report reads, from the coverage ledger (done windows
+ * only, read from their summary `sync_coverage`: a few rows however long the history). Records
+ * outside any done window may be stored (a window that failed half-way), but nothing says they
+ * are all there, so they do not count as covered.
  * Positions older than the exchange's horizon that were never stored are a gap like any other.
  */
 export async function exportCoverage(
@@ -81,11 +82,7 @@ export async function historyStart(
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'ledgerline-export' });
   await client.connect();
   try {
-    const result = await client.query<{ start: Date | null }>(
-      `SELECT min(window_start) AS start FROM sync_window WHERE account_id = $1 AND stream = ANY($2::sync_stream[])`,
-      [accountId, streams],
-    );
-    const start = result.rows[0]?.start;
+    const start = await earliestWindowStart(client, accountId, streams);
     return start && start < periodStart ? start : periodStart;
   } finally {
     await client.end();
@@ -113,14 +110,10 @@ function complement(gaps: { start: number; end: number }[], from: number, to: nu
   return covered;
 }
 
+/** The end of the newest done window: where the stream's covered ranges end. */
 async function newestDoneEnd(pool: pg.Pool, key: { accountId: string; stream: Stream; scope: string }) {
-  const result = await pool.query<{ end: string | null }>(
-    `SELECT (extract(epoch from max(window_end)) * 1000)::bigint::text AS "end"
-       FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3 AND status = 'done'`,
-    [key.accountId, key.stream, key.scope],
-  );
-  const end = result.rows[0]?.end;
-  return end ? iso(Number(end)) : null;
+  const end = (await coveredRanges(pool, key)).at(-1)?.end;
+  return end === undefined ? null : iso(end);
 }
 
 /** An export asked for a period the stored history does not fully cover (and no --allow-partial). */

@@ -142,15 +142,28 @@ export async function periodGaps(
     `WITH wanted AS (
        SELECT unnest($2::sync_stream[]) AS stream
      ), scopes AS (
-       SELECT w.stream, s.scope FROM wanted w
-         LEFT JOIN LATERAL (SELECT DISTINCT scope FROM sync_window
-                             WHERE account_id = $1 AND stream = w.stream) s ON true
+       SELECT w.stream, c.scope, COALESCE(c.covered, '{}'::tstzmultirange) AS covered, c.longest_window_ms
+         FROM wanted w LEFT JOIN sync_coverage c ON c.account_id = $1 AND c.stream = w.stream
      ), covered AS (
+       -- As of $5: the coverage summary less what only windows finished later (or settled, with no
+       -- finish) cover. They are the newest few (sync_window_done_finished_idx); the windows
+       -- finished by then that reach into their stretch start at most the longest window before it.
        SELECT sc.stream, sc.scope,
-              COALESCE((SELECT range_agg(tstzrange(window_start, window_end, '[)')) FROM sync_window
-                         WHERE account_id = $1 AND stream = sc.stream AND scope = sc.scope AND status = 'done'
-                           AND ($5::timestamptz IS NULL OR finished_at <= $5)), '{}'::tstzmultirange) AS r
+              CASE WHEN $5::timestamptz IS NULL THEN sc.covered
+                   ELSE (sc.covered - late.r) + (early.r * late.r) END AS r
          FROM scopes sc
+         LEFT JOIN LATERAL (
+           SELECT COALESCE(range_agg(tstzrange(window_start, window_end, '[)')), '{}'::tstzmultirange) AS r
+             FROM sync_window
+            WHERE $5::timestamptz IS NOT NULL AND account_id = $1 AND stream = sc.stream AND scope = sc.scope
+              AND status = 'done' AND (finished_at > $5 OR finished_at IS NULL)) late ON true
+         LEFT JOIN LATERAL (
+           SELECT COALESCE(range_agg(tstzrange(window_start, window_end, '[)')), '{}'::tstzmultirange) AS r
+             FROM sync_window
+            WHERE NOT isempty(late.r) AND account_id = $1 AND stream = sc.stream AND scope = sc.scope
+              AND status = 'done' AND finished_at <= $5
+              AND window_start >= lower(late.r) - sc.longest_window_ms * interval '1 millisecond'
+              AND window_start < upper(late.r) AND window_end > lower(late.r)) early ON true
      ), gaps AS (
        SELECT stream, scope,
               unnest(tstzmultirange(tstzrange(timestamptz 'epoch' + $3 * interval '1 millisecond',

@@ -1,8 +1,9 @@
 import type pg from 'pg';
 
 import type { Stream } from '../streams/registry.ts';
+import { settleCoveredWindows } from './coverage/coverage-summary.ts';
 import { isLost, lostBefore } from './coverage/lost-windows.ts';
-import { settleCoveredWindows, type SyncWindowRow, unfinishedWindows } from './coverage/window-store.ts';
+import { type SyncWindowRow, unfinishedWindows } from './coverage/window-store.ts';
 import { formatInstant } from './time-arguments.ts';
 
 export interface RetryPlan {

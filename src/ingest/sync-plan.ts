@@ -5,7 +5,8 @@ import { planWindows } from '../exchange/index.ts';
 import type { LookbackSettings } from '../streams/kit/stream-definition.ts';
 import { type Stream, streamDefinition } from '../streams/registry.ts';
 import type { BackfillPlan } from './backfill-plan.ts';
-import { coveredRanges, type WindowKey } from './coverage/window-store.ts';
+import { coveredRanges } from './coverage/coverage-summary.ts';
+import type { WindowKey } from './coverage/window-store.ts';
 import { formatInstant } from './time-arguments.ts';
 
 export interface SyncSettings extends LookbackSettings {

@@ -9,7 +9,10 @@ import { ValidationError } from '../errors/index.ts';
 export const RECOUNT_MODES = ['none', 'recent', 'all', 'edge'] as const;
 export type RecountMode = (typeof RECOUNT_MODES)[number];
 
-/** `recent` re-counts the windows finished within this many days. */
+/**
+ * `recent` re-counts the windows finished within this many days, and of them only those finished
+ * since the account's last passed re-count began (count-check.ts), unless the run is a full check.
+ */
 export const RECENT_RECOUNT_DAYS = 3;
 
 /**

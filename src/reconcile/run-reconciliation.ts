@@ -101,7 +101,7 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
   const [coverage, counts, balance, paging, futures] = await Promise.all([
     guarded('coverage', () => checkCoverage(pool, accountId)),
     guarded('window-counts', () =>
-      checkWindowCounts({ pool, accountId, recount, client, fresh }).finally(() => fresh?.finish()),
+      checkWindowCounts({ pool, accountId, recount, client, fresh, full: scope.full }).finally(() => fresh?.finish()),
     ),
     guarded('balance-continuity', async () =>
       checkBalanceContinuity(pool, accountId, scope, anchors ? { plan: await anchors, client, fresh } : undefined),

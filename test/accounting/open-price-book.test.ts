@@ -85,6 +85,43 @@ describe('openPriceBook', () => {
     );
   });
 
+  it('opened from an instant (a walk resumed from a gains checkpoint), answers as a book that read every point', async () => {
+    const answer = (v: Awaited<ReturnType<Awaited<ReturnType<typeof openPriceBook>>['value']>>) =>
+      v === null ? null : [v.value.toFixed(), v.price.toFixed(), v.source, v.priceAt.getTime()];
+    // A point exactly the tolerance before `fromMs` still prices `fromMs`; 1 ms later it is too old.
+    for (const fromMs of [HOUR, TOLERANCE, TOLERANCE + 1]) {
+      for (const currency of ['USDT', 'EUR', 'USD']) {
+        const full = await openPriceBook(client, { accountId: mine, currency, toleranceMs: TOLERANCE });
+        const from = await openPriceBook(client, {
+          accountId: mine,
+          currency,
+          toleranceMs: TOLERANCE,
+          fromMs: t0 + fromMs,
+        });
+        const instants = [fromMs, fromMs + 1, TOLERANCE, TOLERANCE + 1, TOLERANCE + 2 * HOUR, TOLERANCE + 2 * HOUR + 1]
+          .filter((ms) => ms >= fromMs)
+          .sort((a, b) => a - b);
+        for (const ms of instants) {
+          for (const coin of ['BTC', 'ETH', 'EUR', 'USDT']) {
+            expect(answer(await from.value(coin, new Decimal(2), at(ms)))).toEqual(
+              answer(await full.value(coin, new Decimal(2), at(ms))),
+            );
+          }
+        }
+        await full.close();
+        await from.close();
+      }
+    }
+    const from = await openPriceBook(client, {
+      accountId: mine,
+      currency: 'USDT',
+      toleranceMs: TOLERANCE,
+      fromMs: t0 + TOLERANCE,
+    });
+    expect((await from.value('ETH', new Decimal(1), at(TOLERANCE)))?.value.toString()).toBe('3000');
+    await from.close();
+  });
+
   it('walks many pages in order, points of one instant included, and each page is a complete statement', async () => {
     // 5,000 SOL points 1 s apart, two sources at every instant: pages of 2,000 split instants.
     await client.query(

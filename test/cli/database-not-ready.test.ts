@@ -35,6 +35,18 @@ const DATABASE_COMMANDS: string[][] = [
   ['orders', 'cancel-all', '--account', 'main', '--category', 'SPOT'],
   ['prices', 'list'],
 ];
+// Bad arguments, each with the line naming it: said before the database is, missing or not.
+const BAD_ARGUMENTS: [string[], string][] = [
+  [['backfill', '--account', 'main', '--stream', 'spot', '--from', 'yesterday'], 'ValidationError: --from: must be '],
+  [
+    ['reconcile', '--account', 'main', '--recount', 'sometimes'],
+    'ValidationError: --recount: must be one of none, recent, all, edge (got "sometimes")',
+  ],
+  [
+    ['export', '--report', 'no-such-report', '--account', 'main', '--from', '2026-01-01', '--to', '2026-01-31'],
+    'ValidationError: report',
+  ],
+];
 // The long-running processes: they must refuse before registering schedules or listening.
 const PROCESSES: string[][] = [['worker'], ['web']];
 
@@ -43,6 +55,8 @@ const urls = {
   empty: freshDatabaseUrl('notready-empty'),
   older: freshDatabaseUrl('notready-older'),
   newer: freshDatabaseUrl('notready-newer'),
+  // Never created, like `missing`: the commands with bad arguments run against it.
+  badArguments: freshDatabaseUrl('notready-badargs'),
 };
 const name = (url: string) => new URL(url).pathname.slice(1);
 const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
@@ -71,6 +85,7 @@ const PLAN: [keyof typeof urls, string[][]][] = [
   ['empty', [...DATABASE_COMMANDS, ...PROCESSES]],
   ['older', [['status'], ...PROCESSES]],
   ['newer', [['status'], ['migrate'], ...PROCESSES]],
+  ['badArguments', BAD_ARGUMENTS.map(([args]) => args)],
 ];
 let runs: Run[] = [];
 
@@ -187,6 +202,19 @@ describe('a database that is not ready for this build', () => {
         `^DatabaseNotReadyError: database ${name(urls.newer)} is at migration ${FUTURE}, ` +
           `newer than this build \\(which expects ${LATEST}\\): upgrade ledgerline$`,
       ),
+    );
+  });
+
+  it('a bad argument is named as such (exit 2) before the database is looked at, missing or not', async () => {
+    const seen = runs
+      .filter((r) => r.state === 'badArguments')
+      .map((r) => ({ command: r.command, status: r.status, firstLine: r.stderr.split('\n')[0] }));
+    expect(seen).toEqual(
+      BAD_ARGUMENTS.map(([args, line]) => ({
+        command: args.join(' '),
+        status: 2,
+        firstLine: expect.stringContaining(line) as unknown,
+      })).sort((a, b) => a.command.localeCompare(b.command)),
     );
   });
 });

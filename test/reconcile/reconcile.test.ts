@@ -317,4 +317,26 @@ describe('reconciliation after a backfill of the simulator', () => {
       await clients.close();
     }
   });
+
+  it('a nightly `recent` re-counts each window once: those finished since the last passed re-count began, and one a sync reads again', async () => {
+    const { pool } = pipeline.runtime;
+    const nightly = () => runReconciliation(pipeline.runtime, { accountId: pipeline.accountId, recount: 'recent' });
+    const recent = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM sync_window WHERE status = 'done' AND finished_at >= now() - interval '3 days'`,
+    );
+    // A full check re-counts every recent window; it passes, so the next night has seen them all.
+    const first = check(await reconcile('recent'), 'window-counts');
+    expect(first.passed).toBe(true);
+    expect(first.windowsRecounted).toBe(recent.rows[0]!.n);
+    expect(check(await nightly(), 'window-counts').windowsRecounted).toBe(0);
+
+    // The next night's sync reads one window again (its lookback): that one, and only it, is re-counted.
+    const touched = await pool.query<{ id: string }>(
+      `UPDATE sync_window SET finished_at = now() WHERE id = (SELECT id FROM sync_window WHERE stream = 'spot' AND status = 'done' ORDER BY window_end DESC LIMIT 1) RETURNING id`,
+    );
+    expect(touched.rows).toHaveLength(1);
+    const night = check(await nightly(), 'window-counts');
+    expect(night).toMatchObject({ passed: true, windowsRecounted: 1 });
+    expect(check(await nightly(), 'window-counts').windowsRecounted).toBe(0);
+  });
 });

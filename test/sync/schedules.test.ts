@@ -21,13 +21,18 @@ afterAll(async () => {
   await pipeline?.close();
 });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 60_000,
+  pollMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
 
@@ -49,6 +54,15 @@ describe('schedules', () => {
       expect((await market.getJobSchedulers()).map((s) => s.key).sort()).toEqual(['net-flow-poll', 'oi-limit-poll']);
 
       pipeline.startWorkers();
+      // One scheduled night is the test: the next (every 2 s here) would plan the same windows again
+      // while the first is read and reconciled.
+      await until(
+        async () => (await sync.getJobs(['completed', 'active'])).some((j) => j.name === 'nightly'),
+        (fired) => fired,
+        60_000,
+        50,
+      );
+      await sync.removeJobScheduler('nightly-sync');
       // The scheduled nightly job fans out to the account, plans its windows, and every window gets read.
       const windows = await until(
         () => db.prisma.syncWindow.findMany({ where: { accountId: pipeline.accountId } }),
@@ -73,6 +87,10 @@ describe('schedules', () => {
         () => db.prisma.reconciliationReport.findMany({ where: { accountId: pipeline.accountId } }),
         (rows) => rows.length > 0,
       );
+      const failed = (reports[0]!.checks as { name: string; passed: boolean; failures: string[] }[]).filter(
+        (c) => !c.passed,
+      );
+      expect(failed).toEqual([]);
       expect(reports[0]!.passed).toBe(true);
       // Market data polls stored their series.
       await until(

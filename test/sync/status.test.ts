@@ -86,9 +86,9 @@ describe('status', () => {
     // Positions synced 10 days ago: no warning for them; the futures ledger (also behind a horizon)
     // was never synced on this account, and is warned about.
     expect(horizonWarnings(statuses, 150 * DAY)).toEqual([
-      'futures-ledger have never been synced: the exchange keeps only 366 days of them',
+      'futures-ledger: never synced; the exchange keeps only 366 days of it',
     ]);
-    expect(horizonWarnings([], now).join(' ')).toMatch(/never been synced/);
+    expect(horizonWarnings([], now).join(' ')).toMatch(/never synced/);
   });
 
   it('reports the gap before the first covered range (planned, never read) and after the last, up to now', async () => {

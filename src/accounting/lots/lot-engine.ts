@@ -3,7 +3,7 @@ import type { Decimal } from 'decimal.js';
 import { ValidationError } from '../../errors/index.ts';
 import { minus, plus, share, ZERO } from './lot-arithmetic.ts';
 import type { LotMethod } from './lot-method.ts';
-import { OpenLots } from './open-lots.ts';
+import { OpenLots, type OpenLotsState } from './open-lots.ts';
 
 /** One disposal matched to one lot (or to no lot: the part beyond the holdings). */
 export interface LotMatch {
@@ -22,6 +22,13 @@ export interface LotMatch {
   readonly beyondHoldings: boolean;
 }
 
+/** A LotEngine's whole state: every coin's lots (in the order the coins first moved) and the arrival counter. */
+export interface LotEngineState {
+  readonly coins: readonly { readonly coin: string; readonly lots: OpenLotsState }[];
+  /** The `seq` the next lot gets. */
+  readonly nextSeq: number;
+}
+
 /**
  * Lots of every coin under one method. Pure and synchronous: the caller walks the history in time
  * order and says what was acquired and disposed of, with values in the valuation currency, which
@@ -35,6 +42,21 @@ export class LotEngine {
     readonly method: LotMethod,
     readonly currency: string,
   ) {}
+
+  /** An engine that goes on exactly as the one whose `snapshot` this is would have. */
+  static restore(method: LotMethod, currency: string, state: LotEngineState): LotEngine {
+    const engine = new LotEngine(method, currency);
+    for (const { coin, lots } of state.coins) engine.coins.set(coin, OpenLots.restore(method, lots));
+    engine.seq = state.nextSeq;
+    return engine;
+  }
+
+  snapshot(): LotEngineState {
+    return {
+      coins: [...this.coins].map(([coin, lots]) => ({ coin, lots: lots.snapshot() })),
+      nextSeq: this.seq,
+    };
+  }
 
   /** Coins come in: a lot of `quantity` costing `cost` (null: unpriced). */
   acquire(coin: string, quantity: Decimal, cost: Decimal | null, atMs: number, recordIds: string): void {

@@ -5,6 +5,21 @@ import { minus, plus, share, unitCostAbove, ZERO } from './lot-arithmetic.ts';
 import type { LotMethod } from './lot-method.ts';
 
 /**
+ * One coin's open lots exactly as held (a gains checkpoint, gains-checkpoint-store.ts): the lots in
+ * the order the method keeps them, which is not always their order of use. A HIFO heap is kept
+ * as its array: a lot partly taken keeps its place at the top although the rounding of its
+ * remaining cost may move its unit cost a hair below a child's, so the next choice depends on the
+ * array, not on the ordering alone.
+ */
+export interface OpenLotsState {
+  readonly lots: readonly Lot[];
+  readonly held: Decimal;
+  /** Average cost's pool: the priced quantity and its remaining cost (zero under other methods). */
+  readonly pooledQuantity: Decimal;
+  readonly pooledCost: Decimal;
+}
+
+/**
  * The open lots of one coin and the order a method consumes them in. Only open lots are held:
  * a lot consumed to zero is dropped, so memory follows the holdings, not the history.
  *
@@ -24,6 +39,23 @@ export class OpenLots {
   private held = ZERO;
 
   constructor(private readonly method: LotMethod) {}
+
+  /** Lots that go on exactly as those whose `snapshot` this is. */
+  static restore(method: LotMethod, state: OpenLotsState): OpenLots {
+    const lots = new OpenLots(method);
+    for (const lot of state.lots) lots.lots.push({ ...lot });
+    lots.held = state.held;
+    lots.pooledQuantity = state.pooledQuantity;
+    lots.pooledCost = state.pooledCost;
+    return lots;
+  }
+
+  /** The lots as they are held now, copied: what `restore` takes back. */
+  snapshot(): OpenLotsState {
+    // Lots are mutated in place (quantity, cost) as they are taken from: copies, not references.
+    const lots = this.lots.slice(this.head).map((lot) => ({ ...lot! }));
+    return { lots, held: this.held, pooledQuantity: this.pooledQuantity, pooledCost: this.pooledCost };
+  }
 
   get quantity(): Decimal {
     return this.held;

@@ -13,6 +13,13 @@ export interface OpenPriceBookOptions {
   readonly currency: string;
   /** How old a point may be and still price an instant (config PRICE_TOLERANCE, in ms). */
   readonly toleranceMs: number;
+  /**
+   * The earliest instant the caller will value (a walk resumed from a gains checkpoint). The feed
+   * then starts at the points `toleranceMs` before it instead of the first point: for any instant
+   * from `fromMs` on, an older point is beyond the tolerance and the book answers as if it had read
+   * every point (the latest point of each pair within the tolerance, ties decided by source).
+   */
+  readonly fromMs?: number | undefined;
 }
 
 /** Points fetched per round trip: the most the feed holds at once, besides one point per pair. */
@@ -34,7 +41,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function openPriceBook(db: pg.ClientBase, options: OpenPriceBookOptions): Promise<PriceBook> {
   if (!UUID.test(options.accountId)) throw new ValidationError('accountId', 'must be a UUID', options.accountId);
-  const feed = new PricePages(db, options.accountId);
+  const feed = new PricePages(
+    db,
+    options.accountId,
+    options.fromMs === undefined ? undefined : options.fromMs - options.toleranceMs,
+  );
   return new ForwardPriceBook(options.currency, options.toleranceMs, feed);
 }
 
@@ -65,10 +76,15 @@ class PricePages implements PointFeed {
   private lastId = '0';
   private done = false;
 
+  /** `fromMs`: the first point's earliest time (all points when undefined). */
   constructor(
     private readonly db: pg.ClientBase,
     private readonly accountId: string,
-  ) {}
+    fromMs?: number,
+  ) {
+    // The keyset is "after (time, id)", and ids start at 1: every point at fromMs itself is read.
+    if (fromMs !== undefined) this.lastMs = String(fromMs);
+  }
 
   async next(): Promise<PricePoint | undefined> {
     if (this.index >= this.page.length) {

@@ -2,7 +2,8 @@ import { QUEUE } from '../../../jobs/definitions.ts';
 import { enqueueWindows } from '../../../jobs/ingest/enqueue-windows.ts';
 import type { Runtime } from '../../../jobs/runtime.ts';
 import { planBackfill } from '../../ingest/backfill-plan.ts';
-import { accountCoverage, ensureWindows, type SyncWindowRow } from '../../ingest/coverage/window-store.ts';
+import { accountCoverage } from '../../ingest/coverage/coverage-summary.ts';
+import { ensureWindows, type SyncWindowRow } from '../../ingest/coverage/window-store.ts';
 import type { StreamChoice } from '../../streams/registry.ts';
 import { exchangeNow } from './exchange-now.ts';
 

@@ -29,34 +29,40 @@ export function registerBackfillCommand(program: Command): void {
     .option('--refetch', 'read again windows that are already complete')
     .option('--with-worker', 'process the jobs in this process too (no separate `ledgerline worker` needed)')
     .action((options: BackfillOptions) =>
-      runTool(async (config) => {
-        // Every argument is checked before anything is written or enqueued.
-        const stream = parseStreamChoice(options.stream);
-        const from = parseInstant('--from', options.from);
-        const to = options.to === undefined ? Date.now() : parseInstant('--to', options.to);
-        const runtime = createRuntime(config);
-        const workers = options.withWorker ? startWorkers(runtime) : undefined;
-        try {
-          const started = await startBackfill(runtime, {
-            account: options.account,
-            stream,
-            from,
-            to,
-            refetch: options.refetch,
-          });
-          const title = `backfill ${options.account} ${stream} ${formatInstant(from)} .. ${formatInstant(to)}`;
-          const account = await runtime.accounts.get(options.account);
-          await watchWindows(runtime, started, {
-            title,
-            inProcessWorker: Boolean(workers),
-            record: { accountId: account.id, by: 'ledgerline backfill' },
-          });
-          // As after the nightly sync: the trades just read imply prices (idempotent).
-          await refreshAccountTradePrices(runtime, account.id);
-        } finally {
-          await workers?.close();
-          await runtime.close();
-        }
-      }),
+      runTool(
+        async (config, { stream, from, to }) => {
+          const runtime = createRuntime(config);
+          const workers = options.withWorker ? startWorkers(runtime) : undefined;
+          try {
+            const started = await startBackfill(runtime, {
+              account: options.account,
+              stream,
+              from,
+              to,
+              refetch: options.refetch,
+            });
+            const title = `backfill ${options.account} ${stream} ${formatInstant(from)} .. ${formatInstant(to)}`;
+            const account = await runtime.accounts.get(options.account);
+            await watchWindows(runtime, started, {
+              title,
+              inProcessWorker: Boolean(workers),
+              record: { accountId: account.id, by: 'ledgerline backfill' },
+            });
+            // As after the nightly sync: the trades just read imply prices (idempotent).
+            await refreshAccountTradePrices(runtime, account.id);
+          } finally {
+            await workers?.close();
+            await runtime.close();
+          }
+        },
+        {
+          // Every argument is checked before a store is asked anything, or written or enqueued.
+          input: () => ({
+            stream: parseStreamChoice(options.stream),
+            from: parseInstant('--from', options.from),
+            to: options.to === undefined ? Date.now() : parseInstant('--to', options.to),
+          }),
+        },
+      ),
     );
 }

@@ -43,7 +43,7 @@ export function registerReconcileCommand(program: Command): void {
     .requiredOption('--account <name>', 'a registered account')
     .option(
       '--recount <mode>',
-      'windows re-counted at the exchange: none, recent (finished in the last 3 days) or all',
+      'windows re-counted at the exchange: none, recent (finished since the last passed re-count, within 3 days), all or edge',
       'recent',
     )
     .option(
@@ -52,41 +52,43 @@ export function registerReconcileCommand(program: Command): void {
     )
     .option('--json', 'print the report as one JSON object instead of the text')
     .action((options: ReconcileOptions) =>
-      runTool(async (config) => {
-        const recount = parseRecountMode(options.recount);
-        const runtime = createRuntime(config, { poolSize: 4 });
-        const progress = new CheckProgressView();
-        try {
-          const account = await runtime.accounts.get(options.account);
-          const startedAt = new Date();
-          let report: ReconciliationReport;
+      runTool(
+        async (config, recount) => {
+          const runtime = createRuntime(config, { poolSize: 4 });
+          const progress = new CheckProgressView();
           try {
-            // Every check but the coverage one asks the exchange: a dead one is said at once (exit 3).
-            if (recount !== 'none') await assertExchangeAnswers(runtime, account);
-            report = await runReconciliation(runtime, {
-              accountId: account.id,
-              recount,
-              full: options.full ?? false,
-              onCheck: (...args) => progress.update(...args),
-            });
-          } catch (error) {
-            // A run like the worker's: a reconciliation that could not finish is a failed one.
-            const run = { kind: 'reconciliation' as const, accountId: account.id, by: BY, startedAt, error };
-            await recordFailedRun(runtime, run).catch(() => undefined);
-            throw error;
+            const account = await runtime.accounts.get(options.account);
+            const startedAt = new Date();
+            let report: ReconciliationReport;
+            try {
+              // Every check but the coverage one asks the exchange: a dead one is said at once (exit 3).
+              if (recount !== 'none') await assertExchangeAnswers(runtime, account);
+              report = await runReconciliation(runtime, {
+                accountId: account.id,
+                recount,
+                full: options.full ?? false,
+                onCheck: (...args) => progress.update(...args),
+              });
+            } catch (error) {
+              // A run like the worker's: a reconciliation that could not finish is a failed one.
+              const run = { kind: 'reconciliation' as const, accountId: account.id, by: BY, startedAt, error };
+              await recordFailedRun(runtime, run).catch(() => undefined);
+              throw error;
+            }
+            progress.stop();
+            await recordReconciliationRun(runtime, report, BY);
+            if (options.json) printJson(reportJson(report));
+            else {
+              console.log(report.summary);
+              console.log(`report ${report.id}`);
+            }
+            if (!report.passed) process.exitCode = EXIT.failed;
+          } finally {
+            progress.stop();
+            await runtime.close();
           }
-          progress.stop();
-          await recordReconciliationRun(runtime, report, BY);
-          if (options.json) printJson(reportJson(report));
-          else {
-            console.log(report.summary);
-            console.log(`report ${report.id}`);
-          }
-          if (!report.passed) process.exitCode = EXIT.failed;
-        } finally {
-          progress.stop();
-          await runtime.close();
-        }
-      }),
+        },
+        { input: () => parseRecountMode(options.recount) },
+      ),
     );
 }

@@ -39,6 +39,23 @@ function reportCharAsText(value: QueryResultLike): QueryResultLike {
   return value;
 }
 
+type ConnectedAdapter = Awaited<ReturnType<PrismaPg['connect']>>;
+
+/**
+ * The stock adapter runs a migration's script by splitting it at every ";" and sending the pieces
+ * one by one: a function body (`$$ ... ; ... $$`, the coverage triggers of migration
+ * 20261126120642_sync_coverage) is cut apart ("unterminated dollar-quoted string"), and the pieces
+ * run outside any transaction. This one sends the script whole, as Prisma's native engine does:
+ * one simple-protocol query (no parameters), which Postgres runs as one implicit transaction, so a
+ * migration applies entirely or not at all. Errors take the adapter's own way (`executeRaw`).
+ */
+function wholeScripts(adapter: ConnectedAdapter): ConnectedAdapter {
+  adapter.executeScript = async (script: string) => {
+    await adapter.executeRaw({ sql: script, args: [], argTypes: [] });
+  };
+  return adapter;
+}
+
 /**
  * The stock factory drops the shadow database while its own pool still holds
  * a connection to it ("is being accessed by other users"), leaving it behind.
@@ -59,7 +76,7 @@ export class ShadowSafePrismaPg extends PrismaPg {
    * here so that `disposeAll` can end its pool.
    */
   override async connect(): ReturnType<PrismaPg['connect']> {
-    const adapter = await super.connect();
+    const adapter = wholeScripts(await super.connect());
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       this.#open.delete(adapter);
@@ -77,7 +94,7 @@ export class ShadowSafePrismaPg extends PrismaPg {
   override async connectToShadowDb(): ReturnType<PrismaPg['connect']> {
     const database = `prisma_migrate_shadow_db_${randomUUID()}`;
     await this.#admin(`CREATE DATABASE "${database}"`);
-    const adapter = await new PrismaPg({ ...this.#pgConfig, database }).connect();
+    const adapter = wholeScripts(await new PrismaPg({ ...this.#pgConfig, database }).connect());
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       await dispose();

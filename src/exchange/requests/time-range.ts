@@ -48,11 +48,11 @@ export function checkTimeRange(rule: TimeRangeRule) {
     }
     if (rule.horizonDays !== undefined) {
       const oldest = now - rule.horizonDays * DAY_MS;
-      const rule3m = `must not be older than ${rule.horizonDays} days before now (only the last 3 months can be queried)`;
+      const beyondHorizon = `must not be older than ${rule.horizonDays} days before now (the exchange serves no older records)`;
       if (start !== undefined && start < oldest) {
-        ctx.addIssue({ code: 'custom', path: ['startTime'], message: rule3m });
+        ctx.addIssue({ code: 'custom', path: ['startTime'], message: beyondHorizon });
       } else if (givenEnd !== undefined && givenEnd < oldest) {
-        ctx.addIssue({ code: 'custom', path: ['endTime'], message: rule3m });
+        ctx.addIssue({ code: 'custom', path: ['endTime'], message: beyondHorizon });
       }
     }
   };

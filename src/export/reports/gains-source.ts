@@ -1,5 +1,6 @@
 import type pg from 'pg';
 
+import { checkpointKey } from '../../accounting/gains/gains-checkpoint-key.ts';
 import type { GainsEvent } from '../../accounting/gains/gains-event.ts';
 import { type GainsMethod, lotMethodOf } from '../../accounting/gains/gains-method.ts';
 import { THIRTY_DAYS, type UkMatch, UkMatcher } from '../../accounting/gains/uk-matching.ts';
@@ -11,6 +12,7 @@ import { openPriceBook } from '../../accounting/prices/open-price-book.ts';
 import type { PriceBook } from '../../accounting/prices/price-book.ts';
 import { readLedgerEntries } from '../../booking/ledger-entry-cursor.ts';
 import type { ReportParams } from '../report-definition.ts';
+import { checkpointedWalk } from './checkpointed-walk.ts';
 
 export const DEFAULT_VALUATION_CURRENCY = 'USDT';
 
@@ -30,18 +32,28 @@ export function lotSettings(params: ReportParams): LotSettings {
   };
 }
 
-/** Opens a price book for a walk; tests swap in a memory book. */
-export type OpenBook = (db: pg.ClientBase, accountId: string, settings: LotSettings) => Promise<PriceBook>;
+/**
+ * Opens a price book for a walk; tests swap in a memory book. `fromMs`: the walk values nothing
+ * before it (it resumes from a checkpoint), so the book may skip the points older than the tolerance.
+ */
+export type OpenBook = (
+  db: pg.ClientBase,
+  accountId: string,
+  settings: LotSettings,
+  fromMs?: number,
+) => Promise<PriceBook>;
 
-export const openStoredBook: OpenBook = (db, accountId, settings) =>
-  openPriceBook(db, { accountId, currency: settings.currency, toleranceMs: settings.toleranceMs });
+export const openStoredBook: OpenBook = (db, accountId, settings, fromMs) =>
+  openPriceBook(db, { accountId, currency: settings.currency, toleranceMs: settings.toleranceMs, fromMs });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Every gains event of the account's stored spot history up to the period's end (lots carry in
  * from before the period), priced by the book, in walk order, matched by the method's lot order
- * (`de`: FIFO). Events before the period are computed (they shape the lots) but not yielded.
+ * (`de`: FIFO). Events before the period are computed (they shape the lots) but not yielded. The
+ * walk starts from a stored lot state at or before the period's start where one is valid
+ * (checkpointed-walk.ts), with the same events as from the first record.
  */
 export function gainsEvents(
   params: ReportParams,
@@ -49,6 +61,11 @@ export function gainsEvents(
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
 ): AsyncGenerator<GainsEvent> {
+  const key = checkpointKey(params.accountId, settings);
+  // Only over the stored prices: the input log sees those, not a book a caller brought (tests' memory books).
+  if (key !== null && openBook === openStoredBook) {
+    return checkpointedWalk(params, db, settings, openBook, key, Date.now());
+  }
   const engine = (currency: string) => new LotEngine(lotMethodOf(settings.method), currency);
   return walkPeriod(params, db, settings, openBook, engine, 0, (match) => match.disposedAtMs);
 }
@@ -56,7 +73,8 @@ export function gainsEvents(
 /**
  * The same walk under HMRC's share matching (uk-matching.ts). A disposal near the period's end is
  * matched with acquisitions in the 30 days after it, so the history is read 31 days past the end
- * (as far as it is stored); disposals and income after the end are not yielded.
+ * (as far as it is stored); disposals and income after the end are not yielded. Always from the
+ * first record: the matcher's state is never checkpointed (gains-checkpoint-key.ts says why).
  */
 export function ukGainsEvents(
   params: ReportParams,

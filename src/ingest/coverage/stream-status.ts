@@ -1,7 +1,8 @@
 import type pg from 'pg';
 
+import { msParam } from '../../db/sql-time.ts';
 import { isStream, type Stream, streamDefinition, STREAMS } from '../../streams/registry.ts';
-import { coveredRanges, findGaps, type Range } from './window-store.ts';
+import { parseRanges, type Range, rangesJson } from './coverage-summary.ts';
 
 export interface StreamStatus {
   stream: Stream;
@@ -27,56 +28,76 @@ export interface StreamStatus {
 /**
  * One account's coverage, per stream and scope: what the status command shows. `now` ends the
  * span gaps are judged over (taken once by the caller).
+ *
+ * One statement, reading the coverage summary and the windows not done (coverage-summary.ts):
+ * a handful of rows however many nights have passed. The span is judged from the first planned
+ * instant to now, so history never read at either end (a backfill whose first windows failed, a
+ * sync that stopped running) shows as a gap too.
  */
 export async function streamStatuses(
   pool: pg.Pool,
   accountId: string,
   now: number = Date.now(),
 ): Promise<StreamStatus[]> {
-  const keys = await pool.query<{ stream: string; scope: string }>(
-    `SELECT DISTINCT stream::text AS stream, scope FROM sync_window WHERE account_id = $1 ORDER BY stream, scope`,
-    [accountId],
-  );
+  const result = await pool.query<{
+    stream: string;
+    scope: string;
+    covered: [string, string][];
+    gaps: [string, string][];
+    failed: [string, string][];
+    open: number;
+    last_success: Date | null;
+    failed_at: Date | null;
+    failed_error: string | null;
+  }>(STATUS_SQL, [accountId, String(now)]);
   const statuses: StreamStatus[] = [];
-  for (const { stream, scope } of keys.rows) {
+  for (const row of result.rows) {
+    const stream = row.stream;
     // The database enum and the registry hold the same names (a test checks it).
     if (!isStream(stream)) continue;
-    const key = { accountId, stream, scope };
-    const covered = await coveredRanges(pool, key);
-    const planned = await plannedSpan(pool, key);
-    // Judged from the first planned instant to now, so history never read at either end (a
-    // backfill whose first windows failed, a sync that stopped running) shows as a gap too.
-    const gaps = planned ? await findGaps(pool, key, planned.start, Math.max(now, planned.end)) : [];
-    const failed = await failedRanges(pool, key);
-    const beyondHorizon = partsBefore(gaps, streamDefinition(stream).horizon?.oldestReadable(now));
-    const facts = await pool.query<{
-      last_success: Date | null;
-      failed_at: Date | null;
-      failed_error: string | null;
-      open: number;
-    }>(
-      `SELECT max(finished_at) FILTER (WHERE status = 'done') AS last_success,
-              (array_agg(updated_at ORDER BY updated_at DESC) FILTER (WHERE last_error IS NOT NULL))[1] AS failed_at,
-              (array_agg(last_error ORDER BY updated_at DESC) FILTER (WHERE last_error IS NOT NULL))[1] AS failed_error,
-              count(*) FILTER (WHERE status <> 'done')::int AS open
-         FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3`,
-      [accountId, stream, scope],
-    );
-    const f = facts.rows[0]!;
+    const gaps = parseRanges(row.gaps);
     statuses.push({
       stream,
-      scope,
-      covered,
+      scope: row.scope,
+      covered: parseRanges(row.covered),
       gaps,
-      failed,
-      beyondHorizon,
-      lastSuccess: f.last_success,
-      lastFailure: f.failed_at && f.failed_error ? { at: f.failed_at, error: f.failed_error } : null,
-      windowsOpen: f.open,
+      failed: parseRanges(row.failed),
+      beyondHorizon: partsBefore(gaps, streamDefinition(stream).horizon?.oldestReadable(now)),
+      lastSuccess: row.last_success,
+      lastFailure: row.failed_at && row.failed_error ? { at: row.failed_at, error: row.failed_error } : null,
+      windowsOpen: row.open,
     });
   }
   return statuses;
 }
+
+// Per stream scope of the account ($1), now $2. `o`: the windows not done (sync_window_open_idx);
+// `p`: the planned span, from the earliest window's start to the latest one's end; `failed`: the
+// failed windows merged, less what done windows cover (a failure since read again is no failure).
+const STATUS_SQL = `
+  SELECT c.stream::text AS stream, c.scope,
+         ${rangesJson('c.covered')} AS covered,
+         ${rangesJson(`CASE WHEN p.start IS NULL THEN '{}'::tstzmultirange
+                            ELSE tstzmultirange(tstzrange(p.start, greatest(${msParam(2)}, p."end"), '[)')) - c.covered END`)} AS gaps,
+         ${rangesJson('o.failed - c.covered')} AS failed,
+         o.open, s.last_success, f.at AS failed_at, f.error AS failed_error
+    FROM sync_coverage c
+   CROSS JOIN LATERAL (
+         SELECT count(*)::int AS open, min(w.window_start) AS start, max(w.window_end) AS "end",
+                COALESCE(range_agg(tstzrange(w.window_start, w.window_end, '[)')) FILTER (WHERE w.status = 'failed'),
+                         '{}'::tstzmultirange) AS failed
+           FROM sync_window w
+          WHERE w.account_id = c.account_id AND w.stream = c.stream AND w.scope = c.scope AND w.status <> 'done') o
+   CROSS JOIN LATERAL (SELECT least(lower(c.covered), o.start) AS start, greatest(upper(c.covered), o."end") AS "end") p
+   CROSS JOIN LATERAL (
+         SELECT max(w.finished_at) AS last_success FROM sync_window w
+          WHERE w.account_id = c.account_id AND w.stream = c.stream AND w.scope = c.scope AND w.status = 'done') s
+    LEFT JOIN LATERAL (
+         SELECT w.updated_at AS at, w.last_error AS error FROM sync_window w
+          WHERE w.account_id = c.account_id AND w.stream = c.stream AND w.scope = c.scope AND w.last_error IS NOT NULL
+          ORDER BY w.updated_at DESC LIMIT 1) f ON true
+   WHERE c.account_id = $1
+   ORDER BY c.stream::text, c.scope`;
 
 /** The parts of `ranges` before `instant` (none when there is no such instant). */
 export function partsBefore(ranges: readonly Range[], instant: number | undefined): Range[] {
@@ -88,39 +109,6 @@ export function partsBefore(ranges: readonly Range[], instant: number | undefine
 export function partsFrom(ranges: readonly Range[], instant: number | undefined): Range[] {
   if (instant === undefined) return [...ranges];
   return ranges.filter((r) => r.end > instant).map((r) => ({ start: Math.max(r.start, instant), end: r.end }));
-}
-
-type StreamKey = { accountId: string; stream: Stream; scope: string };
-
-/** From the start of the earliest window ever planned to the end of the latest. */
-async function plannedSpan(pool: pg.Pool, key: StreamKey): Promise<Range | null> {
-  const result = await pool.query<{ start: string | null; end: string | null }>(
-    `SELECT (extract(epoch from min(window_start)) * 1000)::bigint::text AS start,
-            (extract(epoch from max(window_end)) * 1000)::bigint::text AS "end"
-       FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3`,
-    [key.accountId, key.stream, key.scope],
-  );
-  const row = result.rows[0];
-  return row?.start && row.end ? { start: Number(row.start), end: Number(row.end) } : null;
-}
-
-/** Failed windows, merged, less whatever done windows cover (a failure since read again is no failure). */
-async function failedRanges(pool: pg.Pool, key: StreamKey): Promise<Range[]> {
-  const result = await pool.query<{ start: string; end: string }>(
-    `WITH failed AS (
-       SELECT COALESCE(range_agg(tstzrange(window_start, window_end, '[)')) FILTER (WHERE status = 'failed'),
-                       '{}'::tstzmultirange) AS f,
-              COALESCE(range_agg(tstzrange(window_start, window_end, '[)')) FILTER (WHERE status = 'done'),
-                       '{}'::tstzmultirange) AS d
-         FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3
-     )
-     SELECT (extract(epoch from lower(g)) * 1000)::bigint::text AS start,
-            (extract(epoch from upper(g)) * 1000)::bigint::text AS "end"
-       FROM (SELECT unnest(f - d) AS g FROM failed) x
-      ORDER BY lower(g)`,
-    [key.accountId, key.stream, key.scope],
-  );
-  return result.rows.map((r) => ({ start: Number(r.start), end: Number(r.end) }));
 }
 
 /**
@@ -137,7 +125,7 @@ export function horizonWarnings(statuses: readonly StreamStatus[], now: number):
     if (!horizon) continue;
     const scoped = statuses.filter((s) => s.stream === stream);
     if (scoped.length === 0) {
-      warnings.push(`${stream} have never been synced: the exchange keeps only ${horizon.days} days of them`);
+      warnings.push(`${stream}: never synced; the exchange keeps only ${horizon.days} days of it`);
       continue;
     }
     // The scope synced least recently decides: its oldest unsynced records leave first.
@@ -145,7 +133,7 @@ export function horizonWarnings(statuses: readonly StreamStatus[], now: number):
     const days = (now - latest) / 86_400_000;
     if (days > horizon.days - HORIZON_WARNING_MARGIN_DAYS) {
       warnings.push(
-        `${stream} not synced for ${Math.floor(days)} days: the exchange forgets them after ${horizon.days} days`,
+        `${stream}: not synced for ${Math.floor(days)} days; the exchange forgets its records after ${horizon.days} days`,
       );
     }
   }

@@ -3,6 +3,9 @@ import type pg from 'pg';
 import type { TimeWindow } from '../../exchange/index.ts';
 import type { Stream } from '../../streams/registry.ts';
 
+// Coverage is read from its summary (sync_coverage); kept importable from here, beside the windows.
+export { accountCoverage, coveredRanges, findGaps, type Range, settleCoveredWindows } from './coverage-summary.ts';
+
 export type WindowStatus = 'pending' | 'running' | 'done' | 'failed';
 
 /** A window of one stream and scope of an account: the half-open [start, end), Unix ms. */
@@ -114,51 +117,6 @@ export async function failWindow(db: pg.Pool, id: string, error: string, final: 
   );
 }
 
-/** A covered or missing stretch of a stream: the same [start, end) shape as a window. */
-export type Range = TimeWindow;
-
-/**
- * The parts of [from, to) that no done window of the stream covers, oldest
- * first. Computed by Postgres multirange arithmetic over the ledger.
- */
-export async function findGaps(
-  db: pg.Pool,
-  key: { accountId: string; stream: Stream; scope: string },
-  from: number,
-  to: number,
-): Promise<Range[]> {
-  const result = await db.query<{ start: string; end: string }>(
-    `WITH covered AS (
-       SELECT COALESCE(range_agg(tstzrange(window_start, window_end, '[)')), '{}'::tstzmultirange) AS r
-         FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3 AND status = 'done'
-     ), gaps AS (
-       SELECT unnest(tstzmultirange(tstzrange((timestamptz 'epoch' + $4 * interval '1 millisecond'), (timestamptz 'epoch' + $5 * interval '1 millisecond'), '[)')) - covered.r) AS g
-         FROM covered
-     )
-     SELECT (extract(epoch from lower(g)) * 1000)::bigint::text AS start,
-            (extract(epoch from upper(g)) * 1000)::bigint::text AS "end"
-       FROM gaps ORDER BY lower(g)`,
-    [key.accountId, key.stream, key.scope, String(from), String(to)],
-  );
-  return result.rows.map((r) => ({ start: Number(r.start), end: Number(r.end) }));
-}
-
-/** The covered ranges of a stream (done windows merged), oldest first. */
-export async function coveredRanges(
-  db: pg.Pool,
-  key: { accountId: string; stream: Stream; scope: string },
-): Promise<Range[]> {
-  const result = await db.query<{ start: string; end: string }>(
-    `SELECT (extract(epoch from lower(g)) * 1000)::bigint::text AS start,
-            (extract(epoch from upper(g)) * 1000)::bigint::text AS "end"
-       FROM (SELECT unnest(range_agg(tstzrange(window_start, window_end, '[)'))) AS g
-               FROM sync_window WHERE account_id = $1 AND stream = $2 AND scope = $3 AND status = 'done') x
-      ORDER BY lower(g)`,
-    [key.accountId, key.stream, key.scope],
-  );
-  return result.rows.map((r) => ({ start: Number(r.start), end: Number(r.end) }));
-}
-
 /**
  * Windows of an account that were planned but never finished (failed,
  * pending, or left running by a worker that died), oldest first.
@@ -221,57 +179,4 @@ export async function narrowWindowStart(db: pg.Pool | pg.ClientBase, id: string,
           AND o.window_start = timestamptz 'epoch' + $2::bigint * interval '1 millisecond')`,
     [id, String(start)],
   );
-}
-
-/**
- * Every stream's and scope's coverage of an account in one statement: done windows merged, as
- * intervals (whatever boundaries the windows were cut at), oldest first. An unknown stream or
- * scope has none.
- */
-export async function accountCoverage(
-  db: pg.Pool,
-  accountId: string,
-): Promise<(stream: Stream, scope: string) => readonly Range[]> {
-  const result = await db.query<{ stream: Stream; scope: string; start: string; end: string }>(
-    `SELECT stream, scope, (extract(epoch from lower(g)) * 1000)::bigint::text AS start,
-            (extract(epoch from upper(g)) * 1000)::bigint::text AS "end"
-       FROM (SELECT stream, scope, unnest(range_agg(tstzrange(window_start, window_end, '[)'))) AS g
-               FROM sync_window WHERE account_id = $1 AND status = 'done' GROUP BY stream, scope) x
-      ORDER BY stream, scope, lower(g)`,
-    [accountId],
-  );
-  const byKey = new Map<string, Range[]>();
-  for (const row of result.rows) {
-    const key = `${row.stream}\u0000${row.scope}`;
-    const list = byKey.get(key) ?? [];
-    list.push({ start: Number(row.start), end: Number(row.end) });
-    byKey.set(key, list);
-  }
-  return (stream, scope) => byKey.get(`${stream}\u0000${scope}`) ?? [];
-}
-
-/**
- * Marks done the unfinished windows (pending or failed, never one being read) that other done
- * windows already cover wholly: a window planned before the grid, or by another `--from`, whose
- * stretch a later read completed. Retrying it would read the stretch again, and one of a
- * forgetting stream would later be reported lost although its records are stored. Returns how
- * many were settled. (finished_at stays empty: nothing was read, so it is no sync's success.)
- */
-export async function settleCoveredWindows(
-  db: pg.Pool | pg.ClientBase,
-  accountId: string,
-  streams: readonly Stream[],
-): Promise<number> {
-  const result = await db.query(
-    `WITH covered AS (
-       SELECT stream, scope, range_agg(tstzrange(window_start, window_end, '[)')) AS r
-         FROM sync_window WHERE account_id = $1 AND stream = ANY($2::sync_stream[]) AND status = 'done'
-        GROUP BY stream, scope)
-     UPDATE sync_window w SET status = 'done', updated_at = now()
-       FROM covered c
-      WHERE w.account_id = $1 AND w.stream = c.stream AND w.scope = c.scope AND w.status IN ('pending', 'failed')
-        AND c.r @> tstzrange(w.window_start, w.window_end, '[)')`,
-    [accountId, streams],
-  );
-  return result.rowCount ?? 0;
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import type { ExchangeClient } from '../../exchange/index.ts';
-import { coveredRanges, type Range } from '../../ingest/coverage/window-store.ts';
+import { coveredRanges, type Range } from '../../ingest/coverage/coverage-summary.ts';
 import { RUNNING_BALANCE_STREAM } from '../../streams/registry.ts';
 import { spotRecord } from '../../streams/spot/pager.ts';
 import { instant } from '../describe.ts';

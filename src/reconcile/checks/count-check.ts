@@ -28,6 +28,8 @@ export interface CountCheckOptions {
   client: () => Promise<ExchangeClient>;
   /** Keeps what the other checks will ask of the spot re-reads (fresh-reads.ts). */
   fresh?: FreshReads;
+  /** A full check: `recent` re-counts every window of its days, not only those finished since the last re-count. */
+  full?: boolean;
 }
 
 /**
@@ -35,7 +37,9 @@ export interface CountCheckOptions {
  * returns for that window now. The window is paged again exactly as
  * ingestion pages it and the keys of both sides are compared, so a mismatch
  * names the records on either side. `recent` re-counts the windows finished
- * in the last RECENT_RECOUNT_DAYS days, `all` every done window, `none` none,
+ * in the last RECENT_RECOUNT_DAYS days and since the account's last passed
+ * re-count began (each window the nights' syncs wrote, once: a window is done
+ * again only when a sync reads it again), `all` every done window, `none` none,
  * `edge` the recent ones less the spot windows settled before their read
  * (recount-mode.ts says why and what that gives up).
  *
@@ -55,7 +59,7 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
       mismatches: [],
     };
   }
-  const { windows, settled } = await windowsToRecount(pool, accountId, recount);
+  const { windows, settled } = await windowsToRecount(pool, accountId, recount, options.full ?? false);
   if (settled > 0) {
     base.notes.push(
       `${settled} spot windows that had settled ${EDGE_SETTLED_DAYS} days before their read were not re-read (recount: edge); ` +
@@ -148,8 +152,18 @@ async function windowsToRecount(
   pool: pg.Pool,
   accountId: string,
   recount: Exclude<RecountMode, 'none'>,
+  full: boolean,
 ): Promise<{ windows: WindowName[]; settled: number }> {
-  const recent = recount === 'all' ? '' : `AND finished_at >= now() - interval '${RECENT_RECOUNT_DAYS} days'`;
+  // A window finished before the last re-count that passed began was re-counted by it, and
+  // a mismatch fails the check, so the next run reads that window again: not before.
+  const since = full
+    ? ''
+    : `AND finished_at >= coalesce((SELECT r.started_at FROM reconciliation_report r
+         WHERE r.account_id = $1 AND r.recount <> 'none'
+           AND EXISTS (SELECT 1 FROM jsonb_array_elements(r.checks) c
+                        WHERE c->>'name' = 'window-counts' AND (c->>'passed')::boolean)
+         ORDER BY r.started_at DESC LIMIT 1), '-infinity')`;
+  const recent = recount === 'all' ? '' : `AND finished_at >= now() - interval '${RECENT_RECOUNT_DAYS} days' ${since}`;
   const result = await pool.query<{ stream: Stream; scope: string; start: string; end: string; settled: boolean }>(
     `SELECT stream, scope, ${toMs('window_start')} AS start, ${toMs('window_end')} AS "end",
             (stream = $2::text::sync_stream AND started_at IS NOT NULL

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import { toMs } from '../../db/sql-time.ts';
-import { coveredRanges, findGaps } from '../../ingest/coverage/window-store.ts';
+import { coveredRanges, findGaps } from '../../ingest/coverage/coverage-summary.ts';
 import type { Stream } from '../../streams/registry.ts';
 import { instant, streamName, windowName } from '../describe.ts';
 import type { CoverageCheck, CoverageExtent, CoverageFinding } from '../report-types.ts';
@@ -19,8 +19,9 @@ interface Scoped {
  * window at either edge leaves no gap between the rest, only a shorter range).
  */
 export async function checkCoverage(pool: pg.Pool, accountId: string): Promise<CoverageCheck> {
-  const scoped = await pool.query<Scoped>(
-    `SELECT DISTINCT stream, scope FROM sync_window WHERE account_id = $1 ORDER BY stream, scope`,
+  // The coverage summary: one row per stream scope with any window, however many nights passed.
+  const scoped = await pool.query<Scoped & { windows: number }>(
+    `SELECT stream, scope, windows FROM sync_coverage WHERE account_id = $1 ORDER BY stream, scope`,
     [accountId],
   );
   const findings: CoverageFinding[] = [];
@@ -43,6 +44,7 @@ export async function checkCoverage(pool: pg.Pool, accountId: string): Promise<C
     status: 'pending' | 'running' | 'failed';
     lastError: string | null;
   }>(
+    // The windows not done, through their partial index (sync_window_open_idx).
     `SELECT stream, scope, ${toMs('window_start')} AS start, ${toMs('window_end')} AS "end", status,
             last_error AS "lastError"
        FROM sync_window WHERE account_id = $1 AND status <> 'done' ORDER BY stream, scope, window_start`,
@@ -53,13 +55,11 @@ export async function checkCoverage(pool: pg.Pool, accountId: string): Promise<C
   }
   findings.push(...shrunk(extents, await earlierExtents(pool, accountId)));
 
-  const windows = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM sync_window WHERE account_id = $1`, [
-    accountId,
-  ]);
+  const windows = scoped.rows.reduce((n, row) => n + row.windows, 0);
   return {
     name: 'coverage',
     passed: findings.length === 0,
-    examined: `${windows.rows[0]!.n} windows of ${scoped.rows.length} stream scopes`,
+    examined: `${windows} windows of ${scoped.rows.length} stream scopes`,
     failures: findings.map(describeFinding),
     notes: scoped.rows.length === 0 ? ['no window recorded yet: nothing has been synced'] : [],
     extents,
@@ -67,15 +67,15 @@ export async function checkCoverage(pool: pg.Pool, accountId: string): Promise<C
   };
 }
 
-/** The widest extent per (stream, scope) that earlier reports of the account recorded. */
+/**
+ * The widest extent per (stream, scope) that earlier reports of the account recorded: merged as
+ * each report is stored (reported_coverage_extent, by a trigger), so one row per stream scope is
+ * read, not every report of every night.
+ */
 async function earlierExtents(pool: pg.Pool, accountId: string): Promise<CoverageExtent[]> {
   const result = await pool.query<{ stream: Stream; scope: string; start: string; end: string }>(
-    `SELECT e->>'stream' AS stream, e->>'scope' AS scope,
-            min((e->>'start')::bigint)::text AS start, max((e->>'end')::bigint)::text AS "end"
-       FROM reconciliation_report r,
-            jsonb_path_query(r.checks, '$[*] ? (@.name == "coverage").extents[*]') e
-      WHERE r.account_id = $1
-      GROUP BY 1, 2`,
+    `SELECT stream, scope, start_ms::text AS start, end_ms::text AS "end"
+       FROM reported_coverage_extent WHERE account_id = $1 ORDER BY stream, scope`,
     [accountId],
   );
   return result.rows.map((r) => ({ ...r, start: Number(r.start), end: Number(r.end) }));

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type pg from 'pg';
 
 import { toMs } from '../../db/sql-time.ts';
-import { coveredRanges, type Range } from '../../ingest/coverage/window-store.ts';
+import { coveredRanges, type Range } from '../../ingest/coverage/coverage-summary.ts';
 import { PRODUCT_TYPES } from '../../streams/positions/stream.ts';
 import { instant } from '../describe.ts';
 import type { FuturesLedgerCheck, FuturesWalletReplay, TransferFinding } from '../report-types.ts';

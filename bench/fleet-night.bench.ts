@@ -1,0 +1,220 @@
+/**
+ * bench:fleet-night — one nightly run of many accounts already synced, against what the
+ * exchange's budgets allow.
+ *
+ * The simulator runs in its own process with its real rate limits and BENCH_ACCOUNTS accounts
+ * (default 200), each with a demo-scale history of its own. BENCH_WORKERS `ledgerline worker`
+ * processes (default 1, default settings) do everything, as an operator starts them:
+ *   1. set-up, unmeasured: every account backfills its last BENCH_SETUP_DAYS days (default 30) of
+ *      every stream, then reconciles once (dated yesterday), so that the night finds what a
+ *      night finds: verified balance chains, a passed re-count, the trade price watermark;
+ *   2. the night: the nightly job is enqueued as its cron enqueues it; it fans out the accounts'
+ *      syncs, each sync's finish refreshes prices and enqueues the account's reconciliation.
+ * The night ends when every account's reconciliation report is written.
+ *
+ * The bound is the shortest time the budgets allow for the night's requests (the simulator's
+ * request log): the busiest (UID, endpoint) budget's requests over its per-second limit, and every
+ * request over the per-IP cap (6000 per minute). wallOverBound is the night's wall time over it.
+ *
+ * Prints a table, then one JSON object with the figures as the last line.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+
+import { JOB, QUEUE } from '../jobs/definitions.ts';
+import { enqueueReconciliation } from '../jobs/reconcile/enqueue-reconciliation.ts';
+import { createRuntime } from '../src/app/create-runtime.ts';
+import { startBackfill } from '../src/app/services/backfill.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { dropDatabase } from '../src/db/ensure-database.ts';
+import { migrateDatabase } from '../src/db/migrations.ts';
+import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
+import { spawnSimulator } from '../src/simulator/child-simulator.ts';
+import type { RequestLogEntry } from '../src/simulator/request-log.ts';
+import { admin, budgetBound, type Credentials, round, spawnWorker, stopProcess } from './lib/fleet-kit.ts';
+
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 200);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const SETUP_DAYS = Number(process.env.BENCH_SETUP_DAYS ?? 30);
+const DAY = 86_400_000;
+
+setRootLogger(createRootLogger({ level: 'silent' }));
+const url = new URL(SERVER);
+url.pathname = `/ll_bench_night_${randomBytes(4).toString('hex')}`;
+const databaseUrl = url.toString();
+const prefix = `llbench-${randomBytes(4).toString('hex')}`;
+await migrateDatabase(databaseUrl);
+const sim = await spawnSimulator(['--port', '0', '--seed', '42', '--scale', 'demo', '--anchor', 'today', '--admin']);
+const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+const runtime = createRuntime(config, { prefix });
+const workers: ChildProcess[] = [];
+
+async function until(what: string, done: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not done after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Reports written since `since`, and the last one's end. */
+async function reportsSince(since: Date): Promise<{ reports: number; passed: number; last: Date | null }> {
+  const { rows } = await runtime.pool.query<{ reports: number; passed: number; last: Date | null }>(
+    `SELECT count(*)::int AS reports, count(*) FILTER (WHERE passed)::int AS passed, max(finished_at) AS last
+       FROM reconciliation_report WHERE started_at >= $1`,
+    [since],
+  );
+  return rows[0]!;
+}
+
+try {
+  const credentials: Credentials[] = [sim.demo];
+  for (let i = 1; i < ACCOUNTS; i++) {
+    credentials.push(
+      await admin<Credentials>(sim.url, 'POST', 'accounts', { broker: true, uta: true, withData: true }),
+    );
+  }
+  const ids: string[] = [];
+  const uidOfKey = new Map<string, string>();
+  for (const [i, c] of credentials.entries()) {
+    const name = `night-${String(i).padStart(3, '0')}`;
+    const account = await runtime.accounts.add({
+      name,
+      baseUrl: sim.url,
+      ...c,
+      isBrokerParent: true,
+      isUnifiedAccount: true,
+    });
+    ids.push(account.id);
+    uidOfKey.set(c.apiKey, c.uid);
+  }
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    METRICS_PORT: '0',
+    // No scheduled night of its own during the bench: the night is enqueued below.
+    NIGHTLY_CRON: '0 0 1 1 *',
+  };
+  for (let i = 0; i < WORKERS; i++) workers.push(spawnWorker(env));
+  const ingest = runtime.queues.get(QUEUE.ingest);
+  while ((await ingest.getWorkersCount()) < WORKERS) await new Promise((r) => setTimeout(r, 100));
+
+  // 1. Set-up: the accounts' first sync, then a reconciliation each (yesterday's).
+  const setupStarted = Date.now();
+  const windowIds: string[] = [];
+  for (const [i] of ids.entries()) {
+    const now = Date.now();
+    const name = `night-${String(i).padStart(3, '0')}`;
+    const backfill = await startBackfill(runtime, {
+      account: name,
+      stream: 'all',
+      from: now - SETUP_DAYS * DAY,
+      to: now,
+      now,
+    });
+    windowIds.push(...backfill.windows.map((w) => w.id));
+  }
+  await until(
+    'set-up backfill',
+    async () => {
+      const { rows } = await runtime.pool.query<{ open: number; failed: number }>(
+        `SELECT count(*) FILTER (WHERE status <> 'done')::int AS open, count(*) FILTER (WHERE status = 'failed')::int AS failed
+           FROM sync_window WHERE id = ANY($1::uuid[])`,
+        [windowIds],
+      );
+      if (rows[0]!.failed > 0) throw new Error(`${rows[0]!.failed} set-up windows failed`);
+      return rows[0]!.open === 0;
+    },
+    3_600_000,
+  );
+  const backfillSeconds = (Date.now() - setupStarted) / 1000;
+  const warmUp = new Date();
+  const yesterday = new Date(Date.now() - DAY);
+  for (const id of ids) await enqueueReconciliation(runtime, id, { recount: 'recent', now: yesterday });
+  await until('set-up reconciliation', async () => (await reportsSince(warmUp)).reports >= ACCOUNTS, 3_600_000);
+  const setupSeconds = (Date.now() - setupStarted) / 1000;
+
+  // 2. The night, as the cron enqueues it.
+  await admin(sim.url, 'DELETE', 'requests');
+  await admin(sim.url, 'POST', 'counters/reset');
+  const loadBefore = os.loadavg()[0]!;
+  const nightStarted = new Date();
+  await runtime.queues.untyped(QUEUE.sync).add(JOB.nightly, {});
+  await until('the night', async () => (await reportsSince(nightStarted)).reports >= ACCOUNTS, 3_600_000);
+  const night = await reportsSince(nightStarted);
+  const wallSeconds = (night.last!.getTime() - nightStarted.getTime()) / 1000;
+  const loadAfter = os.loadavg()[0]!;
+  const syncs = await runtime.pool.query<{ last: Date }>(
+    `SELECT max(finished_at) AS last FROM sync_window WHERE finished_at >= $1`,
+    [nightStarted],
+  );
+  const syncSeconds = (syncs.rows[0]!.last.getTime() - nightStarted.getTime()) / 1000;
+
+  const counters = await admin<Record<string, { requests: number; rateLimited: number }>>(sim.url, 'GET', 'counters');
+  const log = (await admin<RequestLogEntry[]>(sim.url, 'GET', 'requests')).filter(
+    (e) => e.time >= nightStarted.getTime(),
+  );
+  const counted = Object.values(counters).reduce((sum, c) => sum + c.requests, 0);
+  const http429 = Object.values(counters).reduce((sum, c) => sum + c.rateLimited, 0);
+  if (log.length < counted) console.error(`request log holds ${log.length} of ${counted} requests: bound understated`);
+  const bound = budgetBound(log, counted, uidOfKey);
+  const perEndpoint = new Map<string, number>();
+  for (const entry of log) perEndpoint.set(entry.path, (perEndpoint.get(entry.path) ?? 0) + 1);
+
+  console.log('');
+  console.log(
+    'bench:fleet-night (one nightly run of accounts already synced; simulator with real limits, own process)',
+  );
+  console.log(
+    '| accounts | workers x slots | night wall s | syncs done s | bound s (budget / per-IP) | wall / bound | HTTP 429 | requests | reports passed |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    `| ${ACCOUNTS} | ${WORKERS}x${config.workerConcurrency} | ${wallSeconds.toFixed(1)} | ${syncSeconds.toFixed(1)} | ${bound.boundSeconds.toFixed(1)} (${bound.budgetBound.toFixed(1)} / ${bound.ipBound.toFixed(1)}) | ${(wallSeconds / bound.boundSeconds).toFixed(2)} | ${http429} | ${counted} | ${night.passed} of ${night.reports} |`,
+  );
+  console.log('');
+  console.log('| endpoint | requests in the night |');
+  console.log('|---|---|');
+  for (const [path, n] of [...perEndpoint].sort((a, b) => b[1] - a[1])) console.log(`| ${path} | ${n} |`);
+  console.log(
+    `set-up (unmeasured): backfill of ${SETUP_DAYS} days ${backfillSeconds.toFixed(1)} s, with the first reconciliations ${setupSeconds.toFixed(1)} s`,
+  );
+  console.log(`busiest budget: ${bound.busiest}`);
+  console.log(
+    `load average (1 min) ${loadBefore.toFixed(1)} at the night's start, ${loadAfter.toFixed(1)} at its end, ${os.cpus().length} cores`,
+  );
+  console.log('');
+  console.log(
+    JSON.stringify({
+      bench: 'fleet-night',
+      accounts: ACCOUNTS,
+      workers: WORKERS,
+      slotsPerWorker: config.workerConcurrency,
+      wallSeconds: round(wallSeconds),
+      syncSeconds: round(syncSeconds),
+      boundSeconds: round(bound.boundSeconds),
+      budgetBoundSeconds: round(bound.budgetBound),
+      ipBoundSeconds: round(bound.ipBound),
+      wallOverBound: round(wallSeconds / bound.boundSeconds, 2),
+      http429,
+      requests: counted,
+      reports: night.reports,
+      reportsPassed: night.passed,
+      loadAverage: [round(loadBefore), round(loadAfter)],
+    }),
+  );
+} finally {
+  await Promise.all(workers.map(stopProcess));
+  const keys = await runtime.redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await runtime.redis.del(...keys);
+  await runtime.close();
+  await sim.stop();
+  await dropDatabase(databaseUrl);
+}
