@@ -32,7 +32,7 @@ import { migrateDatabase } from '../src/db/migrations.ts';
 import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import type { RequestLogEntry } from '../src/simulator/request-log.ts';
-import { admin, budgetBound, type Credentials, round, spawnWorker, stopProcess } from './lib/fleet-kit.ts';
+import { admin, budgetBound, registerFleet, round, startFleetWorkers, stopProcess } from './lib/fleet-kit.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -71,47 +71,23 @@ async function reportsSince(since: Date): Promise<{ reports: number; passed: num
 }
 
 try {
-  const credentials: Credentials[] = [sim.demo];
-  for (let i = 1; i < ACCOUNTS; i++) {
-    credentials.push(
-      await admin<Credentials>(sim.url, 'POST', 'accounts', { broker: true, uta: true, withData: true }),
-    );
-  }
-  const ids: string[] = [];
-  const uidOfKey = new Map<string, string>();
-  for (const [i, c] of credentials.entries()) {
-    const name = `night-${String(i).padStart(3, '0')}`;
-    const account = await runtime.accounts.add({
-      name,
-      baseUrl: sim.url,
-      ...c,
-      isBrokerParent: true,
-      isUnifiedAccount: true,
-    });
-    ids.push(account.id);
-    uidOfKey.set(c.apiKey, c.uid);
-  }
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    METRICS_PORT: '0',
-    // No scheduled night of its own during the bench: the night is enqueued below.
-    NIGHTLY_CRON: '0 0 1 1 *',
-  };
-  for (let i = 0; i < WORKERS; i++) workers.push(spawnWorker(env));
-  const ingest = runtime.queues.get(QUEUE.ingest);
-  while ((await ingest.getWorkersCount()) < WORKERS) await new Promise((r) => setTimeout(r, 100));
+  const { names, ids, uidOfKey } = await registerFleet(runtime, sim, ACCOUNTS, 'night');
+  workers.push(
+    ...(await startFleetWorkers(runtime, {
+      databaseUrl,
+      redisUrl: REDIS_URL,
+      prefix,
+      count: WORKERS,
+      // No scheduled night of its own during the bench: the night is enqueued below.
+      extra: { NIGHTLY_CRON: '0 0 1 1 *' },
+    })),
+  );
 
   // 1. Set-up: the accounts' first sync, then a reconciliation each (yesterday's).
   const setupStarted = Date.now();
   const windowIds: string[] = [];
-  for (const [i] of ids.entries()) {
+  for (const name of names) {
     const now = Date.now();
-    const name = `night-${String(i).padStart(3, '0')}`;
     const backfill = await startBackfill(runtime, {
       account: name,
       stream: 'all',

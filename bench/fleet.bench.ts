@@ -20,7 +20,6 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 
-import { QUEUE } from '../jobs/definitions.ts';
 import { createRuntime } from '../src/app/create-runtime.ts';
 import { startBackfill } from '../src/app/services/backfill.ts';
 import { loadConfig } from '../src/config/config.ts';
@@ -32,7 +31,7 @@ import type { RequestLogEntry } from '../src/simulator/request-log.ts';
 import { futureRecordEndpoint } from '../src/streams/futures-ledger/endpoint.ts';
 import { STREAMS as STREAM_NAMES } from '../src/streams/registry.ts';
 import { spotRecordEndpoint } from '../src/streams/spot/endpoint.ts';
-import { admin, budgetBound, type Credentials, round, spawnWorker, stopProcess } from './lib/fleet-kit.ts';
+import { admin, budgetBound, registerFleet, round, startFleetWorkers, stopProcess } from './lib/fleet-kit.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -57,35 +56,8 @@ const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL, NODE_ENV: 'tes
 const runtime = createRuntime(config, { prefix });
 const workers: ChildProcess[] = [];
 try {
-  // The demo account is the first; the others get histories of their own (seeds derived from it).
-  const credentials: Credentials[] = [sim.demo];
-  for (let i = 1; i < ACCOUNTS; i++) {
-    credentials.push(
-      await admin<Credentials>(sim.url, 'POST', 'accounts', { broker: true, uta: true, withData: true }),
-    );
-  }
-  const names: string[] = [];
-  const uidOfKey = new Map<string, string>();
-  for (const [i, c] of credentials.entries()) {
-    const name = `fleet-${String(i).padStart(3, '0')}`;
-    await runtime.accounts.add({ name, baseUrl: sim.url, ...c, isBrokerParent: true, isUnifiedAccount: true });
-    names.push(name);
-    uidOfKey.set(c.apiKey, c.uid);
-  }
-
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    // Several workers on one machine: each takes a free port for its /metrics.
-    METRICS_PORT: '0',
-  };
-  for (let i = 0; i < WORKERS; i++) workers.push(spawnWorker(env));
-  const ingest = runtime.queues.get(QUEUE.ingest);
-  while ((await ingest.getWorkersCount()) < WORKERS) await new Promise((r) => setTimeout(r, 100));
+  const { names, uidOfKey } = await registerFleet(runtime, sim, ACCOUNTS, 'fleet');
+  workers.push(...(await startFleetWorkers(runtime, { databaseUrl, redisUrl: REDIS_URL, prefix, count: WORKERS })));
 
   await admin(sim.url, 'DELETE', 'requests');
   await admin(sim.url, 'POST', 'counters/reset');

@@ -6,6 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
+import { QUEUE } from '../../jobs/definitions.ts';
+import type { Runtime } from '../../jobs/runtime.ts';
 import { PER_IP_PER_MINUTE } from '../../src/exchange/endpoints.ts';
 import type { RequestLogEntry } from '../../src/simulator/request-log.ts';
 import { ALL_ENDPOINTS, endpointNamed } from '../../src/streams/endpoints.ts';
@@ -80,3 +82,69 @@ export function budgetBound(log: RequestLogEntry[], counted: number, uidOfKey: M
 }
 
 export const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+
+export interface Fleet {
+  /** The accounts' names as registered (`<label>-000` is the simulator's demo account). */
+  names: string[];
+  ids: string[];
+  /** API key to UID, for the bound's per-UID budgets. */
+  uidOfKey: Map<string, string>;
+}
+
+/**
+ * The simulator's demo account and `count - 1` more with histories of their own (seeds derived
+ * from the demo's), each registered under `<label>-NNN`.
+ */
+export async function registerFleet(
+  runtime: Runtime,
+  sim: { url: string; demo: Credentials },
+  count: number,
+  label: string,
+): Promise<Fleet> {
+  const credentials: Credentials[] = [sim.demo];
+  for (let i = 1; i < count; i++) {
+    credentials.push(
+      await admin<Credentials>(sim.url, 'POST', 'accounts', { broker: true, uta: true, withData: true }),
+    );
+  }
+  const fleet: Fleet = { names: [], ids: [], uidOfKey: new Map() };
+  for (const [i, c] of credentials.entries()) {
+    const name = `${label}-${String(i).padStart(3, '0')}`;
+    const account = await runtime.accounts.add({
+      name,
+      baseUrl: sim.url,
+      ...c,
+      isBrokerParent: true,
+      isUnifiedAccount: true,
+    });
+    fleet.names.push(name);
+    fleet.ids.push(account.id);
+    fleet.uidOfKey.set(c.apiKey, c.uid);
+  }
+  return fleet;
+}
+
+/**
+ * `count` worker processes on the bench's database and queue prefix, returned once every one
+ * takes ingest jobs. `extra` adds settings (e.g. a cron that does not fire during the bench).
+ */
+export async function startFleetWorkers(
+  runtime: Runtime,
+  settings: { databaseUrl: string; redisUrl: string; prefix: string; count: number; extra?: NodeJS.ProcessEnv },
+): Promise<ChildProcess[]> {
+  const env = {
+    ...process.env,
+    DATABASE_URL: settings.databaseUrl,
+    REDIS_URL: settings.redisUrl,
+    QUEUE_PREFIX: settings.prefix,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    // Several workers on one machine: each takes a free port for its /metrics.
+    METRICS_PORT: '0',
+    ...settings.extra,
+  };
+  const workers = Array.from({ length: settings.count }, () => spawnWorker(env));
+  const ingest = runtime.queues.get(QUEUE.ingest);
+  while ((await ingest.getWorkersCount()) < settings.count) await new Promise((r) => setTimeout(r, 100));
+  return workers;
+}
