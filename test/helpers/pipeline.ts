@@ -34,11 +34,14 @@ export interface PipelineOptions {
  */
 export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
   const factor = options.rateFactor ?? 50;
+  const shifted = shiftedStart(options);
   const sim = await startSimulator({
     scale: 'tiny',
+    ...(shifted === undefined ? {} : { anchor: shifted }),
     ...options.simulator,
     rateLimits: { enabled: true, factor, ...options.simulator?.rateLimits },
   });
+  if (shifted !== undefined) sim.clock.set(shifted);
   const config = loadConfig({
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: TEST_REDIS_URL,
@@ -82,6 +85,20 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
       await sim.close();
     },
   };
+}
+
+/**
+ * `TEST_CLOCK_SHIFT_DAYS=N` starts a running simulator clock (and the client's, which follows it) N
+ * days from today, so that scripts/any-date.sh can run the grid-sensitive files on 30 consecutive
+ * days in one sitting. Only pipelines whose client follows the simulator's clock and whose
+ * simulator has no fixed `now` move: for the others the two clocks would disagree.
+ */
+function shiftedStart(options: PipelineOptions): number | undefined {
+  const raw = process.env.TEST_CLOCK_SHIFT_DAYS;
+  if (raw === undefined || raw === '' || !options.simulatorClock || options.simulator?.now !== undefined)
+    return undefined;
+  if (!/^-?\d+$/.test(raw)) throw new RangeError(`TEST_CLOCK_SHIFT_DAYS: must be a whole number of days (got ${raw})`);
+  return Date.now() + Number(raw) * 86_400_000;
 }
 
 export interface FilePipeline {

@@ -4,10 +4,13 @@ import { startBackfill, type StartedBackfill } from '../../src/app/services/back
 import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
 import { exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { watchWindows } from '../../src/cli/watch-windows.ts';
-import { gridCell } from '../../src/exchange/paging/window-planner.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
+import { futureRecordEndpoint } from '../../src/streams/futures-ledger/endpoint.ts';
+import { historyPositionEndpoint } from '../../src/streams/positions/endpoint.ts';
 import type { Stream } from '../../src/streams/registry.ts';
+import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 import { allSubDepositWithdrawalEndpoint } from '../../src/streams/transfers/endpoint.ts';
+import { rangeInOneCell } from '../helpers/grid-range.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 
 const DAY = 86_400_000;
@@ -27,12 +30,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Days back from the simulator's now of one window per stream (scope) holding at least two pages. */
-const RANGES: Record<Stream, [number, number]> = {
-  spot: [60, 55],
-  positions: [10, 0],
-  transfers: [2, 0],
-  'futures-ledger': [10, 0],
+/**
+ * One window per stream (scope) holding at least two pages: a range of each stream's dense past that
+ * lies inside one grid cell on any date (`rangeInOneCell`), ending this many days before the
+ * simulator's now, and this many days long.
+ */
+const RANGES: Record<Stream, { endpoint: Parameters<typeof rangeInOneCell>[0]; endDaysAgo: number; days: number }> = {
+  spot: { endpoint: spotRecordEndpoint, endDaysAgo: 55, days: 5 },
+  positions: { endpoint: historyPositionEndpoint, endDaysAgo: 0, days: 10 },
+  transfers: { endpoint: allSubDepositWithdrawalEndpoint, endDaysAgo: 1, days: 7 },
+  'futures-ledger': { endpoint: futureRecordEndpoint, endDaysAgo: 0, days: 10 },
 };
 
 /** The natural key a stored row is found by, from the error's `column=value, ...`. */
@@ -66,11 +73,8 @@ describe('one id, one record, across the pages of one read', () => {
     async (stream) => {
       const { sim, runtime, accountId } = file.pipeline;
       const now = sim.clock.now();
-      const [fromDays, toDays] = RANGES[stream];
-      // Transfers' windows are 7-day grid cells: a range across a cell boundary would end in a
-      // window too short for a second page, so their range is one whole cell of the past week.
-      const cell = gridCell(allSubDepositWithdrawalEndpoint, now - 8 * DAY);
-      const [from, to] = stream === 'transfers' ? [cell.start, cell.end] : [now - fromDays * DAY, now - toDays * DAY];
+      const { endpoint, endDaysAgo, days } = RANGES[stream];
+      const { from, to } = rangeInOneCell(endpoint, now - endDaysAgo * DAY, days);
       sim.faults.set({ page: 'repeatId', paths: [PATHS[stream]] });
       const started = await startBackfill(runtime, { account: 'demo', stream, from, to, now });
       // The backfill command ends in WindowsFailedError: exit 1, not 0.
