@@ -116,7 +116,13 @@ describe('a later read that finds a record changed', () => {
   it('refetch: updates the rows, keeps each old raw in record_revision and counts them', async () => {
     const { sim, runtime, accountId } = file.pipeline;
     const now = sim.clock.now();
-    const range = { account: 'demo', stream: 'spot' as const, from: now - 80 * DAY, to: now - 78 * DAY, now };
+    // One window on any date: its progress line below counts "1/1 windows".
+    const range = {
+      account: 'demo',
+      stream: 'spot' as const,
+      ...rangeInOneCell(spotRecordEndpoint, now - 78 * DAY, 2),
+      now,
+    };
     expect(await watched(await startBackfill(runtime, range))).toBeUndefined();
     const before = await runtime.pool.query<{ record_id: string; raw: Record<string, unknown> }>(
       `SELECT record_id, raw FROM spot_record WHERE account_id = $1 AND ts >= to_timestamp($2 / 1000.0)
