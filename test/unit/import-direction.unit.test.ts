@@ -67,10 +67,12 @@ function sourceFiles(dir: string): string[] {
 }
 
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/gm;
+/** A module loaded on demand (`await import('../http/start-web.ts')`) is imported all the same. */
+const DYNAMIC_IMPORT = /\bimport\(\s*'(\.[^']+)'\s*\)/g;
 
 function relativeImports(file: string): string[] {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
-  return [...text.matchAll(IMPORT)].map((match) =>
+  return [...text.matchAll(IMPORT), ...text.matchAll(DYNAMIC_IMPORT)].map((match) =>
     path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]!)),
   );
 }
