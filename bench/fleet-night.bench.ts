@@ -22,9 +22,9 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 
+import { createRuntime } from '../jobs/composition/create-runtime.ts';
 import { JOB, QUEUE } from '../jobs/definitions.ts';
 import { enqueueReconciliation } from '../jobs/reconcile/enqueue-reconciliation.ts';
-import { createRuntime } from '../src/app/create-runtime.ts';
 import { startBackfill } from '../src/app/services/backfill.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';

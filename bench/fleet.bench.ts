@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 
-import { createRuntime } from '../src/app/create-runtime.ts';
+import { createRuntime } from '../jobs/composition/create-runtime.ts';
 import { startBackfill } from '../src/app/services/backfill.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';

@@ -22,9 +22,9 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import pg from 'pg';
 
-import { createRuntime } from '../src/app/create-runtime.ts';
+import { createRuntime } from '../jobs/composition/create-runtime.ts';
+import { startWorkers } from '../jobs/composition/workers.ts';
 import { startBackfill } from '../src/app/services/backfill.ts';
-import { startWorkers } from '../src/app/workers.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';

@@ -24,12 +24,12 @@ import os from 'node:os';
 
 import pg from 'pg';
 
+import { createRuntime } from '../jobs/composition/create-runtime.ts';
+import { startWorkers } from '../jobs/composition/workers.ts';
 import type { Runtime } from '../jobs/runtime.ts';
-import { createRuntime } from '../src/app/create-runtime.ts';
 import { refreshAccountTradePrices } from '../src/app/services/after-sync.ts';
 import { startBackfill } from '../src/app/services/backfill.ts';
 import { planAndEnqueueSync } from '../src/app/services/plan-and-enqueue-sync.ts';
-import { startWorkers } from '../src/app/workers.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { dropDatabase } from '../src/db/ensure-database.ts';
 import { migrateDatabase } from '../src/db/migrations.ts';

@@ -9,7 +9,7 @@ import type { SyncAccountJob, SyncFinishJob } from './payloads/sync-jobs.ts';
 /**
  * Every queue, job name, payload type and default job option in one place,
  * so producers (CLI, schedules, HTTP, flows) and processors never disagree
- * about them. The composition root (src/app) builds the queues from this map
+ * about them. The composition root (jobs/composition) builds the queues from this map
  * with QUEUE_PREFIX applied; nothing else constructs a Queue.
  */
 export const QUEUE = {
@@ -76,7 +76,7 @@ export const JOB = {
   managementAction: 'management-action',
 } as const satisfies Record<string, AnyJobName>;
 
-/** The process's queues, built once by the composition root (src/app/queue-registry.ts). */
+/** The process's queues, built once by the composition root (jobs/composition/queue-registry.ts). */
 export interface Queues {
   readonly prefix: string;
   get<Q extends QueueName>(name: Q): TypedQueue<Q>;

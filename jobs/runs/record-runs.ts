@@ -1,6 +1,6 @@
 import { type Job, UnrecoverableError, type Worker } from 'bullmq';
 
-import type { Prisma } from '../../src/db/prisma.ts';
+import type { RecordedRun, RunListener } from '../../src/app/observability/run-listener.ts';
 import type { Logger } from '../../src/logging/logger.ts';
 import { JOB, QUEUE } from '../definitions.ts';
 import type { ExportJobData, ExportJobResult } from '../payloads/export-job.ts';
@@ -8,12 +8,7 @@ import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job
 import { syncAccountJobId } from '../payloads/sync-jobs.ts';
 import type { Runtime } from '../runtime.ts';
 
-/** What was written to `run`, handed to listeners (alerts, metrics). */
-export type RecordedRun = Prisma.RunUncheckedCreateInput & { accountName?: string };
-
-export interface RunListener {
-  (run: RecordedRun): void;
-}
+export type { RecordedRun, RunListener };
 
 /** A job error kept in the history: one line, bounded (a stack or a huge body has no place in a table). */
 const MAX_FAILURE_CHARS = 500;

@@ -7,7 +7,7 @@ import { parseSyncAccountJob, type SyncAccountJob, syncAccountJobId } from '../p
 import type { Runtime } from '../runtime.ts';
 
 /**
- * The application services a sync job calls, handed in by the composition root (src/app/workers.ts):
+ * The application services a sync job calls, handed in by the composition root (jobs/composition/workers.ts):
  * the same ones `ledgerline sync` calls, so the job and the command cannot drift apart.
  */
 export interface SyncServices {

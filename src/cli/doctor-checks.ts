@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-import { createRuntime } from '../app/create-runtime.ts';
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
 import { assertExchangeAnswers } from '../app/services/exchange-answers.ts';
 import type { Config } from '../config/config.ts';
 import { DEVELOPMENT_MASTER_KEY } from '../config/env-schema.ts';

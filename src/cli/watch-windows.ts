@@ -1,4 +1,4 @@
-import type { Runtime } from '../../jobs/runtime.ts';
+import type { AppRuntime } from '../app/app-runtime.ts';
 import type { StartedBackfill } from '../app/services/backfill.ts';
 import { ingestWorkerCount } from '../app/services/backfill.ts';
 import { requeueIdleWindows } from '../app/services/heal.ts';
@@ -26,7 +26,7 @@ function alreadyCoveredOnly(started: StartedBackfill): number {
  * or failed; names each failed window with its error and throws when any did.
  */
 export async function watchWindows(
-  runtime: Runtime,
+  runtime: AppRuntime,
   started: StartedBackfill,
   options: {
     title: string;

@@ -1,4 +1,4 @@
-import type { Runtime } from '../../jobs/runtime.ts';
+import type { AppRuntime } from '../app/app-runtime.ts';
 import type { CheckName, CheckResult } from '../reconcile/index.ts';
 import { type ReconciliationReport, runReconciliation } from '../reconcile/index.ts';
 
@@ -13,7 +13,7 @@ import { type ReconciliationReport, runReconciliation } from '../reconcile/index
  * `recent` (jobs/reconcile), unchanged.
  */
 export function demoReconciliation(
-  runtime: Runtime,
+  runtime: AppRuntime,
   accountId: string,
   onCheck?: (name: CheckName, index: number, total: number, result?: CheckResult) => void,
 ): Promise<ReconciliationReport> {

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 import type pg from 'pg';
 
-import { createRuntime } from '../app/create-runtime.ts';
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
+import { startWorkers } from '../../jobs/composition/workers.ts';
 import { startBackfill } from '../app/services/backfill.ts';
 import { recordReconciliationRun } from '../app/services/record-run.ts';
-import { startWorkers } from '../app/workers.ts';
 import { watchWindows } from '../cli/watch-windows.ts';
 import type { Config } from '../config/config.ts';
 import { databaseName } from '../db/ensure-database.ts';

@@ -1,8 +1,8 @@
 import type { Worker } from 'bullmq';
 
-import { createRuntime } from '../app/create-runtime.ts';
-import { exportQueueOf } from '../app/services/enqueue-export.ts';
-import { createExportWorker, exportDeps } from '../app/workers.ts';
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
+import { exportQueueOf } from '../../jobs/composition/export-queue.ts';
+import { createExportWorker, exportDeps } from '../../jobs/composition/workers.ts';
 import type { Config } from '../config/config.ts';
 import { logger } from '../logging/logger.ts';
 import { buildWebApp } from './web-app.ts';

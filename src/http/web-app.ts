@@ -9,9 +9,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Cluster, Redis } from 'ioredis';
 import type pg from 'pg';
 
+import { enqueueExport, type ExportJob, type ExportQueue } from '../../jobs/composition/export-queue.ts';
 import { GAINS_METHODS } from '../accounting/gains/gains-method.ts';
 import { probeRoutes } from '../app/observability/probe-routes.ts';
-import { enqueueExport, type ExportJob, type ExportQueue } from '../app/services/enqueue-export.ts';
 import type { PrismaClient } from '../db/prisma.ts';
 import { ValidationError } from '../errors/index.ts';
 import { downloadPath, listExports } from '../export/export-files.ts';

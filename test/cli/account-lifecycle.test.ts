@@ -1,10 +1,10 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 
+import { SYNC_SERVICES } from '../../jobs/composition/workers.ts';
 import { JOB } from '../../jobs/definitions.ts';
 import { createSyncProcessor } from '../../jobs/sync/sync-processor.ts';
 import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
-import { SYNC_SERVICES } from '../../src/app/workers.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { logger } from '../../src/logging/logger.ts';
 import { runCliLive } from '../helpers/cli.ts';

@@ -122,7 +122,7 @@ describe("the README's first hour: the demo, then its next commands as written",
       if (line.includes(' export')) expect(result.out).toMatch(/^wrote spot-ledger of demo, .*: [1-9]\d* rows/m);
     }
     // The demo's runs reach the alert rule's metric as the worker's do.
-    const { createRuntime } = await import('../../src/app/create-runtime.ts');
+    const { createRuntime } = await import('../../jobs/composition/create-runtime.ts');
     const { loadConfig } = await import('../../src/config/config.ts');
     const runtime = createRuntime(loadConfig({ ...written, NODE_ENV: 'test' }));
     try {

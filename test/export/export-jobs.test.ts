@@ -6,17 +6,17 @@ import { QueueEvents, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { enqueueExport, type ExportQueue } from '../../jobs/composition/export-queue.ts';
+import { QueueRegistry } from '../../jobs/composition/queue-registry.ts';
+import { createExportWorker } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import { exportJobId } from '../../jobs/payloads/export-job.ts';
-import { QueueRegistry } from '../../src/app/queue-registry.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
-import { enqueueExport, type ExportQueue } from '../../src/app/services/enqueue-export.ts';
 import { enqueueMonthlyExports } from '../../src/app/services/enqueue-monthly-exports.ts';
-import { createExportWorker } from '../../src/app/workers.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import { listExports } from '../../src/export/export-files.ts';
-import { parseExportRequest } from '../../src/export/export-request.ts';
+import { type ExportRequest, parseExportRequest } from '../../src/export/export-request.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL, useTestRedis } from '../helpers/test-redis.ts';
 import { insertAccount, insertCoverage, insertSpot } from './seed.ts';
@@ -159,12 +159,14 @@ describe('export queue', () => {
 });
 
 describe('monthly exports', () => {
+  /** The job port's export method, on the test's own queue (what the composition root binds). */
+  const exportsOn = (q: ExportQueue) => ({ enqueueExport: (request: ExportRequest) => enqueueExport(q, request) });
   const settings = { reports: ['spot-ledger', 'futures-pnl'], tz: 'Europe/Berlin', accounts: [] as string[] };
 
   it("enqueues the previous local month's reports for every account, once", async () => {
     const q = queue();
     const now = new Date('2026-11-01T02:00:00Z');
-    const { period, jobIds } = await enqueueMonthlyExports({ queue: q, prisma: db.prisma, settings, now });
+    const { period, jobIds } = await enqueueMonthlyExports({ jobs: exportsOn(q), prisma: db.prisma, settings, now });
     expect([period.from, period.to, period.tz]).toEqual(['2026-10-01', '2026-10-31', 'Europe/Berlin']);
     expect(jobIds.sort()).toEqual(
       [alice, bob]
@@ -174,7 +176,7 @@ describe('monthly exports', () => {
         ])
         .sort(),
     );
-    const second = await enqueueMonthlyExports({ queue: q, prisma: db.prisma, settings, now });
+    const second = await enqueueMonthlyExports({ jobs: exportsOn(q), prisma: db.prisma, settings, now });
     expect(second.jobIds.sort()).toEqual(jobIds.sort());
     expect(await q.getJobCounts('waiting')).toEqual({ waiting: 4 });
   });
@@ -182,11 +184,15 @@ describe('monthly exports', () => {
   it('enqueues nothing when a configured account does not exist', async () => {
     const q = queue();
     await expect(
-      enqueueMonthlyExports({ queue: q, prisma: db.prisma, settings: { ...settings, accounts: ['alice', 'carol'] } }),
+      enqueueMonthlyExports({
+        jobs: exportsOn(q),
+        prisma: db.prisma,
+        settings: { ...settings, accounts: ['alice', 'carol'] },
+      }),
     ).rejects.toThrow(ValidationError);
     expect(await q.getJobCounts('waiting')).toEqual({ waiting: 0 });
     const only = await enqueueMonthlyExports({
-      queue: q,
+      jobs: exportsOn(q),
       prisma: db.prisma,
       settings: { ...settings, accounts: ['bob'] },
       now: new Date('2026-03-15T12:00:00Z'),

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 
+import { createRuntime, scaledBudgets } from '../../jobs/composition/create-runtime.ts';
+import { type RunningWorkers, startWorkers, type WorkerOptions } from '../../jobs/composition/workers.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
-import { createRuntime, scaledBudgets } from '../../src/app/create-runtime.ts';
-import { type RunningWorkers, startWorkers, type WorkerOptions } from '../../src/app/workers.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.ts';
 import { type TestDatabase, useTestDatabase } from './test-database.ts';

@@ -8,11 +8,11 @@ import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 
+import type { ExportQueue } from '../../jobs/composition/export-queue.ts';
+import { QueueRegistry } from '../../jobs/composition/queue-registry.ts';
+import { createExportWorker } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { QueueRegistry } from '../../src/app/queue-registry.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
-import type { ExportQueue } from '../../src/app/services/enqueue-export.ts';
-import { createExportWorker } from '../../src/app/workers.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { buildWebApp } from '../../src/http/web-app.ts';
 import { type TestDatabase, useTestDatabase } from '../helpers/test-database.ts';

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { QueueRegistry } from '../../jobs/composition/queue-registry.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { QueueRegistry } from '../../src/app/queue-registry.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 import { spellings } from './path-spellings.ts';

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createRuntime, scaledBudgets } from '../../jobs/composition/create-runtime.ts';
+import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
-import { createRuntime, scaledBudgets } from '../../src/app/create-runtime.ts';
 import { createMetricsRegistry } from '../../src/app/observability/scrape-metrics.ts';
 import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
-import { type RunningWorkers, startWorkers } from '../../src/app/workers.ts';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { watchWindows, WindowsFailedError } from '../../src/cli/watch-windows.ts';
 import { loadConfig } from '../../src/config/config.ts';

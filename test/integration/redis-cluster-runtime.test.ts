@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createRuntime, scaledBudgets } from '../../jobs/composition/create-runtime.ts';
+import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
-import { createRuntime, scaledBudgets } from '../../src/app/create-runtime.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { type RunningWorkers, startWorkers } from '../../src/app/workers.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
+import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
-import { createRuntime } from '../../src/app/create-runtime.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { type RunningWorkers, startWorkers } from '../../src/app/workers.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { RateBudget } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { scaledBudgets } from '../../jobs/composition/create-runtime.ts';
 import { ClientProvider } from '../../src/accounts/client-provider.ts';
-import { scaledBudgets } from '../../src/app/create-runtime.ts';
 import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
 import type { CheckName, CheckResult, ReconciliationReport } from '../../src/reconcile/report-types.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';

@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
+import { upsertSchedules } from '../../jobs/composition/schedules.ts';
 import { JOB_OPTIONS, QUEUE } from '../../jobs/definitions.ts';
-import { createRuntime } from '../../src/app/create-runtime.ts';
-import { upsertSchedules } from '../../src/app/services/schedules.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 

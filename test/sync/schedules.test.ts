@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
+import { upsertSchedules } from '../../jobs/composition/schedules.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { createRuntime } from '../../src/app/create-runtime.ts';
-import { upsertSchedules } from '../../src/app/services/schedules.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 

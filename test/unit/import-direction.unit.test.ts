@@ -4,15 +4,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /*
- * Imports point one way (ARCHITECTURE.md, "Layers"): entry points -> app ->
- * jobs -> domain -> streams -> exchange -> foundation. A module may import from its own
+ * Imports point one way (ARCHITECTURE.md, "Layers"): entry points -> jobs -> app ->
+ * domain -> streams -> exchange -> foundation. A module may import from its own
  * layer or any layer below it, never above. Type-only imports count too: a
- * type that names a higher layer ties the lower one to it all the same.
+ * type that names a higher layer ties the lower one to it all the same. src/app owns the ports
+ * its services enqueue through (src/app/job-port.ts); jobs/ implements them, so the queue
+ * adapter depends on the application and never the reverse.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-const LAYERS = ['foundation', 'exchange', 'streams', 'domain', 'jobs', 'app', 'entry'] as const;
+const LAYERS = ['foundation', 'exchange', 'streams', 'domain', 'app', 'jobs', 'entry'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** The layer of a file, by its folder; the first matching prefix wins. */
@@ -22,7 +24,6 @@ const FOLDERS: [string, Layer | 'simulator'][] = [
   ['src/demo/', 'entry'],
   // Scripts run by npm: entry points of their own.
   ['src/db/tools/generate.ts', 'entry'],
-  ['src/db/tools/create-migration.ts', 'entry'],
   ['src/simulator/main.ts', 'entry'],
   ['src/app/', 'app'],
   ['jobs/', 'jobs'],
@@ -66,31 +67,38 @@ function sourceFiles(dir: string): string[] {
 }
 
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/gm;
+/** A module loaded on demand (`await import('../http/start-web.ts')`) is imported all the same. */
+const DYNAMIC_IMPORT = /\bimport\(\s*'(\.[^']+)'\s*\)/g;
 
 function relativeImports(file: string): string[] {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
-  return [...text.matchAll(IMPORT)].map((match) =>
+  return [...text.matchAll(IMPORT), ...text.matchAll(DYNAMIC_IMPORT)].map((match) =>
     path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]!)),
   );
 }
 
+/** The one part of jobs/ that the rest of src/ may import (and only its entry points). */
+const COMPOSITION_ROOT = 'jobs/composition/';
+
 const files = [...sourceFiles('src'), ...sourceFiles('jobs')].filter((f) => !f.startsWith('src/generated/'));
 
 /*
- * Folders of one layer may import each other, but only one way: a cycle between two folders
- * (accounting borrowing export's vocabulary while export builds on accounting) makes neither
- * understandable, testable or movable on its own. A file's folder is its entry in FOLDERS (so an
- * npm script is a node of its own); the folders in SPLIT are taken one level deeper
+ * Folders may import each other, but only one way: a cycle between two folders (accounting
+ * borrowing export's vocabulary while export builds on accounting, a database tool borrowing the
+ * CLI's runner while the CLI builds on the database) makes neither understandable, testable or
+ * movable on its own. A file's folder is its directory under src/ or jobs/ whatever its layer (an
+ * npm script in src/db/tools is in src/db); the folders in SPLIT are taken one level deeper
  * (`src/accounting/lots`, `jobs/sync`), a file directly in them being the folder itself (the queue
  * map, the runtime: so the queue map may not import a processor's folder that imports it back).
  */
-const SPLIT = ['src/accounting/', 'jobs/'];
+const SPLIT = ['src/accounting', 'jobs'];
 
 function folderOf(file: string): string {
-  const prefix = FOLDERS.find(([p]) => file.startsWith(p))![0];
-  if (!SPLIT.includes(prefix)) return prefix.replace(/\/$/, '');
-  const rest = file.slice(prefix.length).split('/');
-  return rest.length > 1 ? `${prefix}${rest[0]}` : prefix.replace(/\/$/, '');
+  const parts = file.split('/');
+  const top = parts[0] === 'src' ? `src/${parts[1]}` : parts[0]!;
+  const depth = top.split('/').length;
+  if (!SPLIT.includes(top) || parts.length <= depth + 1) return top;
+  return `${top}/${parts[depth]}`;
 }
 
 /** Every cycle of the folder graph, one per strongly connected component, as `a -> b -> a`. */
@@ -155,21 +163,39 @@ describe('import direction', () => {
   });
 
   it('no import cycle between folders', () => {
-    expect(folderCycles()).toEqual([]);
+    expect(folderCycles(), 'folders that import each other (a -> b -> a)').toEqual([]);
   });
 
   /*
-   * jobs/ is the queue adapter: an entry point calls the application services of src/app (which
-   * build on jobs), never a queue, a processor or an enqueue helper directly. The one thing it
-   * takes from jobs/ is the Runtime type, the process's resources it is handed.
+   * The application services own the port they enqueue through; jobs/ implements it. An import
+   * of jobs/ from src/app (a queue, a payload, the Runtime type) ties the services to BullMQ again.
    */
-  it('entry points import nothing of jobs/ but the Runtime type', () => {
-    const entries = files.filter((f) => ['src/cli/', 'src/http/', 'src/demo/'].some((p) => f.startsWith(p)));
-    const reached = entries.flatMap((file) =>
-      relativeImports(file)
-        .filter((target) => target.startsWith('jobs/') && target !== 'jobs/runtime.ts')
-        .map((target) => `${file} -> ${target}`),
-    );
+  it('src/app imports nothing of jobs/', () => {
+    const reached = files
+      .filter((file) => file.startsWith('src/app/'))
+      .flatMap((file) =>
+        relativeImports(file)
+          .filter((target) => target.startsWith('jobs/'))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(reached, 'src/app imports jobs/: enqueue through the port of src/app/job-port.ts').toEqual([]);
+  });
+
+  /*
+   * Of jobs/, the rest of src/ sees only the composition root, jobs/composition/: it builds the
+   * runtime, its queues, the port's implementation and the workers. An entry point (the CLI, the
+   * web page, the demo) takes them from there and calls the services of src/app, never a queue, a
+   * processor or an enqueue helper directly; nothing else in src/ imports jobs/ at all.
+   */
+  it('src/ imports nothing of jobs/ but the composition root, and only from an entry point', () => {
+    const reached = files
+      .filter((file) => file.startsWith('src/'))
+      .flatMap((file) =>
+        relativeImports(file)
+          .filter((target) => target.startsWith('jobs/'))
+          .filter((target) => !(target.startsWith(COMPOSITION_ROOT) && layerOf(file) === 'entry'))
+          .map((target) => `${file} -> ${target}`),
+      );
     expect(reached).toEqual([]);
   });
 });

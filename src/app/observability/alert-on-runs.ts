@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
-import type { RecordedRun, RunListener } from '../../../jobs/runs/record-runs.ts';
 import type { Alert, AlertSender } from './alert-sender.ts';
+import type { RecordedRun, RunListener } from './run-listener.ts';
 
 const EVENTS = { sync: 'sync_failed', reconciliation: 'reconciliation_failed', export: 'export_failed' } as const;
 

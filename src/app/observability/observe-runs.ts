@@ -1,5 +1,5 @@
-import type { RecordedRun } from '../../../jobs/runs/record-runs.ts';
 import { exportDuration } from '../../metrics/instruments.ts';
+import type { RecordedRun } from './run-listener.ts';
 
 /** A run listener (startWorkers' runListeners) that times the exports this worker ran. */
 export function observeRunDurations(run: RecordedRun): void {

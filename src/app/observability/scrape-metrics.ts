@@ -1,9 +1,16 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
-import type { Queues } from '../../../jobs/definitions.ts';
-import type { Runtime } from '../../../jobs/runtime.ts';
 import { listShapeDrift, type ShapeDriftRow } from '../../ingest/shape-drift-store.ts';
 import { instrumentRegistry } from '../../metrics/instruments.ts';
+import type { AppRuntime } from '../app-runtime.ts';
+
+/**
+ * The queues as /metrics reads them: each one's name and job counts by state. The composition
+ * root hands in its BullMQ queues (the runtime's `queues`), which are this and more.
+ */
+export interface CountedQueues {
+  all(): { name: string; getJobCounts(...states: string[]): Promise<Record<string, number>> }[];
+}
 
 const QUEUE_STATES = [
   'waiting',
@@ -22,7 +29,7 @@ const QUEUE_STATES = [
  * from src/metrics/instruments.ts. Each gauge is reset before it is filled,
  * so a deleted account or an emptied state leaves no stale series.
  */
-export function createMetricsRegistry(runtime: Pick<Runtime, 'pool'> & { queues: Pick<Queues, 'all'> }): Registry {
+export function createMetricsRegistry(runtime: Pick<AppRuntime, 'pool'> & { queues: CountedQueues }): Registry {
   const scraped = new Registry();
   const { pool, queues } = runtime;
 

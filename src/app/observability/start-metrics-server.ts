@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 
-import type { Runtime } from '../../../jobs/runtime.ts';
 import type { Logger } from '../../logging/logger.ts';
+import type { AppRuntime } from '../app-runtime.ts';
 import { probeRoutes } from './probe-routes.ts';
-import { createMetricsRegistry } from './scrape-metrics.ts';
+import { type CountedQueues, createMetricsRegistry } from './scrape-metrics.ts';
 
 export interface MetricsServer {
   /** The address it listens on (the port chosen when METRICS_PORT is 0). */
@@ -17,7 +17,7 @@ export interface MetricsServer {
  * answers 503 with the reason, never a partial page that would read as zeros.
  */
 export async function startMetricsServer(
-  runtime: Pick<Runtime, 'pool' | 'redis' | 'queues'>,
+  runtime: Pick<AppRuntime, 'pool' | 'redis'> & { queues: CountedQueues },
   listen: { host: string; port: number },
   log: Logger,
 ): Promise<MetricsServer> {

@@ -1,25 +1,23 @@
-import { QUEUE } from '../../../jobs/definitions.ts';
-import { enqueueReconciliation } from '../../../jobs/reconcile/enqueue-reconciliation.ts';
-import type { Runtime } from '../../../jobs/runtime.ts';
 import { refreshTradePrices } from '../../accounting/prices/refresh-trade-prices.ts';
+import type { AppRuntime } from '../app-runtime.ts';
 import { enqueueMonthlyExports } from './enqueue-monthly-exports.ts';
 
 /**
  * What follows an account's nightly sync, once all of its windows finished.
  * Each step enqueues its own job, so a failing step does not undo the sync.
  */
-export type AfterSyncStep = (runtime: Runtime, accountId: string) => Promise<void>;
+export type AfterSyncStep = (runtime: AppRuntime, accountId: string) => Promise<void>;
 
 /** The configured reports of last month (deterministic job ids: once a month, however often it runs). */
 const monthlyExports: AfterSyncStep = async (runtime) => {
   const settings = runtime.config.monthlyExports;
   if (settings.reports.length === 0) return;
-  await enqueueMonthlyExports({ queue: runtime.queues.get(QUEUE.export), prisma: runtime.prisma, settings });
+  await enqueueMonthlyExports({ jobs: runtime.jobs, prisma: runtime.prisma, settings });
 };
 
 /** The checks over what was just synced, re-counting the recent windows against the exchange. */
 const reconcile: AfterSyncStep = async (runtime, accountId) => {
-  await enqueueReconciliation(runtime, accountId, { recount: 'recent' });
+  await runtime.jobs.enqueueReconciliation(accountId, { recount: 'recent' });
 };
 
 /**

@@ -1,10 +1,8 @@
-import { QUEUE } from '../../../jobs/definitions.ts';
-import { enqueueWindows } from '../../../jobs/ingest/enqueue-windows.ts';
-import type { Runtime } from '../../../jobs/runtime.ts';
 import { planBackfill } from '../../ingest/backfill-plan.ts';
 import { accountCoverage } from '../../ingest/coverage/coverage-summary.ts';
 import { ensureWindows, type SyncWindowRow } from '../../ingest/coverage/window-store.ts';
 import type { StreamChoice } from '../../streams/registry.ts';
+import type { AppRuntime } from '../app-runtime.ts';
 import { exchangeNow } from './exchange-now.ts';
 
 export interface BackfillRequest {
@@ -30,7 +28,7 @@ export interface StartedBackfill {
  * and enqueues the ones not yet done. Every check happens before anything is
  * written: a bad request leaves no window and no job behind.
  */
-export async function startBackfill(runtime: Runtime, request: BackfillRequest): Promise<StartedBackfill> {
+export async function startBackfill(runtime: AppRuntime, request: BackfillRequest): Promise<StartedBackfill> {
   const account = await runtime.accounts.get(request.account);
   const now = request.now ?? (await exchangeNow(runtime, account.id));
   const refetch = request.refetch ?? false;
@@ -38,12 +36,12 @@ export async function startBackfill(runtime: Runtime, request: BackfillRequest):
   const coverage = refetch ? undefined : await accountCoverage(runtime.pool, account.id);
   const plan = planBackfill(account, request.stream, request.from, request.to, now, coverage);
   const windows = await ensureWindows(runtime.pool, plan.windows, refetch);
-  const enqueued = await enqueueWindows(runtime.queues, runtime.pool, windows);
+  const enqueued = await runtime.jobs.enqueueWindows(windows);
   const doneRows = windows.filter((w) => w.status === 'done').length;
   return { windows, enqueued, alreadyDone: (plan.alreadyCovered ?? 0) + doneRows, notes: plan.notes };
 }
 
 /** How many workers are listening on the ingest queue (to warn when none is). */
-export function ingestWorkerCount(runtime: Runtime): Promise<number> {
-  return runtime.queues.get(QUEUE.ingest).getWorkersCount();
+export function ingestWorkerCount(runtime: AppRuntime): Promise<number> {
+  return runtime.jobs.workerCount('ingest');
 }

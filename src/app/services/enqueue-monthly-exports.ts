@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../db/prisma.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { type ExportRequest, parseExportRequest } from '../../export/export-request.ts';
 import { type Period, previousMonth } from '../../export/period.ts';
-import { enqueueExport, type ExportQueue } from './enqueue-export.ts';
+import type { JobPort } from '../job-port.ts';
 
 export interface MonthlyExportSettings {
   readonly reports: readonly string[];
@@ -18,7 +18,7 @@ export interface MonthlyExportSettings {
  * before the first job is added.
  */
 export async function enqueueMonthlyExports(options: {
-  queue: ExportQueue;
+  jobs: Pick<JobPort, 'enqueueExport'>;
   prisma: PrismaClient;
   settings: MonthlyExportSettings;
   now?: Date;
@@ -41,6 +41,6 @@ export async function enqueueMonthlyExports(options: {
     ),
   );
   const jobIds: string[] = [];
-  for (const request of requests) jobIds.push((await enqueueExport(options.queue, request)).id!);
+  for (const request of requests) jobIds.push((await options.jobs.enqueueExport(request)).id!);
   return { period, jobIds };
 }

@@ -1,7 +1,7 @@
-import type { Runtime } from '../../../jobs/runtime.ts';
 import type { AccountSummary } from '../../accounts/account-service.ts';
 import { ServiceUnreachableError } from '../../errors/index.ts';
 import { ExchangeNetworkError, ExchangeServerError } from '../../exchange/index.ts';
+import type { AppRuntime } from '../app-runtime.ts';
 
 /**
  * Asks the account's exchange once (one signed read, no retry) before work that talks to it
@@ -10,7 +10,7 @@ import { ExchangeNetworkError, ExchangeServerError } from '../../exchange/index.
  * timeout (exit 3), instead of every check retrying it for half a minute and failing as if the
  * history were wrong. Any other refusal (credentials, permission) is thrown as its own class.
  */
-export async function assertExchangeAnswers(runtime: Runtime, account: AccountSummary): Promise<void> {
+export async function assertExchangeAnswers(runtime: AppRuntime, account: AccountSummary): Promise<void> {
   try {
     await runtime.clients.probe(account.id);
   } catch (error) {

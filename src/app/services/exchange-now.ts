@@ -1,5 +1,5 @@
-import type { Runtime } from '../../../jobs/runtime.ts';
 import { exchangeNow as askExchangeClock } from '../../streams/spot/clock-probe.ts';
+import type { AppRuntime } from '../app-runtime.ts';
 
 /**
  * "Now" for one plan: the exchange's clock (the `requestTime` of its answers), asked once through
@@ -7,7 +7,7 @@ import { exchangeNow as askExchangeClock } from '../../streams/spot/clock-probe.
  * windows in the exchange's future (read empty, marked done, never read again) and put the
  * positions horizon later than the exchange's.
  */
-export async function exchangeNow(runtime: Runtime, accountId: string): Promise<number> {
+export async function exchangeNow(runtime: AppRuntime, accountId: string): Promise<number> {
   const client = await runtime.clients.forAccount(accountId);
   return askExchangeClock(client);
 }

@@ -1,8 +1,6 @@
-import { enqueueWindows } from '../../../jobs/ingest/enqueue-windows.ts';
-import type { Runtime } from '../../../jobs/runtime.ts';
 import { idleOpenWindows } from '../../ingest/coverage/window-store.ts';
 import { type Logger, logger } from '../../logging/logger.ts';
-import { missingSchedules, upsertSchedules } from './schedules.ts';
+import type { AppRuntime } from '../app-runtime.ts';
 
 export interface HealResult {
   /** Job schedulers that were missing and are registered again. */
@@ -19,9 +17,9 @@ export interface HealResult {
  * planning them this moment. Safe to run in every worker at once: schedulers are upserted by
  * id and window jobs added under their deterministic ids.
  */
-export async function healQueues(runtime: Runtime, idleMs: number): Promise<HealResult> {
-  const missing = await missingSchedules(runtime);
-  if (missing.length > 0) await upsertSchedules(runtime);
+export async function healQueues(runtime: AppRuntime, idleMs: number): Promise<HealResult> {
+  const missing = await runtime.jobs.missingSchedules();
+  if (missing.length > 0) await runtime.jobs.upsertSchedules();
   const windows = await requeueIdleWindows(runtime, idleMs);
   return { schedules: missing, windows };
 }
@@ -30,8 +28,12 @@ export async function healQueues(runtime: Runtime, idleMs: number): Promise<Heal
  * Enqueues again the windows (of `ids`, or all) that are pending or running, untouched for
  * `idleMs`, and have no job: Redis lost it. Returns how many got a job.
  */
-export async function requeueIdleWindows(runtime: Runtime, idleMs: number, ids?: readonly string[]): Promise<number> {
-  return enqueueWindows(runtime.queues, runtime.pool, await idleOpenWindows(runtime.pool, idleMs, ids));
+export async function requeueIdleWindows(
+  runtime: AppRuntime,
+  idleMs: number,
+  ids?: readonly string[],
+): Promise<number> {
+  return runtime.jobs.enqueueWindows(await idleOpenWindows(runtime.pool, idleMs, ids));
 }
 
 export interface Healer {
@@ -42,7 +44,7 @@ export interface Healer {
  * Runs healQueues every `intervalMs` until closed. A failed round (Redis or
  * Postgres down at that moment) is logged and tried again next round.
  */
-export function startHealing(runtime: Runtime, intervalMs: number, log: Logger = logger('heal')): Healer {
+export function startHealing(runtime: AppRuntime, intervalMs: number, log: Logger = logger('heal')): Healer {
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
   let closed = false;

@@ -1,13 +1,10 @@
-import { JOB, JOB_OPTIONS, QUEUE } from '../../../jobs/definitions.ts';
-import { enqueueWindows, ingestJobOptions, windowsNeedingJobs } from '../../../jobs/ingest/enqueue-windows.ts';
-import { windowJobData } from '../../../jobs/payloads/ingest-job.ts';
-import { type SyncFinishJob, syncFinishJobId } from '../../../jobs/payloads/sync-jobs.ts';
-import type { Runtime } from '../../../jobs/runtime.ts';
 import type { AccountSummary } from '../../accounts/account-service.ts';
 import { ensureWindows } from '../../ingest/coverage/window-store.ts';
 import { planRetries } from '../../ingest/retry-plan.ts';
 import { planIncrementalSync } from '../../ingest/sync-plan.ts';
 import { type StreamChoice, streamsOf } from '../../streams/registry.ts';
+import type { AppRuntime } from '../app-runtime.ts';
+import type { SyncRun } from '../job-port.ts';
 import type { StartedBackfill } from './backfill.ts';
 import { exchangeNow } from './exchange-now.ts';
 
@@ -20,7 +17,7 @@ export interface SyncRequest {
    * which BullMQ runs once every child has finished (reconciliation follows).
    * Without it (on demand) the windows are enqueued on their own.
    */
-  finish?: SyncFinishJob;
+  finish?: SyncRun;
 }
 
 export interface StartedSync extends StartedBackfill {
@@ -34,7 +31,7 @@ export interface StartedSync extends StartedBackfill {
  * never finished, recorded in the coverage ledger and enqueued.
  */
 export async function planAndEnqueueSync(
-  runtime: Runtime,
+  runtime: AppRuntime,
   account: AccountSummary,
   request: SyncRequest = {},
 ): Promise<StartedSync> {
@@ -50,22 +47,6 @@ export async function planAndEnqueueSync(
     notes: [...retries.notes, ...plan.notes],
     retried: retries.windows.length,
   };
-  if (!request.finish) return { ...base, enqueued: await enqueueWindows(runtime.queues, runtime.pool, windows) };
-
-  const needing = await windowsNeedingJobs(runtime.queues, runtime.pool, windows);
-  const ingestOptions = ingestJobOptions(needing);
-  // A flow's jobs get no queue defaults: each carries its queue's options.
-  await runtime.queues.flows().add({
-    name: JOB.syncFinish,
-    queueName: QUEUE.sync,
-    data: request.finish,
-    opts: { ...JOB_OPTIONS[QUEUE.sync], jobId: syncFinishJobId(request.finish) },
-    children: needing.map((window, i) => ({
-      name: JOB.ingestWindow,
-      queueName: QUEUE.ingest,
-      data: windowJobData(window),
-      opts: { ...JOB_OPTIONS[QUEUE.ingest], ...ingestOptions[i]!, ignoreDependencyOnFailure: true },
-    })),
-  });
-  return { ...base, enqueued: needing.length };
+  if (!request.finish) return { ...base, enqueued: await runtime.jobs.enqueueWindows(windows) };
+  return { ...base, enqueued: await runtime.jobs.enqueueSyncRun(request.finish, windows) };
 }

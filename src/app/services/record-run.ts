@@ -1,6 +1,6 @@
-import type { Runtime } from '../../../jobs/runtime.ts';
 import { failedWindows, windowProgress } from '../../ingest/coverage/window-progress.ts';
 import type { ReconciliationReport } from '../../reconcile/index.ts';
+import type { AppRuntime } from '../app-runtime.ts';
 
 /** Who ran it, when not a worker's job: the command (or the demo), kept in the run's `detail.by`. */
 export type RunOrigin = 'ledgerline sync' | 'ledgerline backfill' | 'ledgerline reconcile' | 'npm run demo';
@@ -17,7 +17,7 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').slice(0, MAX_FAILURE
  * done when it was planned); windows already complete are not its work.
  */
 export async function recordWindowsRun(
-  runtime: Runtime,
+  runtime: AppRuntime,
   run: { accountId: string; by: RunOrigin; startedAt: Date; readIds: readonly string[] },
 ): Promise<void> {
   const [progress, failed] = await Promise.all([
@@ -44,7 +44,7 @@ export async function recordWindowsRun(
 
 /** Records a reconciliation run outside the worker, from its stored report, as the worker does. */
 export async function recordReconciliationRun(
-  runtime: Runtime,
+  runtime: AppRuntime,
   report: ReconciliationReport,
   by: RunOrigin,
 ): Promise<void> {
@@ -66,7 +66,7 @@ export async function recordReconciliationRun(
 
 /** A command-line run that ended in an error before it could finish: failed, with the error's line. */
 export async function recordFailedRun(
-  runtime: Runtime,
+  runtime: AppRuntime,
   run: { kind: 'sync' | 'reconciliation'; accountId: string; by: RunOrigin; startedAt: Date; error: unknown },
 ): Promise<void> {
   const message = run.error instanceof Error ? `${run.error.name}: ${run.error.message}` : String(run.error);

@@ -1,4 +1,4 @@
-import type { Runtime } from '../../../jobs/runtime.ts';
+import type { AppRuntime } from '../app-runtime.ts';
 import { enqueueAction } from './submit-action.ts';
 
 /**
@@ -10,7 +10,7 @@ import { enqueueAction } from './submit-action.ts';
  * requests (and its run lock keeps a live run from being doubled).
  * Returns the ids of the actions that got a new job.
  */
-export async function resumeUnfinishedActions(runtime: Runtime): Promise<string[]> {
+export async function resumeUnfinishedActions(runtime: AppRuntime): Promise<string[]> {
   const unfinished = await runtime.prisma.managementAction.findMany({
     where: { status: { in: ['pending', 'running'] } },
     select: { id: true },

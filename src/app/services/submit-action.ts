@@ -1,7 +1,3 @@
-import { JOB, QUEUE } from '../../../jobs/definitions.ts';
-import { ensureJob } from '../../../jobs/ensure-job.ts';
-import { managementJobId } from '../../../jobs/payloads/management-job.ts';
-import type { Runtime } from '../../../jobs/runtime.ts';
 import { SecretBox } from '../../crypto/secret-box.ts';
 import type { ManagementAction } from '../../generated/prisma/client.ts';
 import { type ActionInput, redactInput, splitSecrets } from '../../management/action-input.ts';
@@ -9,6 +5,7 @@ import { planAction, type PlannedRequest } from '../../management/action-plan.ts
 import { isFinished, recordAction } from '../../management/action-store.ts';
 import { idempotencyKey } from '../../management/idempotency.ts';
 import { checkLocalLimits } from '../../management/limits.ts';
+import type { AppRuntime } from '../app-runtime.ts';
 
 export interface ActionRequest {
   /** A registered account's name. */
@@ -30,7 +27,7 @@ export interface PreparedAction {
  * account, every rule of the spec for every request, and (for a new action)
  * the limits the local mirror knows. Throws a typed error naming the field.
  */
-export async function prepareAction(runtime: Runtime, request: ActionRequest): Promise<PreparedAction> {
+export async function prepareAction(runtime: AppRuntime, request: ActionRequest): Promise<PreparedAction> {
   const account = await runtime.accounts.get(request.account);
   const plan = planAction(request.input);
   const split = splitSecrets(request.input);
@@ -49,7 +46,7 @@ export interface SubmittedAction {
 }
 
 /** Records the action's audit row (passphrases sealed) and enqueues its job, which carries only the id. */
-export async function submitAction(runtime: Runtime, request: ActionRequest): Promise<SubmittedAction> {
+export async function submitAction(runtime: AppRuntime, request: ActionRequest): Promise<SubmittedAction> {
   const prepared = await prepareAction(runtime, request);
   const box = new SecretBox(runtime.config.masterKey);
   const recorded = await recordAction(
@@ -69,23 +66,13 @@ export async function submitAction(runtime: Runtime, request: ActionRequest): Pr
  * added one. A job that ended while its action did not (a worker lost
  * mid-way) is replaced: the action resumes from its recorded requests.
  */
-export async function enqueueAction(runtime: Runtime, actionId: string): Promise<boolean> {
-  const queue = runtime.queues.get(QUEUE.management);
-  const { added } = await ensureJob(
-    queue,
-    JOB.managementAction,
-    managementJobId(actionId),
-    { actionId },
-    {
-      whenFinished: 'replace',
-    },
-  );
-  return added;
+export async function enqueueAction(runtime: AppRuntime, actionId: string): Promise<boolean> {
+  return runtime.jobs.enqueueAction(actionId);
 }
 
 /** Waits until the action has ended and returns its row. */
 export async function waitForAction(
-  runtime: Runtime,
+  runtime: AppRuntime,
   actionId: string,
   options: { pollMs?: number; timeoutMs?: number } = {},
 ): Promise<ManagementAction> {
@@ -99,6 +86,6 @@ export async function waitForAction(
 }
 
 /** How many workers listen on the management queue (to warn when none does). */
-export function managementWorkerCount(runtime: Runtime): Promise<number> {
-  return runtime.queues.get(QUEUE.management).getWorkersCount();
+export function managementWorkerCount(runtime: AppRuntime): Promise<number> {
+  return runtime.jobs.workerCount('management');
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
 import { parseAccountInput } from '../../accounts/account-input.ts';
 import {
   AccountService,
@@ -7,7 +8,6 @@ import {
   type AccountUpdate,
   type VerifyCredentials,
 } from '../../accounts/account-service.ts';
-import { createRuntime } from '../../app/create-runtime.ts';
 import {
   ACCOUNT_PASSPHRASE_VARIABLE,
   ACCOUNT_SECRET_VARIABLE,

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 
-import { createRuntime } from '../../app/create-runtime.ts';
+import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
+import { startWorkers } from '../../../jobs/composition/workers.ts';
 import { refreshAccountTradePrices } from '../../app/services/after-sync.ts';
 import { startBackfill } from '../../app/services/backfill.ts';
-import { startWorkers } from '../../app/workers.ts';
 import { formatInstant, parseInstant } from '../../ingest/time-arguments.ts';
 import { parseStreamChoice } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 
-import { createRuntime } from '../../app/create-runtime.ts';
+import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
 import { assertExchangeAnswers } from '../../app/services/exchange-answers.ts';
 import { recordFailedRun, recordReconciliationRun, type RunOrigin } from '../../app/services/record-run.ts';
 import { parseRecountMode } from '../../reconcile/recount-mode.ts';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 
+import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
+import { nightlySyncState } from '../../../jobs/composition/schedules.ts';
 import type { AccountSummary } from '../../accounts/account-service.ts';
-import { createRuntime } from '../../app/create-runtime.ts';
-import { nightlySyncState } from '../../app/services/schedules.ts';
 import { horizonWarnings, partsFrom, type StreamStatus, streamStatuses } from '../../ingest/coverage/stream-status.ts';
 import { listShapeDrift, type ShapeDriftRow } from '../../ingest/shape-drift-store.ts';
 import { endpointLabel, shapeDriftLine } from '../../ingest/shape-drift-text.ts';

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 
-import { createRuntime } from '../../app/create-runtime.ts';
+import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
+import { upsertSchedules } from '../../../jobs/composition/schedules.ts';
+import { startWorkers } from '../../../jobs/composition/workers.ts';
 import { alertOnRuns } from '../../app/observability/alert-on-runs.ts';
 import { createAlertSender } from '../../app/observability/alert-sender.ts';
 import { redisAlertClaim } from '../../app/observability/heartbeat-claim.ts';
@@ -12,8 +14,6 @@ import { startSuccessHeartbeat } from '../../app/observability/success-heartbeat
 import { exchangeNow } from '../../app/services/exchange-now.ts';
 import { startHealing } from '../../app/services/heal.ts';
 import { resumeUnfinishedActions } from '../../app/services/resume-actions.ts';
-import { upsertSchedules } from '../../app/services/schedules.ts';
-import { startWorkers } from '../../app/workers.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { logger } from '../../logging/logger.ts';
 import { runTool } from '../run-tool.ts';

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 
-import type { Runtime } from '../../../jobs/runtime.ts';
-import { createRuntime } from '../../app/create-runtime.ts';
+import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
+import { startWorkers } from '../../../jobs/composition/workers.ts';
+import type { AppRuntime } from '../../app/app-runtime.ts';
 import { managementWorkerCount, prepareAction, submitAction, waitForAction } from '../../app/services/submit-action.ts';
-import { startWorkers } from '../../app/workers.ts';
 import type { Config } from '../../config/config.ts';
 import type { ManagementAction } from '../../generated/prisma/client.ts';
 import type { ActionInput } from '../../management/action-input.ts';
@@ -86,7 +86,7 @@ export function printPlan(plan: readonly PlannedRequest[]): void {
 
 const SHOWN_ORDERS = 20;
 
-async function printOutcome(runtime: Runtime, action: ManagementAction): Promise<void> {
+async function printOutcome(runtime: AppRuntime, action: ManagementAction): Promise<void> {
   const requests = await runtime.prisma.managementRequest.findMany({
     where: { actionId: action.id },
     orderBy: { seq: 'asc' },

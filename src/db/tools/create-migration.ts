@@ -4,7 +4,6 @@ import path from 'node:path';
 
 import { DateTime } from 'luxon';
 
-import { runTool } from '../../cli/run-tool.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { diffMigrationsToSchema } from '../migrations.ts';
 import { DEFAULT_MIGRATIONS_DIR, DEFAULT_SCHEMA_PATH } from './migrations-dir.ts';
@@ -44,17 +43,4 @@ export async function createMigration(options: CreateMigrationOptions): Promise<
   const lockfile = path.join(migrationsDir, 'migration_lock.toml');
   if (!existsSync(lockfile)) await writeFile(lockfile, LOCKFILE_TEXT);
   return folder;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  await runTool(async (config) => {
-    const name = process.argv[2];
-    if (name === undefined) throw new ValidationError('name', 'usage: npm run db:migration:create -- <name>');
-    const folder = await createMigration({ name, databaseUrl: config.databaseUrl });
-    console.log(
-      folder
-        ? `wrote ${path.relative(process.cwd(), folder)}/migration.sql`
-        : 'schema.prisma matches the migrations: nothing to write',
-    );
-  });
 }

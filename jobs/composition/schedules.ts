@@ -1,6 +1,9 @@
-import { type AnyJobName, JOB, QUEUE, type QueueName } from '../../../jobs/definitions.ts';
-import type { Runtime } from '../../../jobs/runtime.ts';
-import { logger } from '../../logging/logger.ts';
+import { logger } from '../../src/logging/logger.ts';
+import { type AnyJobName, JOB, QUEUE, type QueueName } from '../definitions.ts';
+import type { Runtime } from '../runtime.ts';
+
+/** What registering the schedules needs of the runtime: the configuration and the queues. */
+type ScheduleHost = Pick<Runtime, 'config' | 'queues'>;
 
 export interface ScheduleDefinition {
   id: string;
@@ -26,7 +29,7 @@ export function scheduleDefinitions(runtime: Pick<Runtime, 'config'>): ScheduleD
  * default job options, which BullMQ merges into each scheduled job
  * (attempts, backoff, removeOnComplete/Fail).
  */
-export async function upsertSchedules(runtime: Runtime): Promise<ScheduleDefinition[]> {
+export async function upsertSchedules(runtime: ScheduleHost): Promise<ScheduleDefinition[]> {
   const definitions = scheduleDefinitions(runtime);
   for (const definition of definitions) {
     await runtime.queues
@@ -42,7 +45,7 @@ export async function upsertSchedules(runtime: Runtime): Promise<ScheduleDefinit
 }
 
 /** The ids of the schedulers Redis does not hold (a flush or a restart without persistence lost them). */
-export async function missingSchedules(runtime: Runtime): Promise<string[]> {
+export async function missingSchedules(runtime: ScheduleHost): Promise<string[]> {
   const missing: string[] = [];
   for (const definition of scheduleDefinitions(runtime)) {
     const scheduler = await runtime.queues.untyped(definition.queue).getJobScheduler(definition.id);
@@ -52,7 +55,7 @@ export async function missingSchedules(runtime: Runtime): Promise<string[]> {
 }
 
 /** The nightly sync's scheduler (undefined when it is not registered) and how many workers take sync jobs. */
-export async function nightlySyncState(runtime: Runtime) {
+export async function nightlySyncState(runtime: Pick<Runtime, 'queues'>) {
   const queue = runtime.queues.get(QUEUE.sync);
   return { nightly: await queue.getJobScheduler('nightly-sync'), workers: await queue.getWorkersCount() };
 }

@@ -1,8 +1,8 @@
-import { JOB, QUEUE } from '../../../jobs/definitions.ts';
-import { ensureJob } from '../../../jobs/ensure-job.ts';
-import { type ExportJob, exportJobData, exportJobId, type ExportQueue } from '../../../jobs/payloads/export-job.ts';
-import type { Runtime } from '../../../jobs/runtime.ts';
-import type { ExportRequest } from '../../export/export-request.ts';
+import type { ExportRequest } from '../../src/export/export-request.ts';
+import { JOB, QUEUE } from '../definitions.ts';
+import { ensureJob } from '../ensure-job.ts';
+import { type ExportJob, exportJobData, exportJobId, type ExportQueue } from '../payloads/export-job.ts';
+import type { Runtime } from '../runtime.ts';
 
 export type { ExportJob, ExportQueue };
 
@@ -24,6 +24,6 @@ export async function enqueueExport(
 }
 
 /** The export queue of the process (the web page lists and adds its jobs). */
-export function exportQueueOf(runtime: Runtime): ExportQueue {
+export function exportQueueOf(runtime: Pick<Runtime, 'queues'>): ExportQueue {
   return runtime.queues.get(QUEUE.export);
 }

@@ -1,7 +1,7 @@
 import { type DefaultJobOptions, FlowProducer, Queue } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 
-import { JOB_OPTIONS, type QueueName, type Queues, type TypedQueue } from '../../jobs/definitions.ts';
+import { JOB_OPTIONS, type QueueName, type Queues, type TypedQueue } from '../definitions.ts';
 
 type QueueMap = { [Q in QueueName]: TypedQueue<Q> };
 

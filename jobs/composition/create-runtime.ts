@@ -1,18 +1,19 @@
 import type { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 
-import type { Runtime } from '../../jobs/runtime.ts';
-import { AccountService } from '../accounts/account-service.ts';
-import { type ClientOverrides, ClientProvider } from '../accounts/client-provider.ts';
-import { type Config, hasHashTag } from '../config/config.ts';
-import { createPrisma } from '../db/prisma.ts';
-import { ValidationError } from '../errors/index.ts';
-import { PER_IP_PER_MINUTE } from '../exchange/endpoints.ts';
-import { recordShapeDrift } from '../ingest/shape-drift-store.ts';
-import { logger } from '../logging/logger.ts';
-import { scaledRates } from '../streams/endpoints.ts';
+import { AccountService } from '../../src/accounts/account-service.ts';
+import { type ClientOverrides, ClientProvider } from '../../src/accounts/client-provider.ts';
+import { createRedisConnection } from '../../src/app/redis-connection.ts';
+import { type Config, hasHashTag } from '../../src/config/config.ts';
+import { createPrisma } from '../../src/db/prisma.ts';
+import { ValidationError } from '../../src/errors/index.ts';
+import { PER_IP_PER_MINUTE } from '../../src/exchange/endpoints.ts';
+import { recordShapeDrift } from '../../src/ingest/shape-drift-store.ts';
+import { logger } from '../../src/logging/logger.ts';
+import { scaledRates } from '../../src/streams/endpoints.ts';
+import type { Runtime } from '../runtime.ts';
+import { queueJobPort } from './queue-job-port.ts';
 import { type JobOptionOverrides, QueueRegistry } from './queue-registry.ts';
-import { createRedisConnection } from './redis-connection.ts';
 
 export interface RuntimeOptions {
   /** The queue and rate-budget key prefix (default QUEUE_PREFIX); tests pass their own. */
@@ -25,8 +26,10 @@ export interface RuntimeOptions {
 
 /**
  * The composition root: builds every long-lived resource of a process once,
- * from the configuration, and releases them in order. Entry points (CLI,
- * web, demo, benchmarks) call it; jobs and domain code only receive parts of it.
+ * from the configuration, and releases them in order; the queues, and the port
+ * the application services enqueue through (src/app/job-port.ts), bound to them.
+ * Entry points (CLI, web, demo, benchmarks) call it; services, jobs and domain
+ * code only receive parts of it.
  */
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
   const prefix = options.prefix ?? config.queuePrefix;
@@ -82,6 +85,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     accounts,
     clients,
     queues,
+    jobs: queueJobPort({ config, pool, queues }),
     connection,
     async close() {
       await clients.close();

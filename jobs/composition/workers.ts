@@ -4,22 +4,22 @@ import { hostname } from 'node:os';
 import { type Processor, Worker, type WorkerOptions as BullWorkerOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 
-import { QUEUE, type QueueName } from '../../jobs/definitions.ts';
-import { createExportProcessor, type ExportProcessorDeps } from '../../jobs/export/export-processor.ts';
-import { createIngestProcessor } from '../../jobs/ingest/ingest-processor.ts';
-import { markStalledWindowsFailed } from '../../jobs/ingest/stalled-window-failures.ts';
-import { createManagementProcessor } from '../../jobs/management/management-processor.ts';
-import { createMarketDataProcessor } from '../../jobs/market-data/market-data-processor.ts';
-import type { ExportJobData, ExportJobResult } from '../../jobs/payloads/export-job.ts';
-import { DetachedRuns } from '../../jobs/reconcile/detached-runs.ts';
-import { createReconcileProcessor } from '../../jobs/reconcile/reconcile-processor.ts';
-import { recordRuns, type RunListener } from '../../jobs/runs/record-runs.ts';
-import type { Runtime } from '../../jobs/runtime.ts';
-import { createSyncProcessor, type SyncServices } from '../../jobs/sync/sync-processor.ts';
-import type { Config } from '../config/config.ts';
-import { logger } from '../logging/logger.ts';
-import { AFTER_SYNC_STEPS } from './services/after-sync.ts';
-import { planAndEnqueueSync } from './services/plan-and-enqueue-sync.ts';
+import { AFTER_SYNC_STEPS } from '../../src/app/services/after-sync.ts';
+import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
+import type { Config } from '../../src/config/config.ts';
+import { logger } from '../../src/logging/logger.ts';
+import { QUEUE, type QueueName } from '../definitions.ts';
+import { createExportProcessor, type ExportProcessorDeps } from '../export/export-processor.ts';
+import { createIngestProcessor } from '../ingest/ingest-processor.ts';
+import { markStalledWindowsFailed } from '../ingest/stalled-window-failures.ts';
+import { createManagementProcessor } from '../management/management-processor.ts';
+import { createMarketDataProcessor } from '../market-data/market-data-processor.ts';
+import type { ExportJobData, ExportJobResult } from '../payloads/export-job.ts';
+import { DetachedRuns } from '../reconcile/detached-runs.ts';
+import { createReconcileProcessor } from '../reconcile/reconcile-processor.ts';
+import { recordRuns, type RunListener } from '../runs/record-runs.ts';
+import type { Runtime } from '../runtime.ts';
+import { createSyncProcessor, type SyncServices } from '../sync/sync-processor.ts';
 
 export interface WorkerOptions {
   concurrency?: number;
