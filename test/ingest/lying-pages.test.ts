@@ -26,7 +26,11 @@ const PATHS = {
   transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
   'futures-ledger': '/api/v2/tax/future-record',
 } as const;
-const TABLES = { spot: 'spot_record', 'futures-ledger': 'futures_ledger_record', positions: 'futures_position' } as const;
+const TABLES = {
+  spot: 'spot_record',
+  'futures-ledger': 'futures_ledger_record',
+  positions: 'futures_position',
+} as const;
 
 // The demo scale: its spot bursts fill more than one page.
 const file = usePipeline('lyingpages', { simulatorClock: true, simulator: { scale: 'demo' } });
