@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { CopyRowSink } from './copy-out-query.ts';
+import { encodeCsvRow } from './csv-encoder.ts';
 import { type CellKind, FORMULA_CHARACTERS, LEADING_WHITESPACE, neutralizeCell } from './neutralize.ts';
 
 const COMMA = 0x2c;
@@ -61,6 +62,7 @@ export class CopyRowRewriter implements CopyRowSink {
   row(buf: Buffer, start: number, end: number): void {
     const last = end - 1;
     if (buf[last] !== NEWLINE) throw new Error('COPY row must end with a newline');
+    if (mayHoldUnprintable(buf, start, last) && this.escapedRow(buf, start, last)) return;
     const cells = this.kinds.length;
     // Output is never longer than the row plus one apostrophe per cell.
     this.reserve(end - start + cells);
@@ -121,6 +123,31 @@ export class CopyRowRewriter implements CopyRowSink {
   /** The sha256 of every byte given out (call after finish). */
   digest(): string {
     return this.hash.digest('hex');
+  }
+
+  /**
+   * A row with a cell neutralizeCell escapes (a control character, see neutralize.ts): decoded and
+   * written by the Node encoder, as the other path writes it. False (nothing written) when no cell
+   * changes that way: the byte rewrite handles the row.
+   */
+  private escapedRow(buf: Buffer, start: number, last: number): boolean {
+    const values: string[] = [];
+    let i = start;
+    for (let cell = 0; cell < this.kinds.length; cell++) {
+      const fieldEnd = buf[i] === QUOTE ? closingQuote(buf, i, last) + 1 : buf.indexOf(COMMA, i);
+      if (fieldEnd === -1 || fieldEnd >= last || buf[fieldEnd] !== COMMA) return false;
+      values.push(fieldValue(buf, i, fieldEnd));
+      i = fieldEnd + 1;
+    }
+    const cells = values.map((value, cell) => neutralizeCell(value, this.kinds[cell]!));
+    if (cells.every((cell, k) => cell === values[k] || cell === `'${values[k]}`)) return false;
+    const encoded = Buffer.from(encodeCsvRow(cells), 'utf8');
+    const flag = i < last ? fieldValue(buf, i, last) : '';
+    if (flag !== '' && this.onFlagged(flag, encoded) === 'drop') return true;
+    this.records++;
+    this.reserve(encoded.length);
+    this.at += encoded.copy(this.block, this.at);
+    return true;
   }
 
   /** Whether neutralizeCell changes the cell at buf[start, end) (quoted or not): it prefixes an apostrophe. */
@@ -201,4 +228,17 @@ function isPlainNegativeDecimal(buf: Buffer, start: number, end: number): boolea
   const fractionStart = ++i;
   while (i < end && buf[i]! >= ZERO && buf[i]! <= NINE) i++;
   return i > fractionStart && i === end;
+}
+
+/**
+ * Whether buf[start, end) may hold a character terminal-text.ts escapes: a byte below 0x20 or DEL,
+ * or the first byte of a C1 control (0xC2), of U+061C (0xD8) or of the U+2000 block's marks (0xE2).
+ * Only such rows are decoded.
+ */
+function mayHoldUnprintable(buf: Buffer, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const b = buf[k]!;
+    if (b < 0x20 || b === 0x7f || b === 0xc2 || b === 0xd8 || b === 0xe2) return true;
+  }
+  return false;
 }

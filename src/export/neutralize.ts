@@ -1,3 +1,5 @@
+import { printable } from '../cli/terminal-text.ts';
+
 /**
  * Spreadsheets execute a cell that starts with = + - @ (and some with a leading tab or carriage
  * return), so a coin name or description such as `=HYPERLINK(...)` from the exchange could run in
@@ -47,9 +49,15 @@ export function neutralizeText(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
+/**
+ * A cell as the CSV files write it. Control characters the exchange sent (ESC, a line break, C1
+ * controls, bidirectional overrides) are escaped as the terminal shows them (`\x1b`, `\n`,
+ * `\u202e`: src/cli/terminal-text.ts), so no cell can fake a row or recolour a `cat` of the file
+ * (issue 34); the stored record keeps them exactly, in `raw`. Then formulas are neutralized.
+ */
 export function neutralizeCell(value: string | null | undefined, kind: CellKind): string {
   if (value === null || value === undefined) return '';
   if (kind === 'decimal' && PLAIN_DECIMAL.test(value)) return value;
   // A decimal column that holds anything else (NaN, Infinity, a bad cast) is treated as text.
-  return neutralizeText(value);
+  return neutralizeText(printable(value));
 }

@@ -99,7 +99,7 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
   // Side by side: the database work of each, and the re-counts of streams with budgets of their
   // own; checks 2 and 3 wait for the spot re-reads before they ask the exchange anything.
   const [coverage, counts, balance, paging, futures] = await Promise.all([
-    guarded('coverage', () => checkCoverage(pool, accountId)),
+    guarded('coverage', () => checkCoverage(pool, accountId, startedAt)),
     guarded('window-counts', () =>
       checkWindowCounts({ pool, accountId, recount, client, fresh, full: scope.full }).finally(() => fresh?.finish()),
     ),

@@ -25,13 +25,34 @@ export interface FaultConfig {
    * that carries a cursor as if it carried none (so the cursors go A, B, A, B, ...), `repeatId`
    * gives the first record of a page asked with a cursor the key of the previous page's last
    * record (one id, two different records, on two pages of one read), `restate` adds a field to
-   * every record (the exchange corrected its records since they were last read).
+   * every record (the exchange corrected its records since they were last read), `garbledMeaning`
+   * sends the fields that pair or sign money garbled (a spot record's `bizOrderId` and a futures
+   * record's `symbol` as numbers, a position without `holdSide`), `emptyMidWindow` answers every
+   * request that carries a cursor with an empty list (a history-position or transfer page keeps
+   * its `endId`, as if more followed).
    */
   page?: PageFault;
 }
 
-export type PageFault = 'nullData' | 'nullList' | 'duplicateId' | 'cycleCursor' | 'repeatId' | 'restate';
-const PAGE_FAULTS: readonly PageFault[] = ['nullData', 'nullList', 'duplicateId', 'cycleCursor', 'repeatId', 'restate'];
+export type PageFault =
+  | 'nullData'
+  | 'nullList'
+  | 'duplicateId'
+  | 'cycleCursor'
+  | 'repeatId'
+  | 'restate'
+  | 'garbledMeaning'
+  | 'emptyMidWindow';
+const PAGE_FAULTS: readonly PageFault[] = [
+  'nullData',
+  'nullList',
+  'duplicateId',
+  'cycleCursor',
+  'repeatId',
+  'restate',
+  'garbledMeaning',
+  'emptyMidWindow',
+];
 
 export interface FaultDecision {
   latencyMs: number;

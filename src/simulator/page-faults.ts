@@ -50,6 +50,16 @@ export function applyPageFault(fault: PageFault, body: string | Buffer, request?
     return JSON.stringify({ ...envelope, data: holder ? { ...holder, list: null } : null });
   }
   const records = list as Record<string, unknown>[];
+  if (fault === 'emptyMidWindow') {
+    if (request?.cursor === undefined || list.length === 0) return body;
+    // The page's own paging still says more follows (its endId), the list says nothing does.
+    list.splice(0, list.length);
+    return JSON.stringify(envelope);
+  }
+  if (fault === 'garbledMeaning') {
+    list.splice(0, list.length, ...records.map(garbled));
+    return JSON.stringify(envelope);
+  }
   if (fault === 'restate') {
     // Every record as the exchange would send it after correcting it: same key, one more field.
     list.splice(0, list.length, ...records.map((record) => ({ ...record, restated: 'true' })));
@@ -63,6 +73,15 @@ export function applyPageFault(fault: PageFault, body: string | Buffer, request?
   if (field === undefined) return body;
   list[1] = { ...second, [field]: first![field] };
   return JSON.stringify(envelope);
+}
+
+/** garbledMeaning: one record with the fields that pair or sign its money sent garbled. */
+function garbled(record: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...record };
+  if (typeof out.bizOrderId === 'string') out.bizOrderId = Number(out.bizOrderId || '0');
+  if ('futureTaxType' in out && typeof out.symbol === 'string') out.symbol = 1;
+  if ('positionId' in out) delete out.holdSide;
+  return out;
 }
 
 /**

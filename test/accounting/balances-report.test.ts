@@ -162,6 +162,34 @@ describe('the balances report', () => {
     expect(rows.result.review).toEqual({ rows: 1, values: { unpriced: 1 } });
   });
 
+  it("takes the opening balance from the first stored record when the history starts after the account's, and says so", async () => {
+    const accountId = await insertAccount(db.url, 'late-start');
+    // The stored history starts in March: the account already held 5 BTC (the record's balance says so).
+    await insertSpot(db.url, accountId, [
+      { recordId: '1', coin: 'BTC', spotTaxType: 'Deposit', amount: '1', balance: '6', ts: '2026-03-01T00:00:00Z' },
+      {
+        recordId: '2',
+        coin: 'BTC',
+        spotTaxType: 'Withdrawal',
+        amount: '-2',
+        fee: '-0.001',
+        balance: '3.999',
+        ts: '2026-03-02T00:00:00Z',
+      },
+      { recordId: '3', coin: 'SOL', spotTaxType: 'Deposit', amount: '3', balance: '3', ts: '2026-03-02T00:00:00Z' },
+    ]);
+    const rows = await exportBalances({ accountId, from: '2026-03-01', to: '2026-03-31' });
+    expect(rows.map((r) => [r['coin'], r['opening_balance'], r['closing_balance']])).toEqual([
+      ['BTC', '5', '3.999'],
+      ['SOL', '0', '3'],
+    ]);
+    // Both unpriced (no price table here) and, for BTC, opened from its first stored record.
+    expect(rows.result.review).toEqual({
+      rows: 2,
+      values: { 'unpriced,opening-from-first-record': 1, unpriced: 1 },
+    });
+  });
+
   it('fails the export naming the coin and both figures when the closing balance does not tie', async () => {
     const accountId = await insertAccount(db.url, 'broken');
     await insertSpot(db.url, accountId, [

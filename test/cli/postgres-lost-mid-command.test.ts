@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AccountService } from '../../src/accounts/account-service.ts';
@@ -60,11 +61,22 @@ afterAll(async () => {
  * Starts a backfill with no worker (so it only watches its windows, polling Postgres), waits for
  * its plan line, runs `lose` and returns how the command ended.
  */
-async function backfillLosing(databaseUrl: string, lose: () => Promise<void> | void) {
+async function backfillLosing(databaseUrl: string, lose: () => Promise<void> | void, withWorker = false) {
   const prefix = randomPrefix('pglost').replaceAll(':', '-');
   prefixes.push(prefix);
   const child = spawnCli(
-    ['backfill', '--account', 'main', '--stream', 'spot', '--from', '2026-01-01', '--to', '2026-03-01'],
+    [
+      'backfill',
+      '--account',
+      'main',
+      '--stream',
+      'spot',
+      '--from',
+      '2026-01-01',
+      '--to',
+      '2026-03-01',
+      ...(withWorker ? ['--with-worker'] : []),
+    ],
     { DATABASE_URL: databaseUrl, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix },
   );
   let stdout = '';
@@ -83,6 +95,8 @@ async function backfillLosing(databaseUrl: string, lose: () => Promise<void> | v
     // The progress view's lines come first (it draws on stderr); the error is the last line.
     lastLine: lines.at(-1),
     otherLines: lines.slice(0, -1).filter((line) => !/^spot \d+\/\d+ windows/.test(line)),
+    // Nothing with a stack, on either stream (a worker's JSON log line of the lost connection).
+    stacks: `${stdout}\n${stderr}`.split('\n').filter((line) => /\bat .+:\d+:\d+|"stack"/.test(line)),
   };
 }
 
@@ -96,6 +110,37 @@ describe('Postgres lost while a command runs', () => {
         /^ServiceUnreachableError: Postgres at 127\.0\.0\.1:\d+ \(DATABASE_URL\) is unreachable: \S/,
       ) as unknown,
       otherLines: [],
+      stacks: [],
+    });
+  }, 120_000);
+
+  it('backfill --with-worker with the server gone: exit 3, the one line, no JSON log line with a stack before it', async () => {
+    relay.restore();
+    // As a crash or a fast shutdown ends them: each session is told (57P01), then the server is gone.
+    const ended = await backfillLosing(
+      relay.relayed(urls.cut),
+      async () => {
+        const admin = new pg.Client({ connectionString: urls.cut });
+        await admin.connect();
+        try {
+          await admin.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+          );
+        } finally {
+          await admin.end();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        relay.cut();
+      },
+      true,
+    );
+    expect(ended).toMatchObject({
+      status: 3,
+      planned: true,
+      lastLine: expect.stringMatching(
+        /^ServiceUnreachableError: Postgres at 127\.0\.0\.1:\d+ \(DATABASE_URL\) is unreachable: \S/,
+      ) as unknown,
+      stacks: [],
     });
   }, 120_000);
 
@@ -108,6 +153,7 @@ describe('Postgres lost while a command runs', () => {
         /^DatabaseNotReadyError: database ll_pglostdropped_[0-9a-f]+ does not exist: run `ledgerline migrate`$/,
       ) as unknown,
       otherLines: [],
+      stacks: [],
     });
   }, 120_000);
 });

@@ -160,10 +160,15 @@ describe('parseAnswer', () => {
       const error = captured(() => parseAnswer('spotRecord', 200, ok([item]), spotRecordData));
       expect(error).toMatchObject({ path });
     }
-    // bizOrderId is not core: garbled, it reads as '' and is counted as drift; the schema says so.
-    const garbledOrder = parseAnswer('spotRecord', 200, ok([{ ...valid, bizOrderId: 7 }]), spotRecordData);
-    expect(garbledOrder.data[0]).toMatchObject({ bizOrderId: '', raw: { bizOrderId: 7 } });
-    expect(garbledOrder.drift).toEqual([{ field: 'bizOrderId', kind: 'type', count: 1 }]);
+    // bizOrderId pairs a trade's legs: core, so garbled it refuses the page, naming it (stored as '' it
+    // would unpair the order); left out it is the exchange's "no order" (''), counted as drift.
+    expect(
+      captured(() => parseAnswer('spotRecord', 200, ok([{ ...valid, bizOrderId: 7 }]), spotRecordData)),
+    ).toMatchObject({ path: 'data[0].bizOrderId' });
+    const { bizOrderId: _left, ...withoutOrder } = valid;
+    const absentOrder = parseAnswer('spotRecord', 200, ok([withoutOrder]), spotRecordData);
+    expect(absentOrder.data[0]).toMatchObject({ bizOrderId: '', raw: withoutOrder });
+    expect(absentOrder.drift).toEqual([{ field: 'bizOrderId', kind: 'absent', count: 1 }]);
     expect(captured(() => parseAnswer('spotRecord', 200, ok([null]), spotRecordData))).toMatchObject({
       path: 'data[0]',
     });

@@ -209,8 +209,9 @@ describe('COPY path', () => {
     for (const cell of [
       "'=SUM(A1:A9)",
       "'\uFF1Dfull",
-      '"line1\nline2"',
-      '"cr\ronly"',
+      // Control characters from the exchange are escaped as the terminal shows them (issue 34).
+      ',line1\\nline2,',
+      ',cr\\ronly,',
       '"say ""hi"""',
       ',\\.,',
       ",'-3.5,",

@@ -37,7 +37,7 @@ describe('CSV encoding', () => {
   it('neutralizes formula starts in text cells, including full-width ones, and keeps plain decimals', () => {
     expect(
       ['=1+1', '+1', '-x', '@A1', '\tx', '\rx', '＝1', '＋1', '－1', '＠A'].map((v) => neutralizeCell(v, 'text')),
-    ).toEqual(["'=1+1", "'+1", "'-x", "'@A1", "'\tx", "'\rx", "'＝1", "'＋1", "'－1", "'＠A"]);
+    ).toEqual(["'=1+1", "'+1", "'-x", "'@A1", '\\tx', '\\rx', "'＝1", "'＋1", "'－1", "'＠A"]);
     expect(['-1.5', '0.000100', '12', '-0'].map((v) => neutralizeCell(v, 'decimal'))).toEqual([
       '-1.5',
       '0.000100',
@@ -54,20 +54,17 @@ describe('CSV encoding', () => {
     expect(neutralizeCell(null, 'decimal')).toBe('');
   });
 
+  it('escapes control characters from the exchange as the terminal shows them: no cell fakes a row or starts a formula', () => {
+    expect(
+      ['\t=cmd', ' \t=x', '\n=1', 'a\u001b[31mred', 'two\r\nlines', 'rtl\u202etxt', 'c1\u0085x', 'BTC é'].map((v) =>
+        neutralizeCell(v, 'text'),
+      ),
+    ).toEqual(['\\t=cmd', ' \\t=x', '\\n=1', 'a\\x1b[31mred', 'two\\r\\nlines', 'rtl\\u202etxt', 'c1\\x85x', 'BTC é']);
+    expect(encodeCsvRow([neutralizeCell('x\ny', 'text'), '1'])).toBe('x\\ny,1\n');
+  });
+
   it('neutralizes a formula start behind leading whitespace, which spreadsheets skip', () => {
-    const hostile = [
-      ' =1+1',
-      '  +cmd',
-      ' -x',
-      ' @SUM(A1)',
-      '\t=cmd',
-      ' \t=x',
-      '\n=1',
-      '\u00A0=1',
-      '\u3000=1',
-      '\uFEFF=1',
-      ' \uFF1D1',
-    ];
+    const hostile = [' =1+1', '  +cmd', ' -x', ' @SUM(A1)', '\u00A0=1', '\u3000=1', '\uFEFF=1', ' \uFF1D1'];
     expect(hostile.map((v) => neutralizeCell(v, 'text'))).toEqual(hostile.map((v) => `'${v}`));
     // A decimal column holding a padded number is not a plain number: treated as text like the rest.
     expect([' -1.5', ' 1.5', '-1.5'].map((v) => neutralizeCell(v, 'decimal'))).toEqual(["' -1.5", ' 1.5', '-1.5']);

@@ -25,14 +25,15 @@ afterAll(async () => {
 });
 
 /**
- * Where the summary differs from the ledger it summarises: per stream scope, the done windows
+ * Where the summary differs from the ledger it summarises: per stream scope, the covering windows
+ * (done, or finished once and being read again: migration 20261128033000_refetch_keeps_coverage)
  * merged and the number of windows, computed from every window as the readers once did.
  */
 async function disagreements(): Promise<unknown[]> {
   const result = await pool.query(
     `WITH truth AS (
        SELECT account_id, stream, scope,
-              COALESCE(range_agg(tstzrange(window_start, window_end, '[)')) FILTER (WHERE status = 'done'),
+              COALESCE(range_agg(tstzrange(window_start, window_end, '[)')) FILTER (WHERE status = 'done' OR finished_at IS NOT NULL),
                        '{}'::tstzmultirange) AS covered,
               count(*)::int AS windows,
               max((extract(epoch from window_end - window_start) * 1000)::bigint) AS longest

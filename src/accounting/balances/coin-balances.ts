@@ -6,8 +6,14 @@ import { BalanceTieOutError } from './balance-tie-out-error.ts';
 /** One coin's movement over a period, every amount as Postgres' exact numeric text. */
 export interface CoinBalance {
   readonly coin: string;
-  /** The exchange's balance after the coin's last record before the period (0 without one). */
+  /**
+   * The exchange's balance after the coin's last record before the period. Without one (the stored
+   * history starts after the account's start), the balance before the coin's first stored record:
+   * its `balance` less its amount and fee (0 when the history starts with the account).
+   */
   readonly opening: string;
+  /** The opening came from the first stored record, not from one before the period (and is not 0): say so. */
+  readonly openingFromFirstRecord: boolean;
   /** Sum of the positive amounts of the period. */
   readonly inflows: string;
   /** Sum of the negative amounts (negative or 0). */
@@ -34,7 +40,8 @@ export interface CoinBalance {
  *
  * The exchange's `balance` on a record is the coin's balance after it, fee included (the
  * simulator keeps balance = previous + amount + fee, docs/exchange-api.md §5.4). So the opening
- * balance is the `balance` of the coin's last record before `start`, and the closing balance
+ * balance is the `balance` of the coin's last record before `start` (without one, as the stored
+ * history may start after the account's, the balance before its first record: issue 34), and the closing balance
  * computed from the records must equal the `balance` of its last record before `end`: they are
  * compared in Postgres (numeric, exact) and a coin that differs throws `BalanceTieOutError`.
  * "Last" is the exchange's order: ts, then the id's numeric order (length, then bytes), as the
@@ -90,12 +97,14 @@ moved AS (
          coalesce(sum(amount) FILTER (WHERE amount < 0 AND category = 'withdrawal'), 0) AS withdrawals,
          coalesce(sum(amount) FILTER (
            WHERE amount > 0 AND category IN ('income', 'rebate', 'refund', 'copy-trading')), 0) AS income,
-         (array_agg(balance ORDER BY ts DESC, length(record_id) DESC, record_id COLLATE "C" DESC))[1] AS last_balance
+         (array_agg(balance ORDER BY ts DESC, length(record_id) DESC, record_id COLLATE "C" DESC))[1] AS last_balance,
+         (array_agg(balance - amount - fee ORDER BY ts, length(record_id), record_id COLLATE "C"))[1] AS first_opening
   FROM period
   GROUP BY coin
 ),
 joined AS (
-  SELECT coalesce(m.coin, o.coin) AS coin, coalesce(o.balance, 0) AS opening,
+  SELECT coalesce(m.coin, o.coin) AS coin, coalesce(o.balance, CASE WHEN m.first_opening <> 0 THEN m.first_opening END, 0) AS opening,
+         (o.balance IS NULL AND m.first_opening <> 0) AS from_first,
          coalesce(m.inflows, 0) AS inflows, coalesce(m.outflows, 0) AS outflows, coalesce(m.fees, 0) AS fees,
          coalesce(m.records, 0) AS records,
          coalesce(m.trades_in, 0) AS trades_in, coalesce(m.trades_out, 0) AS trades_out,
@@ -107,7 +116,7 @@ joined AS (
 )
 SELECT coin, opening::text AS opening, inflows::text AS inflows, outflows::text AS outflows, fees::text AS fees,
        (opening + inflows + outflows + fees)::text AS closing, exchange_closing::text AS "exchangeClosing",
-       opening + inflows + outflows + fees = exchange_closing AS ties,
+       opening + inflows + outflows + fees = exchange_closing AS ties, coalesce(from_first, false) AS "openingFromFirstRecord",
        records::text AS records, trades_in::text AS "tradesIn", trades_out::text AS "tradesOut",
        deposits::text AS deposits, withdrawals::text AS withdrawals, income::text AS income,
        (inflows - trades_in - deposits - income)::text AS "otherIn",

@@ -78,6 +78,15 @@ export async function* beancountJournal(db: pg.ClientBase, options: JournalOptio
   for (const account of [...accounts].sort(byteOrder)) yield plain(`${dayBefore} open ${account}`);
 
   if (opening.length > 0) {
+    // A coin with no stored record before the period: its opening is the balance before its first
+    // stored record (the history starts after the account's), said so as the journal's own comment.
+    const derived = opening.filter((b) => b.openingFromFirstRecord).map((b) => oneLine(b.coin));
+    if (derived.length > 0) {
+      yield plain(
+        `; opening balance of ${derived.join(', ')} taken from the first stored record's balance: ` +
+          'the stored history starts after the account',
+      );
+    }
     const postings: Posting[] = [];
     for (const b of opening) {
       const currency = beancountCurrency(b.coin);

@@ -11,6 +11,12 @@ import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 const DEFAULT_VALUATION_CURRENCY = 'USDT';
 /** The flag of a coin whose closing balance has no price within the tolerance: left empty, listed. */
 export const UNPRICED = `${REVIEW_PREFIX}unpriced`;
+/**
+ * The flag of a coin with no stored record before the period (the history starts after the
+ * account's): its opening balance is the one before its first stored record, `balance` less its
+ * amount and fee, counted in the manifest's review so the file says where it came from.
+ */
+export const OPENING_FROM_FIRST_RECORD = `${REVIEW_PREFIX}opening-from-first-record`;
 
 /**
  * One row per coin: opening balance, the period's inflows, outflows and fees, closing balance,
@@ -85,7 +91,7 @@ export const balancesReport: ComputedReportDefinition = {
             book.currency,
             ...value,
           ],
-          flag: valued === null ? UNPRICED : null,
+          flag: reviewFlag(valued === null, b.openingFromFirstRecord),
         };
       }
     } finally {
@@ -93,6 +99,13 @@ export const balancesReport: ComputedReportDefinition = {
     }
   },
 };
+
+/** The row's review flag: unpriced, opening from the first record, both (`unpriced,opening-...`) or none. */
+function reviewFlag(unpriced: boolean, openingFromFirstRecord: boolean): string | null {
+  if (unpriced && openingFromFirstRecord) return `${UNPRICED},${OPENING_FROM_FIRST_RECORD.slice(REVIEW_PREFIX.length)}`;
+  if (unpriced) return UNPRICED;
+  return openingFromFirstRecord ? OPENING_FROM_FIRST_RECORD : null;
+}
 
 function openBook(params: ReportParams, db: Parameters<typeof openPriceBook>[0]): Promise<PriceBook> {
   return openPriceBook(db, {

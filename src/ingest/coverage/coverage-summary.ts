@@ -109,7 +109,9 @@ export async function earliestWindowStart(
  * windows already cover wholly: a window planned before the grid, or by another `--from`, whose
  * stretch a later read completed. Retrying it would read the stretch again, and one of a
  * forgetting stream would later be reported lost although its records are stored. Returns how
- * many were settled. (finished_at stays empty: nothing was read, so it is no sync's success.)
+ * many were settled. (finished_at stays empty: nothing was read, so it is no sync's success.) A
+ * window re-read after it finished (--refetch; finished_at kept) covers its own range: it is read
+ * again, never settled by its own coverage.
  */
 export async function settleCoveredWindows(
   db: pg.Pool | pg.ClientBase,
@@ -121,7 +123,7 @@ export async function settleCoveredWindows(
        FROM sync_coverage c
       -- "<> 'done'" as the partial index of the windows not done is written, so the planner takes it.
       WHERE w.account_id = $1 AND w.stream = ANY($2::sync_stream[]) AND w.status <> 'done'
-        AND w.status IN ('pending', 'failed')
+        AND w.status IN ('pending', 'failed') AND w.finished_at IS NULL
         AND c.account_id = w.account_id AND c.stream = w.stream AND c.scope = w.scope
         AND c.covered @> tstzrange(w.window_start, w.window_end, '[)')`,
     [accountId, streams],

@@ -31,13 +31,14 @@ import type { TableSpec } from '../../streams/kit/table-spec.ts';
 
 // $1 the window, $2 the next cursor, $3 the page's row count, $4 whether it is
 // the last page, $5 the cursor it was read from. Shared by both ways of storing.
+// finished_at is kept until a read completes: a window re-read (--refetch) stays covered meanwhile.
 // sync_window_read_id_seq is the sequence of read_id's BIGSERIAL (its migration).
 export const ADVANCE_SQL = `UPDATE sync_window
      SET cursor = $2,
          pages = pages + 1,
          rows = rows + $3,
          status = CASE WHEN $4::boolean THEN 'done'::sync_window_status ELSE 'running'::sync_window_status END,
-         finished_at = CASE WHEN $4::boolean THEN now() ELSE NULL END,
+         finished_at = CASE WHEN $4::boolean THEN now() ELSE finished_at END,
          last_error = CASE WHEN $4::boolean THEN NULL ELSE last_error END,
          read_id = CASE WHEN $5::text IS NULL THEN nextval('sync_window_read_id_seq') ELSE read_id END,
          updated_at = now()

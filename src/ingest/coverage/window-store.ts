@@ -38,7 +38,11 @@ const toRow = (r: RawRow): SyncWindowRow => ({ ...r, start: Number(r.start), end
 /**
  * Registers windows (idempotently: an existing window keeps its status and
  * cursor) and returns them all, in the order given. With `refetch`, windows
- * already done are reset to be read again from their first page.
+ * already done are reset to be read again from their first page, keeping
+ * `finished_at` (a done window settled by others' coverage gets its last
+ * update): a window that finished once stays covered until the new read
+ * completes (migration 20261128033000_refetch_keeps_coverage), so a refetch
+ * that fails leaves the records of the last complete read covered, not a gap.
  */
 export async function ensureWindows(
   db: pg.Pool | pg.ClientBase,
@@ -47,7 +51,10 @@ export async function ensureWindows(
 ): Promise<SyncWindowRow[]> {
   if (keys.length === 0) return [];
   const onConflict = refetch
-    ? `DO UPDATE SET status = 'pending', cursor = NULL, pages = 0, rows = 0, last_error = NULL, finished_at = NULL, updated_at = now()`
+    ? `DO UPDATE SET status = 'pending', cursor = NULL, pages = 0, rows = 0, last_error = NULL,
+         finished_at = CASE WHEN sync_window.status = 'done' THEN COALESCE(sync_window.finished_at, sync_window.updated_at)
+                            ELSE sync_window.finished_at END,
+         updated_at = now()`
     : 'DO NOTHING';
   const params = [
     keys.map((k) => k.accountId),

@@ -17,8 +17,12 @@ interface Scoped {
  * covered start to the latest covered end; every window must be done; and
  * that range must not be narrower than any earlier report saw (a deleted done
  * window at either edge leaves no gap between the rest, only a shorter range).
+ *
+ * A window planned after the run began (`startedAt`: a sync started while it runs) is not judged,
+ * only noted: it was not there to be done when the run began, and would fail a run that found
+ * nothing wrong with what was (issue 34). A done window stays covered while read again.
  */
-export async function checkCoverage(pool: pg.Pool, accountId: string): Promise<CoverageCheck> {
+export async function checkCoverage(pool: pg.Pool, accountId: string, startedAt?: Date): Promise<CoverageCheck> {
   // The coverage summary: one row per stream scope with any window, however many nights passed.
   const scoped = await pool.query<Scoped & { windows: number }>(
     `SELECT stream, scope, windows FROM sync_coverage WHERE account_id = $1 ORDER BY stream, scope`,
@@ -43,15 +47,18 @@ export async function checkCoverage(pool: pg.Pool, accountId: string): Promise<C
     end: string;
     status: 'pending' | 'running' | 'failed';
     lastError: string | null;
+    later: boolean;
   }>(
     // The windows not done, through their partial index (sync_window_open_idx).
     `SELECT stream, scope, ${toMs('window_start')} AS start, ${toMs('window_end')} AS "end", status,
-            last_error AS "lastError"
+            last_error AS "lastError", coalesce(created_at >= $2::timestamptz, false) AS later
        FROM sync_window WHERE account_id = $1 AND status <> 'done' ORDER BY stream, scope, window_start`,
-    [accountId],
+    [accountId, startedAt?.toISOString() ?? null],
   );
-  for (const w of unfinished.rows) {
-    findings.push({ kind: 'not-done', ...w, start: Number(w.start), end: Number(w.end) });
+  let later = 0;
+  for (const { later: plannedLater, ...w } of unfinished.rows) {
+    if (plannedLater) later++;
+    else findings.push({ kind: 'not-done', ...w, start: Number(w.start), end: Number(w.end) });
   }
   findings.push(...shrunk(extents, await earlierExtents(pool, accountId)));
 
@@ -61,7 +68,10 @@ export async function checkCoverage(pool: pg.Pool, accountId: string): Promise<C
     passed: findings.length === 0,
     examined: `${windows} windows of ${scoped.rows.length} stream scopes`,
     failures: findings.map(describeFinding),
-    notes: scoped.rows.length === 0 ? ['no window recorded yet: nothing has been synced'] : [],
+    notes: [
+      ...(scoped.rows.length === 0 ? ['no window recorded yet: nothing has been synced'] : []),
+      ...(later > 0 ? [`${later} windows planned by a sync that began after this run, not judged`] : []),
+    ],
     extents,
     findings,
   };

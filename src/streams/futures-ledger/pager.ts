@@ -1,5 +1,5 @@
 import { exchangeBounds, type ExchangeClient, HORIZON_MARGIN_MS, type TimeWindow } from '../../exchange/index.ts';
-import { type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import { olderThanProbe, type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
 import type { ProductTypeValue } from '../positions/table.ts';
 import type { FuturesLedgerRecord } from './columns.ts';
 import {
@@ -50,5 +50,12 @@ export function pageFutureRecords(
     options.resumeFrom ?? null,
     'decreasing-id',
     pageCap(window, options.limit ?? FUTURE_RECORD_PAGE_SIZE),
+    {
+      pageSize: options.limit ?? FUTURE_RECORD_PAGE_SIZE,
+      anyOlderThan: olderThanProbe(
+        window,
+        async (bounds) => (await futureRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
+      ),
+    },
   );
 }

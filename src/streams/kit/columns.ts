@@ -18,7 +18,8 @@ import { type ColumnSpec, msToIso, RAW_COLUMN, type TableSpec, UNMAPPED_COLUMN }
  * exactly, `decimal` an exact decimal string, `unix-ms` Unix milliseconds as
  * a string, `listed` a value the spec lists (any non-empty string is read;
  * an unlisted one is stored flagged), `optional-text` text the exchange may
- * send as null or leave out (stored as '').
+ * send as null or leave out (stored as '', noted as `absent` drift; a core
+ * one sent as anything but text refuses the page).
  */
 export type FieldKind = 'id' | 'decimal' | 'unix-ms' | 'listed' | 'optional-text';
 
@@ -85,6 +86,21 @@ function tolerantValue(name: string, field: Field, value: unknown): string | nul
 }
 
 /**
+ * A core `optional-text` field (an order id that pairs legs, a contract's symbol): left out or
+ * null it is the exchange's own "none" ('', noted as `absent` drift), but any value other than
+ * text refuses the page, naming it: stored as '' it would silently unpair what it pairs.
+ */
+function coreOptionalText(name: string): z.ZodType<string, unknown> {
+  return z
+    .string()
+    .nullish()
+    .transform((value) => {
+      if (value === undefined || value === null) noteDrift(name, 'absent');
+      return value ?? '';
+    });
+}
+
+/**
  * The zod schema of one item of a stream's page, derived from its columns (`raw` added): a
  * core field missing or garbled refuses the page, naming it; a non-core one reads as null; a
  * field the columns do not declare is kept in `raw` and noted as `unlisted` drift.
@@ -102,7 +118,7 @@ export function itemSchema<C extends Columns>(columns: C): z.ZodType<RecordOf<C>
         shape[spelling] = field.core ? KIND_SCHEMAS[field.kind].optional() : z.unknown().optional();
       aliased.push([name, field]);
     } else if (field.core) {
-      shape[name] = KIND_SCHEMAS[field.kind];
+      shape[name] = field.kind === 'optional-text' ? coreOptionalText(name) : KIND_SCHEMAS[field.kind];
     } else {
       shape[name] = z
         .unknown()

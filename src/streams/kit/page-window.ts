@@ -20,6 +20,16 @@ export interface Fetched<T> {
   next: string | null;
 }
 
+/**
+ * What tells an empty page that ends a window from one that lies (issue 34, finding 6): after a
+ * full page (`pageSize` records) an empty one is taken as the end only when `anyOlderThan` (a
+ * request without a cursor for the window's records older than the last one read) finds none.
+ */
+export interface EndCheck<T> {
+  pageSize: number;
+  anyOlderThan: (last: T) => Promise<boolean>;
+}
+
 /** How a stream's cursors must move: id-paged streams (`idLessThan`) ask for ever smaller ids. */
 export type CursorOrder = 'decreasing-id' | 'opaque';
 
@@ -41,7 +51,10 @@ export function pageCap(window: TimeWindow, pageSize: number): number {
  * Each cursor must be new to the window (a repeat or a cycle A, B, A would loop
  * forever) and, for id-paged streams, smaller than the one it was asked with;
  * either is a malformed answer naming both cursors. `cap` bounds the pages of a
- * window whatever the cursors do.
+ * window whatever the cursors do. An empty page is refused the same way when it
+ * cannot be the window's end: its own cursor (endId) says more follows, or it
+ * follows a full page while `ends` finds older records (the window is retried,
+ * then failed, never marked done with a stretch missing).
  */
 export async function* pageWindow<T>(
   endpoint: string,
@@ -49,9 +62,11 @@ export async function* pageWindow<T>(
   resumeFrom: string | null,
   order: CursorOrder,
   cap: number,
+  ends?: EndCheck<T>,
 ): AsyncGenerator<Page<T>, void, undefined> {
   let cursor = resumeFrom;
   const seen = new Set<string>(cursor === null ? [] : [cursor]);
+  let previous: T[] = [];
   for (let pages = 0; ; pages++) {
     if (pages >= cap) {
       throw new MalformedResponseError(
@@ -61,7 +76,10 @@ export async function* pageWindow<T>(
       );
     }
     const { items, next } = await fetchPage(cursor);
-    if (items.length === 0) return;
+    if (items.length === 0) {
+      await refuseEarlyEnd(endpoint, cursor, next, previous, ends);
+      return;
+    }
     if (next === null || next === cursor) {
       throw new MalformedResponseError(endpoint, 'cursor', `the page cursor did not advance (${String(next)})`);
     }
@@ -82,6 +100,34 @@ export async function* pageWindow<T>(
     seen.add(next);
     yield { items, cursor: next, requestedWith: cursor };
     cursor = next;
+    previous = items;
+  }
+}
+
+/** Throws when an empty page cannot be the window's end (see pageWindow). */
+async function refuseEarlyEnd<T>(
+  endpoint: string,
+  cursor: string | null,
+  next: string | null,
+  previous: readonly T[],
+  ends: EndCheck<T> | undefined,
+): Promise<void> {
+  const asked = cursor === null ? 'the first page' : `the page asked with cursor ${cursor}`;
+  if (next !== null) {
+    throw new MalformedResponseError(
+      endpoint,
+      'list',
+      `${asked} answered an empty list with the cursor ${next} for a next page: an empty page before the window's end`,
+    );
+  }
+  const last = previous.at(-1);
+  if (ends === undefined || last === undefined || previous.length < ends.pageSize) return;
+  if (await ends.anyOlderThan(last)) {
+    throw new MalformedResponseError(
+      endpoint,
+      'list',
+      `${asked} answered an empty list after a full page of ${ends.pageSize}, but the window holds older records: an empty page before the window's end`,
+    );
   }
 }
 
@@ -89,4 +135,20 @@ export async function* pageWindow<T>(
 function isSmallerId(next: string, previous: string): boolean {
   if (!/^\d+$/.test(next) || !/^\d+$/.test(previous)) return true;
   return BigInt(next) < BigInt(previous);
+}
+
+/**
+ * `anyOlderThan` for a stream ordered by its records' `ts`: asks (without a cursor, one record)
+ * for the window's records before the last one's ts. Honest paging would have answered those
+ * after it, so one found shows the empty page lied; records sharing that ts are not asked for.
+ */
+export function olderThanProbe<T extends { ts: string }>(
+  window: TimeWindow,
+  ask: (bounds: { startTime: string; endTime: string }) => Promise<boolean>,
+): (last: T) => Promise<boolean> {
+  return async (last) => {
+    const before = Number(last.ts);
+    if (!(before > window.start)) return false;
+    return ask({ startTime: String(window.start), endTime: String(before - 1) });
+  };
 }

@@ -3,13 +3,16 @@ import type { Columns, RecordOf } from '../kit/columns.ts';
 /**
  * A closed futures position (docs/exchange-api.md §5.3), field by field: the
  * one declaration of its columns. The field table spells cTime/uTime, the
- * live exchange sends ctime/utime: either is read, both become cTime/uTime.
+ * live exchange sends ctime/utime: either is read, both become cTime/uTime. `holdSide` signs a
+ * position's P&L in the bookings and checks: core. `posMode` and `marginMode` are only printed
+ * (the recorded answers leave `posMode` out): not core, and
+ * test/streams/core-columns-read.unit.test.ts keeps any report or check from reading them otherwise.
  */
 export const positionColumns = {
   positionId: { kind: 'id', column: 'position_id', pgType: 'text', core: true },
   symbol: { kind: 'id', column: 'symbol', pgType: 'text', core: true },
   marginCoin: { kind: 'id', column: 'margin_coin', pgType: 'text', core: true },
-  holdSide: { kind: 'listed', column: 'hold_side', pgType: 'hold_side', core: false, values: ['long', 'short'] },
+  holdSide: { kind: 'listed', column: 'hold_side', pgType: 'hold_side', core: true, values: ['long', 'short'] },
   posMode: {
     kind: 'listed',
     column: 'pos_mode',

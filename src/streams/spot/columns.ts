@@ -10,7 +10,9 @@ export const spotColumns = {
   amount: { kind: 'decimal', column: 'amount', pgType: 'numeric', core: true },
   fee: { kind: 'decimal', column: 'fee', pgType: 'numeric', core: true },
   balance: { kind: 'decimal', column: 'balance', pgType: 'numeric', core: true },
-  bizOrderId: { kind: 'optional-text', column: 'biz_order_id', pgType: 'text', core: false },
+  // Pairs a trade's legs (and a third-coin fee with its order): core, so one sent garbled (a number)
+  // refuses the page instead of being stored as "no order" ('' stays the exchange's own "no order").
+  bizOrderId: { kind: 'optional-text', column: 'biz_order_id', pgType: 'text', core: true },
   ts: { kind: 'unix-ms', column: 'ts', pgType: 'timestamptz', core: true },
 } as const satisfies Columns;
 

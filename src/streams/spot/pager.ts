@@ -1,5 +1,5 @@
 import { exchangeBounds, type ExchangeClient, type TimeWindow } from '../../exchange/index.ts';
-import { type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import { olderThanProbe, type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
 import type { SpotLedgerRecord } from './columns.ts';
 import { SPOT_PAGE_SIZE, spotRecordEndpoint, type SpotRecordParams } from './endpoint.ts';
 import { spotRecordData } from './response.ts';
@@ -35,5 +35,12 @@ export function pageSpotRecords(
     options.resumeFrom ?? null,
     'decreasing-id',
     pageCap(window, options.limit ?? SPOT_PAGE_SIZE),
+    {
+      pageSize: options.limit ?? SPOT_PAGE_SIZE,
+      anyOlderThan: olderThanProbe(
+        window,
+        async (bounds) => (await spotRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
+      ),
+    },
   );
 }
