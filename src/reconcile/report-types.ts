@@ -93,6 +93,10 @@ export interface CountCheck extends CheckBase {
   name: 'window-counts';
   recount: RecountMode;
   windowsRecounted: number;
+  /** Of those, the windows whose own fresh read vouched for them, nothing asked (read-marks.ts). */
+  windowsFromReads?: number;
+  /** Requests the re-count sent to the exchange (pages of the windows asked). */
+  requests?: number;
   mismatches: CountMismatch[];
 }
 
