@@ -107,6 +107,7 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
           if (judgeByMarks({ readId, rows }, stored).agrees) {
             recounted += 1;
             fromMarks += 1;
+            if (window.stream === RUNNING_BALANCE_STREAM) options.fresh?.vouch(window);
             continue;
           }
         }
