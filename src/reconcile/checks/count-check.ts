@@ -94,7 +94,7 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
   const mismatches: CountMismatch[] = [];
   let recounted = 0;
   let fromMarks = 0;
-  let requests = 0;
+  const requests: Partial<Record<Stream, number>> = {};
   let error: string | undefined;
   const byStream = new Map<Stream, WindowToRecount[]>();
   for (const w of windows) byStream.set(w.stream, [...(byStream.get(w.stream) ?? []), w]);
@@ -130,7 +130,7 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
         ]);
         read?.complete();
         recounted += 1;
-        requests += exchange.pages;
+        requests[window.stream] = (requests[window.stream] ?? 0) + exchange.pages;
         const missing = [...exchange.keys].filter((k) => !stored.keys.has(k));
         const extra = [...stored.keys].filter((k) => !exchange.keys.has(k));
         const settling = extra.filter((k) => (stored.pending.get(k) ?? -Infinity) >= now - SETTLING_GRACE_MS);
@@ -178,7 +178,8 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
     failures,
     windowsRecounted: recounted,
     windowsFromReads: fromMarks,
-    requests,
+    requests: Object.values(requests).reduce((sum, n) => sum + n, 0),
+    requestsByStream: requests,
     mismatches,
     ...(error === undefined ? {} : { error }),
   };
