@@ -33,6 +33,7 @@ import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import type { RequestLogEntry } from '../src/simulator/request-log.ts';
 import { admin, budgetBound, registerFleet, round, startFleetWorkers, stopProcess } from './lib/fleet-kit.ts';
+import { nightPurposes } from './lib/night-purposes.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -141,8 +142,8 @@ try {
   const http429 = Object.values(counters).reduce((sum, c) => sum + c.rateLimited, 0);
   if (log.length < counted) console.error(`request log holds ${log.length} of ${counted} requests: bound understated`);
   const bound = budgetBound(log, counted, uidOfKey);
-  const perEndpoint = new Map<string, number>();
-  for (const entry of log) perEndpoint.set(entry.path, (perEndpoint.get(entry.path) ?? 0) + 1);
+  const purposes = await nightPurposes(runtime.pool, nightStarted, log);
+  const perAccount = (n: number) => (n / ACCOUNTS).toFixed(1);
 
   console.log('');
   console.log(
@@ -156,9 +157,17 @@ try {
     `| ${ACCOUNTS} | ${WORKERS}x${config.workerConcurrency} | ${wallSeconds.toFixed(1)} | ${syncSeconds.toFixed(1)} | ${bound.boundSeconds.toFixed(1)} (${bound.budgetBound.toFixed(1)} / ${bound.ipBound.toFixed(1)}) | ${(wallSeconds / bound.boundSeconds).toFixed(2)} | ${http429} | ${counted} | ${night.passed} of ${night.reports} |`,
   );
   console.log('');
-  console.log('| endpoint | requests in the night |');
-  console.log('|---|---|');
-  for (const [path, n] of [...perEndpoint].sort((a, b) => b[1] - a[1])) console.log(`| ${path} | ${n} |`);
+  console.log('| endpoint | requests in the night | per account | sync | re-count | anchor | other |');
+  console.log('|---|---|---|---|---|---|---|');
+  const total = { path: 'all', total: 0, sync: 0, recount: 0, anchor: 0, other: 0 };
+  for (const p of purposes) {
+    for (const k of ['total', 'sync', 'recount', 'anchor', 'other'] as const) total[k] += p[k];
+  }
+  for (const p of [...purposes, total]) {
+    console.log(
+      `| ${p.path} | ${p.total} | ${perAccount(p.total)} | ${perAccount(p.sync)} | ${perAccount(p.recount)} | ${perAccount(p.anchor)} | ${perAccount(p.other)} |`,
+    );
+  }
   console.log(
     `set-up (unmeasured): backfill of ${SETUP_DAYS} days ${backfillSeconds.toFixed(1)} s, with the first reconciliations ${setupSeconds.toFixed(1)} s`,
   );
@@ -181,6 +190,11 @@ try {
       wallOverBound: round(wallSeconds / bound.boundSeconds, 2),
       http429,
       requests: counted,
+      requestsPerAccount: round(counted / ACCOUNTS, 2),
+      perAccountByPurpose: Object.fromEntries(
+        (['sync', 'recount', 'anchor', 'other'] as const).map((k) => [k, round(total[k] / ACCOUNTS, 2)]),
+      ),
+      perAccountByEndpoint: Object.fromEntries(purposes.map((p) => [p.path, round(p.total / ACCOUNTS, 2)])),
       reports: night.reports,
       reportsPassed: night.passed,
       loadAverage: [round(loadBefore), round(loadAfter)],

@@ -55,6 +55,8 @@ export interface Config {
   readonly exchangeMaxAnswerBytes: number;
   /** The nightly reconciliation runs a full check when the last is older than this many days (0: never). */
   readonly reconcileFullEveryDays: number;
+  /** A window read at most this many hours ago is re-counted from its read's marks (0: always asked). */
+  readonly reconcileFreshReadHours: number;
   /** Reconciliations one process keeps in flight, waiting for their budgets out of their slots. */
   readonly reconcileMaxInFlight: number;
   readonly sync: {
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
     exchangeMaxAnswerBytes: raw.EXCHANGE_MAX_ANSWER_BYTES,
     reconcileFullEveryDays: raw.RECONCILE_FULL_EVERY_DAYS,
+    reconcileFreshReadHours: raw.RECONCILE_FRESH_READ_HOURS,
     reconcileMaxInFlight: raw.RECONCILE_MAX_IN_FLIGHT,
     sync: Object.freeze({
       lookbackMs: raw.SYNC_LOOKBACK_HOURS * HOUR,

@@ -208,6 +208,15 @@ export const envSchema = z.object({
     .min(0, 'must be at least 0')
     .max(3650, 'must be at most 3650')
     .default(30),
+  // A window whose sync read started at most this many hours before the reconciliation is
+  // re-counted from that read's marks, not asked again (src/reconcile/read-marks.ts); 0: every
+  // window is asked. At most a day: the next night's sync lookback reads the newest windows again.
+  RECONCILE_FRESH_READ_HOURS: z.coerce
+    .number({ message: 'must be a whole number of hours' })
+    .int('must be a whole number of hours')
+    .min(0, 'must not be negative')
+    .max(24, 'must be at most 24')
+    .default(6),
   // Reconciliations one worker process keeps in flight while they wait for their accounts' rate
   // budgets, out of their worker slots (jobs/reconcile/detached-runs.ts).
   RECONCILE_MAX_IN_FLIGHT: z.coerce

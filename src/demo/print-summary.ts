@@ -8,7 +8,17 @@ export function printSummary(summary: DemoSummary, exportDir: string): void {
   console.log('');
   console.log(report.summary);
   console.log('');
+  const { bound } = summary;
   console.log(`ledgerline demo: ${summary.account}, ${summary.seconds.toFixed(1)} s`);
+  console.log(
+    `  bound           ${bound.seconds.toFixed(1)} s (${bound.endpoint}: ${bound.requests} requests at ${bound.perSecond}/s, ` +
+      `the slowest ledger's budget); wall / bound ${(summary.seconds / bound.seconds).toFixed(2)}`,
+  );
+  console.log(
+    `  requests        ${Object.entries(bound.byEndpoint)
+      .map(([endpoint, n]) => `${endpoint} ${n}`)
+      .join(', ')}`,
+  );
   console.log(`  phases          ${summary.phases.map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(', ')}`);
   console.log(
     `  rows stored     positions ${summary.rows.positions}, spot ${summary.rows.spot}, transfers ${summary.rows.transfers}, futures ledger ${summary.rows['futures-ledger']}`,

@@ -13,6 +13,7 @@ import { databaseName } from '../db/ensure-database.ts';
 import { migrateDatabase } from '../db/migrations.ts';
 import type { ReconciliationReport } from '../reconcile/index.ts';
 import { spawnSimulator } from '../simulator/child-simulator.ts';
+import { type DemoBound, demoBound, requestsSent } from './demo-bound.ts';
 import { demoReconciliation } from './demo-checks.ts';
 import { exportDemoReports, type WrittenReport } from './demo-exports.ts';
 import { loadSyntheticFiat, SYNTHETIC_FIAT_SOURCE } from './demo-fiat.ts';
@@ -27,6 +28,8 @@ export interface DemoSummary {
   account: string;
   rows: Record<string, number>;
   seconds: number;
+  /** The shortest time the exchange's budgets allow for the demo's requests (demo-bound.ts). */
+  bound: DemoBound;
   /** Seconds per phase, in order (the machine's load shows in them: the demo prints them). */
   phases: [string, number][];
   reconciliation: ReconciliationReport;
@@ -56,6 +59,7 @@ export async function runDemo(
   } = {},
 ): Promise<DemoSummary> {
   const started = Date.now();
+  const sentBefore = await requestsSent();
   const phases: [string, number][] = [];
   let mark = started;
   const phase = (name: string) => {
@@ -129,8 +133,8 @@ export async function runDemo(
     );
     phase('prices');
     log(
-      'reconciling (coverage, re-counts against the exchange: every positions and transfers window, the spot windows ' +
-        'read before they settled; spot balance continuity anchored at the exchange; paging) and exporting',
+      'reconciling (coverage; window re-counts, from the marks of the reads just made, asking the exchange where they ' +
+        'disagree; spot balance continuity anchored at the exchange; paging) and exporting',
     );
     // The checks run side by side: each is timed from its own start.
     const checkStarted = new Map<string, number>();
@@ -153,7 +157,9 @@ export async function runDemo(
     await recordReconciliationRun(runtime, reconciliation, 'npm run demo');
     phase('reconcile and exports');
     const rows = await rowCounts(runtime.pool, account.id);
-    const summary = { account: name, rows, seconds: (Date.now() - started) / 1000, phases, reconciliation, reports };
+    const seconds = (Date.now() - started) / 1000;
+    const bound = await demoBound(sentBefore, config.exchangeRateFactor);
+    const summary = { account: name, rows, seconds, bound, phases, reconciliation, reports };
     await options.whileRunning?.(summary);
     return summary;
   } finally {

@@ -64,6 +64,8 @@ export class FreshReads {
   readonly #anchors: readonly AnchorQuery[];
   readonly #suspects: ReadonlySet<number>;
   readonly #ranges: TimeWindow[] = [];
+  /** Spot ranges whose own fresh read vouches for the stored records (read-marks.ts). */
+  readonly #vouched: TimeWindow[] = [];
   readonly #answers = new Map<AnchorQuery, SeenRecord>();
   readonly #counts = new Map<number, number>();
   #finish: () => void = () => undefined;
@@ -116,10 +118,33 @@ export class FreshReads {
     };
   }
 
-  /** The anchor's answer (null: none on the exchange), or undefined when the re-reads do not cover it. */
+  /**
+   * A spot range not re-read because its sync's fresh read vouches for it: what the exchange
+   * served for it is what is stored (read-marks.ts), so a question over it is answered from the
+   * stored records as that read met them.
+   */
+  vouch(range: TimeWindow): void {
+    this.#vouched.push(range);
+  }
+
+  /**
+   * The anchor's answer (null: none on the exchange), or undefined when the re-reads and the
+   * vouched ranges do not cover it. Over a vouched range the exchange served exactly the stored
+   * records: an `after` question (the newest record from the coin's last stored one on) finds that
+   * last record there, when it lies there, and nothing newer; a `before` question (a record older
+   * than the coin's first stored one) would find nothing there, but is left to the exchange: it is
+   * asked only when a coin's first record is new, rarely at night.
+   */
   anchorAnswer(q: AnchorQuery): SeenRecord | null | undefined {
-    if (!this.#covers(q.startTime, q.endTime + 1)) return undefined;
-    return this.#answers.get(q) ?? null;
+    const reread = this.#answers.get(q) ?? null;
+    if (this.#covers(this.#ranges, q.startTime, q.endTime + 1)) return reread;
+    if (q.side === 'before' || !this.#covers([...this.#ranges, ...this.#vouched], q.startTime, q.endTime + 1)) {
+      return undefined;
+    }
+    const stored = this.#vouched.some((r) => r.start <= q.startTime && q.startTime < r.end)
+      ? { id: q.storedId, ts: q.startTime }
+      : null;
+    return stored !== null && (reread === null || newer(stored, reread)) ? stored : reread;
   }
 
   /** The exchange's count of spot records at the instant, or undefined when no completed re-read holds it. */
@@ -127,10 +152,10 @@ export class FreshReads {
     return this.#counts.get(ts);
   }
 
-  /** Whether completed ranges cover [start, end) without a hole. */
-  #covers(start: number, end: number): boolean {
+  /** Whether the ranges cover [start, end) without a hole. */
+  #covers(ranges: readonly TimeWindow[], start: number, end: number): boolean {
     let reached = start;
-    for (const r of [...this.#ranges].sort((a, b) => a.start - b.start)) {
+    for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
       if (r.start > reached) break;
       reached = Math.max(reached, r.end);
       if (reached >= end) return true;

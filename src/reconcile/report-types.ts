@@ -82,6 +82,8 @@ export interface BalanceCheck extends CheckBase {
   breaks: BalanceBreak[];
   /** Every break found (breaks lists at most the first BALANCE_BREAKS_LISTED). */
   breakCount: number;
+  /** Requests the anchors sent to the exchange (those the re-reads or fresh reads did not answer). */
+  anchorRequests?: number;
 }
 
 export interface PagingCheck extends CheckBase {
@@ -93,6 +95,12 @@ export interface CountCheck extends CheckBase {
   name: 'window-counts';
   recount: RecountMode;
   windowsRecounted: number;
+  /** Of those, the windows whose own fresh read vouched for them, nothing asked (read-marks.ts). */
+  windowsFromReads?: number;
+  /** Requests the re-count sent to the exchange (pages of the windows asked). */
+  requests?: number;
+  /** The same per stream. */
+  requestsByStream?: Partial<Record<Stream, number>>;
   mismatches: CountMismatch[];
 }
 

@@ -13,6 +13,7 @@ import { checkFuturesLedger } from './checks/futures-ledger-check.ts';
 import { checkPagingStuck, findCrowdedInstants } from './checks/paging-check.ts';
 import { formatReport } from './format-report.ts';
 import { FreshReads } from './fresh-reads.ts';
+import { FRESH_READ_HOURS } from './read-marks.ts';
 import type { RecountMode } from './recount-mode.ts';
 import type { CheckName, CheckResult, ReconciliationReport } from './report-types.ts';
 
@@ -20,6 +21,8 @@ import type { CheckName, CheckResult, ReconciliationReport } from './report-type
 export interface ReconcileDeps {
   pool: pg.Pool;
   clients: { forAccount(accountId: string): Promise<ExchangeClient> };
+  /** The runtime's settings: RECONCILE_FRESH_READ_HOURS (default FRESH_READ_HOURS). */
+  config?: { reconcileFreshReadHours: number };
 }
 
 export interface ReconcileOptions {
@@ -33,6 +36,11 @@ export interface ReconcileOptions {
    * was stored since the verified balance chains' checkpoints (balance-checkpoint.ts).
    */
   full?: boolean;
+  /**
+   * A window whose read started at most this many hours ago is re-counted from that read's marks
+   * (read-marks.ts). Default: the runtime's RECONCILE_FRESH_READ_HOURS; a full check asks every window.
+   */
+  freshReadHours?: number;
   /** Told as each check starts (`result` undefined) and ends: the CLI's progress. */
   onCheck?: (name: CheckName, index: number, total: number, result?: CheckResult) => void;
 }
@@ -82,6 +90,10 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
   // checks then ask the exchange only for the rest (fresh-reads.ts). A query that fails here
   // fails the check that needs it, as before; the re-counts then simply answer nothing.
   const online = recount !== 'none';
+  // The scheduled full check (and `reconcile --full`) asks the exchange for every window again.
+  const freshReadMs = options.full
+    ? 0
+    : (options.freshReadHours ?? deps.config?.reconcileFreshReadHours ?? FRESH_READ_HOURS) * HOUR;
   // The chain's scope first: a nightly run reads only what followed the verified chains.
   const scope = await planChainScope(pool, accountId, options.full ?? false);
   const touched = scope.full ? undefined : await touchedSince(pool, accountId, scope.watermarkBefore);
@@ -101,7 +113,9 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
   const [coverage, counts, balance, paging, futures] = await Promise.all([
     guarded('coverage', () => checkCoverage(pool, accountId, startedAt)),
     guarded('window-counts', () =>
-      checkWindowCounts({ pool, accountId, recount, client, fresh, full: scope.full }).finally(() => fresh?.finish()),
+      checkWindowCounts({ pool, accountId, recount, client, fresh, full: scope.full, freshReadMs }).finally(() =>
+        fresh?.finish(),
+      ),
     ),
     guarded('balance-continuity', async () =>
       checkBalanceContinuity(pool, accountId, scope, anchors ? { plan: await anchors, client, fresh } : undefined),
@@ -146,6 +160,7 @@ async function touchedSince(pool: pg.Pool, accountId: string, since: Date): Prom
   return new Map(result.rows.map((r) => [r.stream, Number(r.start)]));
 }
 
+const HOUR = 3_600_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A check that threw: failed, carrying the error, claiming nothing else. */

@@ -15,9 +15,16 @@ export interface KeyedRecords {
   keys: Set<string>;
 }
 
+export interface ServedRecords extends KeyedRecords {
+  /** Pages asked for: one request each. */
+  pages: number;
+}
+
 export interface StoredRecords extends KeyedRecords {
   /** Stored records whose time may still move (pending transfers), with their ts (Unix ms). */
   pending: Map<string, number>;
+  /** Each record's read_id as text (read-marks.ts), undefined when the stream's query gives none. */
+  readOf: Map<string, string | undefined>;
 }
 
 /** Pages the window from the exchange by id, exactly as ingestion does, and collects the keys. */
@@ -28,18 +35,20 @@ export async function exchangeRecords(
   window: TimeWindow,
   /** Told each record as served (fresh-reads.ts keeps what other checks ask of them). */
   observe?: (item: unknown) => void,
-): Promise<KeyedRecords> {
+): Promise<ServedRecords> {
   const definition = streamDefinition(stream);
   const keys = new Set<string>();
   let count = 0;
+  let pages = 0;
   for await (const page of definition.pages(client, window, scope, null)) {
+    pages += 1;
     for (const item of page.items) {
       keys.add(definition.keyOf(item));
       observe?.(item);
     }
     count += page.items.length;
   }
-  return { count, keys };
+  return { count, keys, pages };
 }
 
 export async function storedRecords(
@@ -50,10 +59,14 @@ export async function storedRecords(
   window: TimeWindow,
 ): Promise<StoredRecords> {
   const query = streamDefinition(stream).storedKeysQuery(accountId, scope, window);
-  const result = await pool.query<{ key: string; pending?: string | null }>(query);
+  const result = await pool.query<{ key: string; pending?: string | null; read?: string | null }>(query);
   const pending = new Map<string, number>();
-  for (const r of result.rows) if (r.pending) pending.set(r.key, Number(r.pending));
-  return { count: result.rows.length, keys: new Set(result.rows.map((r) => r.key)), pending };
+  const readOf = new Map<string, string | undefined>();
+  for (const r of result.rows) {
+    if (r.pending) pending.set(r.key, Number(r.pending));
+    readOf.set(r.key, r.read ?? undefined);
+  }
+  return { count: result.rows.length, keys: new Set(result.rows.map((r) => r.key)), pending, readOf };
 }
 
 /**

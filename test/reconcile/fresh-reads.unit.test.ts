@@ -82,4 +82,22 @@ describe('FreshReads (answers from the window re-reads of one reconciliation)', 
     expect(fresh.anchorAnswer(after)).toBeNull();
     expect(fresh.countAt(600)).toBe(0);
   });
+
+  it("answers an `after` anchor over ranges a fresh read vouches for with the coin's stored last record, or a newer re-read one", () => {
+    const vouched = new FreshReads([before, after], []);
+    vouched.vouch({ start: 400, end: 600 });
+    expect(vouched.anchorAnswer(after)).toBeUndefined(); // [600, 901) neither vouched nor re-read
+    vouched.vouch({ start: 600, end: 1_000 });
+    expect(vouched.anchorAnswer(after)).toEqual({ id: '500000', ts: 500 });
+    // `before` questions are left to the exchange.
+    vouched.vouch({ start: 0, end: 400 });
+    expect(vouched.anchorAnswer(before)).toBeUndefined();
+
+    const mixed = new FreshReads([after], []);
+    mixed.vouch({ start: 400, end: 600 });
+    const read = mixed.begin({ start: 600, end: 1_000 });
+    read.see(record('800000', 'BTC', 800)); // on the exchange past the stored last record
+    read.complete();
+    expect(mixed.anchorAnswer(after)).toEqual({ id: '800000', ts: 800 });
+  });
 });

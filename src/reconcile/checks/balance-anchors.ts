@@ -16,6 +16,8 @@ export interface AnchorResult {
   /** Coins whose first and last stored records were checked against the exchange. */
   coins: number;
   failures: string[];
+  /** Questions sent to the exchange. */
+  requests: number;
 }
 
 export interface AnchorPlan {
@@ -80,11 +82,13 @@ export async function anchorCoinEnds(
   fresh?: FreshReads,
 ): Promise<AnchorResult> {
   const failures: string[] = [];
+  let requests = 0;
   await fresh?.ready;
   for (const q of plan.queries) {
     let answer = fresh?.anchorAnswer(q);
     if (answer === undefined) {
       const exchange = await client();
+      requests += 1;
       const [record] = await spotRecord(exchange, {
         coin: q.coin,
         startTime: String(q.startTime),
@@ -107,5 +111,5 @@ export async function anchorCoinEnds(
       );
     }
   }
-  return { coins: plan.coins, failures };
+  return { coins: plan.coins, failures, requests };
 }

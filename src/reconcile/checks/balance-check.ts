@@ -115,6 +115,7 @@ export async function checkBalanceContinuity(
     notes: [],
     breaks,
     breakCount,
+    ...(anchored ? { anchorRequests: anchored.requests } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import type { ExchangeClient } from '../../exchange/index.ts';
 import { RUNNING_BALANCE_STREAM, type Stream, streamDefinition } from '../../streams/registry.ts';
 import { instant, windowName } from '../describe.ts';
 import type { FreshReads } from '../fresh-reads.ts';
+import { judgeByMarks, type ReadMarks } from '../read-marks.ts';
 import { EDGE_SETTLED_DAYS, RECENT_RECOUNT_DAYS, type RecountMode } from '../recount-mode.ts';
 import type { CountCheck, CountMismatch, WindowName } from '../report-types.ts';
 import { exchangeRecords, recountStart, storedRecords } from '../window-records.ts';
@@ -30,6 +31,17 @@ export interface CountCheckOptions {
   fresh?: FreshReads;
   /** A full check: `recent` re-counts every window of its days, not only those finished since the last re-count. */
   full?: boolean;
+  /**
+   * A window whose read started at most this long ago (ms) is re-counted from that read's marks
+   * (read-marks.ts) and asked of the exchange only when they disagree; 0 (a full check): every
+   * window is asked.
+   */
+  freshReadMs?: number;
+}
+
+/** A window to re-count, with what its read left behind and whether that read is fresh. */
+interface WindowToRecount extends WindowName, ReadMarks {
+  fresh: boolean;
 }
 
 /**
@@ -42,6 +54,10 @@ export interface CountCheckOptions {
  * again only when a sync reads it again), `all` every done window, `none` none,
  * `edge` the recent ones less the spot windows settled before their read
  * (recount-mode.ts says why and what that gives up).
+ *
+ * A window whose read is fresh (started within `freshReadMs`) is re-counted from that read's
+ * marks, and asked of the exchange only when they disagree (read-marks.ts); a full check asks
+ * every window.
  *
  * Streams are re-counted side by side (each endpoint has its own rate
  * budget), the windows of one stream one after another.
@@ -59,25 +75,45 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
       mismatches: [],
     };
   }
-  const { windows, settled } = await windowsToRecount(pool, accountId, recount, options.full ?? false);
+  const { windows, settled } = await windowsToRecount(
+    pool,
+    accountId,
+    recount,
+    options.full ?? false,
+    options.freshReadMs ?? 0,
+  );
   if (settled > 0) {
     base.notes.push(
       `${settled} spot windows that had settled ${EDGE_SETTLED_DAYS} days before their read were not re-read (recount: edge); ` +
         `the balance chain, anchored at the exchange, vouches for them`,
     );
   }
-  const client = windows.length > 0 ? await options.client() : null;
-  const now = client?.options.clock() ?? Date.now();
+  // Asked for only when a window must be asked of the exchange.
+  let connected: Promise<ExchangeClient> | undefined;
+  const connect = () => (connected ??= options.client());
   const mismatches: CountMismatch[] = [];
   let recounted = 0;
+  let fromMarks = 0;
+  const requests: Partial<Record<Stream, number>> = {};
   let error: string | undefined;
-  const byStream = new Map<Stream, WindowName[]>();
+  const byStream = new Map<Stream, WindowToRecount[]>();
   for (const w of windows) byStream.set(w.stream, [...(byStream.get(w.stream) ?? []), w]);
-  const recountStream = async (streamWindows: WindowName[]): Promise<void> => {
-    for (const window of streamWindows) {
+  const recountStream = async (streamWindows: WindowToRecount[]): Promise<void> => {
+    for (const { fresh, readId, rows, ...window } of streamWindows) {
       if (error !== undefined) return;
       try {
-        const start = recountStart(client!, window.stream, window);
+        if (fresh) {
+          const stored = await storedRecords(pool, accountId, window.stream, window.scope, window);
+          if (judgeByMarks({ readId, rows }, stored).agrees) {
+            recounted += 1;
+            fromMarks += 1;
+            if (window.stream === RUNNING_BALANCE_STREAM) options.fresh?.vouch(window);
+            continue;
+          }
+        }
+        const client = await connect();
+        const now = client.options.clock();
+        const start = recountStart(client, window.stream, window);
         const horizon = streamDefinition(window.stream).horizon?.name ?? 'horizon';
         if (start === null) {
           base.notes.push(`${windowName(window)}: not re-counted, older than the exchange's ${horizon}`);
@@ -89,11 +125,12 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
         const args = [window.stream, window.scope, { start, end: window.end }] as const;
         const read = window.stream === RUNNING_BALANCE_STREAM ? options.fresh?.begin(args[2]) : undefined;
         const [exchange, stored] = await Promise.all([
-          exchangeRecords(client!, ...args, read?.see),
+          exchangeRecords(client, ...args, read?.see),
           storedRecords(pool, accountId, ...args),
         ]);
         read?.complete();
         recounted += 1;
+        requests[window.stream] = (requests[window.stream] ?? 0) + exchange.pages;
         const missing = [...exchange.keys].filter((k) => !stored.keys.has(k));
         const extra = [...stored.keys].filter((k) => !exchange.keys.has(k));
         const settling = extra.filter((k) => (stored.pending.get(k) ?? -Infinity) >= now - SETTLING_GRACE_MS);
@@ -136,9 +173,13 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
     passed: failures.length === 0,
     examined:
       `${recounted} of ${windows.length} ${recount === 'all' ? '' : 'recently finished '}windows re-counted` +
+      (fromMarks > 0 ? `, ${fromMarks} of them from their own fresh reads` : '') +
       (settled > 0 ? ` (${settled} settled spot windows left to the balance chain)` : ''),
     failures,
     windowsRecounted: recounted,
+    windowsFromReads: fromMarks,
+    requests: Object.values(requests).reduce((sum, n) => sum + n, 0),
+    requestsByStream: requests,
     mismatches,
     ...(error === undefined ? {} : { error }),
   };
@@ -153,7 +194,8 @@ async function windowsToRecount(
   accountId: string,
   recount: Exclude<RecountMode, 'none'>,
   full: boolean,
-): Promise<{ windows: WindowName[]; settled: number }> {
+  freshReadMs: number,
+): Promise<{ windows: WindowToRecount[]; settled: number }> {
   // A window finished before the last re-count that passed began was re-counted by it, and
   // a mismatch fails the check, so the next run reads that window again: not before.
   const since = full
@@ -164,18 +206,36 @@ async function windowsToRecount(
                         WHERE c->>'name' = 'window-counts' AND (c->>'passed')::boolean)
          ORDER BY r.started_at DESC LIMIT 1), '-infinity')`;
   const recent = recount === 'all' ? '' : `AND finished_at >= now() - interval '${RECENT_RECOUNT_DAYS} days' ${since}`;
-  const result = await pool.query<{ stream: Stream; scope: string; start: string; end: string; settled: boolean }>(
+  // Fresh: the read that finished the window started within the limit (a window retried over
+  // days keeps its first start, and is asked again).
+  const result = await pool.query<{
+    stream: Stream;
+    scope: string;
+    start: string;
+    end: string;
+    settled: boolean;
+    readId: string;
+    rows: number;
+    fresh: boolean;
+  }>(
     `SELECT stream, scope, ${toMs('window_start')} AS start, ${toMs('window_end')} AS "end",
             (stream = $2::text::sync_stream AND started_at IS NOT NULL
-             AND window_end <= started_at - interval '${EDGE_SETTLED_DAYS} days') AS settled
+             AND window_end <= started_at - interval '${EDGE_SETTLED_DAYS} days') AS settled,
+            read_id::text AS "readId", rows,
+            coalesce(started_at >= now() - $3::bigint * interval '1 millisecond', false) AS fresh
        FROM sync_window
       WHERE account_id = $1 AND status = 'done' ${recent}
       ORDER BY stream, scope, window_start, window_end`,
-    [accountId, RUNNING_BALANCE_STREAM],
+    [accountId, RUNNING_BALANCE_STREAM, String(freshReadMs)],
   );
   const rows = recount === 'edge' ? result.rows.filter((r) => !r.settled) : result.rows;
   return {
-    windows: rows.map(({ settled: _settled, ...r }) => ({ ...r, start: Number(r.start), end: Number(r.end) })),
+    windows: rows.map(({ settled: _settled, ...r }) => ({
+      ...r,
+      start: Number(r.start),
+      end: Number(r.end),
+      fresh: freshReadMs > 0 && r.fresh,
+    })),
     settled: result.rows.length - rows.length,
   };
 }

@@ -108,6 +108,33 @@ export class SpotStore {
     out.byte(93);
   }
 
+  /**
+   * A copy of this store holding one more record, in id order: the exchange publishing a record
+   * late, into time a client may have read already (tests swap it into the account's data).
+   * Amounts in units of 10^-FIXED_DECIMALS, as the columns hold them.
+   */
+  withRecord(r: { id: number; coin: number; type: number; amount: number; fee: number; balance: number }): SpotStore {
+    const c = this.#c;
+    const at = lowerBound(c.ids, r.id);
+    if (c.ids[at] === r.id) throw new Error(`spot record ${r.id} exists`);
+    const insert = <T extends Float64Array | Uint8Array>(column: T, value: number): T => {
+      const out = new (column.constructor as new (n: number) => T)(column.length + 1);
+      out.set(column.subarray(0, at));
+      out[at] = value;
+      out.set(column.subarray(at), at + 1);
+      return out;
+    };
+    return new SpotStore({
+      ids: insert(c.ids, r.id),
+      coin: insert(c.coin, r.coin),
+      type: insert(c.type, r.type),
+      amount: insert(c.amount, r.amount),
+      fee: insert(c.fee, r.fee),
+      balance: insert(c.balance, r.balance),
+      bizOrderId: insert(c.bizOrderId, r.id),
+    });
+  }
+
   /** The id of the record at a position (the paging cursor). */
   id(i: number): string {
     return String(this.#c.ids[i]!);

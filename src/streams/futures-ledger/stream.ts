@@ -37,7 +37,7 @@ export const futuresLedger: StreamDefinition<ScopedFuturesRecord> = {
   },
   keyOf: (record) => record.record.id,
   storedKeysQuery: (accountId, scope, window) => ({
-    text: `SELECT record_id AS key FROM futures_ledger_record
+    text: `SELECT record_id AS key, read_id::text AS read FROM futures_ledger_record
             WHERE account_id = $1 AND product_type = $4::text::product_type
               AND ts >= ${msParam(2)} AND ts < ${msParam(3)}`,
     values: [accountId, String(window.start), String(window.end), scope],

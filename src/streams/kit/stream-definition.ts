@@ -76,7 +76,9 @@ export interface StreamDefinition<R> {
   /**
    * Reconciliation: the natural keys stored in [start, end) of a scope (by the
    * time field the window was read by), with `pending` set (Unix ms as text)
-   * for a row whose time may still move.
+   * for a row whose time may still move, and `read` the row's read_id as text
+   * (a window's fresh read is then its own re-count: reconcile/read-marks.ts;
+   * without it the window is asked of the exchange).
    */
   storedKeysQuery(accountId: string, scope: string, window: TimeWindow): pg.QueryConfig;
   /**

@@ -38,7 +38,7 @@ export const positions: StreamDefinition<ScopedPosition> = {
   },
   keyOf: (record) => record.position.positionId,
   storedKeysQuery: (accountId, scope, window) => ({
-    text: `SELECT position_id AS key FROM futures_position
+    text: `SELECT position_id AS key, read_id::text AS read FROM futures_position
             WHERE account_id = $1 AND product_type = $4::text::product_type
               AND updated_time >= ${msParam(2)} AND updated_time < ${msParam(3)}`,
     values: [accountId, String(window.start), String(window.end), scope],

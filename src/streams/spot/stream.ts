@@ -18,7 +18,7 @@ export const spot: StreamDefinition<SpotLedgerRecord> = {
   pages: (client, window, _scope, resumeFrom) => pageSpotRecords(client, window, {}, { resumeFrom }),
   keyOf: (record) => record.id,
   storedKeysQuery: (accountId, _scope, window) => ({
-    text: `SELECT record_id AS key FROM spot_record
+    text: `SELECT record_id AS key, read_id::text AS read FROM spot_record
             WHERE account_id = $1 AND ts >= ${msParam(2)} AND ts < ${msParam(3)}`,
     values: [accountId, String(window.start), String(window.end)],
   }),

@@ -28,7 +28,8 @@ export const transfers: StreamDefinition<TransferRecord> = {
   pages: (client, window, _scope, resumeFrom) => pageSubDepositWithdrawals(client, window, {}, { resumeFrom }),
   keyOf: (record) => `${record.txId}/${record.type}`,
   storedKeysQuery: (accountId, _scope, window) => ({
-    text: `SELECT tx_id || '/' || type AS key, CASE WHEN status = 'pending' THEN ${toMs('ts')} END AS pending
+    text: `SELECT tx_id || '/' || type AS key, CASE WHEN status = 'pending' THEN ${toMs('ts')} END AS pending,
+                  read_id::text AS read
              FROM broker_transfer
             WHERE account_id = $1 AND ts >= ${msParam(2)} AND ts < ${msParam(3)}`,
     values: [accountId, String(window.start), String(window.end)],

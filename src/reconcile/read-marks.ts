@@ -1,0 +1,61 @@
+/**
+ * A window's re-count from its own read's marks, without asking the exchange.
+ *
+ * The sync's read of a window pages it from its first page to its empty last page; every page
+ * stored adds its records to `sync_window.rows` in the same statement that stores them, and stamps
+ * each record it stores or meets with the read's `read_id` (page-store-sql.ts). So a read that
+ * finished recently is a re-count already made: it is what the exchange served for the window,
+ * page for page, when the read ran. Its marks agree with the stored rows when
+ *   - every stored record of the window was met by that read (or a later one): none is stored that
+ *     the exchange no longer served (a record the exchange removed keeps an older read id), and
+ *   - the records stored under that read are as many as its pages carried: none the read was served
+ *     is missing from the store.
+ * Anything else (a stored record the read did not meet, a shortfall, a later read's stamp that
+ * makes the count ambiguous, a stream whose rows carry no read id) is not judged here: the window
+ * is asked of the exchange, as before, which names the records on either side.
+ *
+ * What this gives up against asking again: a record the exchange adds to the window after the read
+ * (a late publication) is not seen by tonight's check. The next sync's lookback reads the window's
+ * time again and stores it (SYNC_LOOKBACK_HOURS: 24 for spot, 48 for transfers), and the scheduled
+ * full check (RECONCILE_FULL_EVERY_DAYS) asks the exchange for every window of its days.
+ */
+
+/** Default of RECONCILE_FRESH_READ_HOURS: a read younger than this is its own re-count. */
+export const FRESH_READ_HOURS = 6;
+
+/** What a done window's read left behind. */
+export interface ReadMarks {
+  /** sync_window.read_id: the read that finished the window. */
+  readId: string;
+  /** sync_window.rows: the records that read's pages carried. */
+  rows: number;
+}
+
+/** The stored records of the window, each with the read that last stored or met it (undefined: not known). */
+export interface StoredReads {
+  keys: ReadonlySet<string>;
+  readOf: ReadonlyMap<string, string | undefined>;
+}
+
+export type MarksVerdict =
+  | { agrees: true }
+  | { agrees: false; why: 'no read ids' | 'not met by the read' | 'met by a later read' | 'count differs' };
+
+/** Read ids are bigints as decimal text: (length, text) is their numeric order. */
+function compareReadIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Whether the read's marks vouch for the stored window (pure: the caller asks the exchange otherwise). */
+export function judgeByMarks(marks: ReadMarks, stored: StoredReads): MarksVerdict {
+  let thisRead = 0;
+  for (const key of stored.keys) {
+    const read = stored.readOf.get(key);
+    if (read === undefined) return { agrees: false, why: 'no read ids' };
+    const order = compareReadIds(read, marks.readId);
+    if (order < 0) return { agrees: false, why: 'not met by the read' };
+    if (order > 0) return { agrees: false, why: 'met by a later read' };
+    thisRead += 1;
+  }
+  return thisRead === marks.rows ? { agrees: true } : { agrees: false, why: 'count differs' };
+}
