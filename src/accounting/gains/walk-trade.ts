@@ -73,7 +73,13 @@ export async function* walkTrade<M>(
       cost = null;
     } else {
       const toAcquisition =
-        sentCoin === currency ? feeValue : receivedCoin === currency ? ZERO : apportion ? money(feeValue.times(HALF)) : ZERO;
+        sentCoin === currency
+          ? feeValue
+          : receivedCoin === currency
+            ? ZERO
+            : apportion
+              ? money(feeValue.times(HALF))
+              : ZERO;
       const toDisposal = minus(feeValue, toAcquisition);
       if (proceeds !== null) proceeds = minus(proceeds, toDisposal);
       if (cost !== null) cost = plus(cost, toAcquisition);
