@@ -286,6 +286,12 @@ describe('--method uk: HMRC share matching, in pounds through a USDT->GBP series
       '1',
       'uk',
       'GBP',
+      // Beside the totals: unknown-cost and beyond-holdings proceeds (quantities only per coin).
+      '',
+      '0',
+      '',
+      '0',
+      '',
     ]);
   });
 
