@@ -9,11 +9,11 @@ import {
   TREATMENT_BLOCK,
   treatmentBlockIsCurrent,
 } from '../../src/accounting/treatments/treatment-docs.ts';
-import { TREATMENT_KINDS, TREATMENTS, treatmentOf } from '../../src/accounting/treatments/treatment-table.ts';
+import { TREATMENT_KINDS, treatmentOf,TREATMENTS } from '../../src/accounting/treatments/treatment-table.ts';
 import { SPOT_TAX_TYPES } from '../../src/exchange/spot-tax-types.ts';
 import { markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
-import { normalizeBlock } from '../../src/streams/tools/endpoint-table.ts';
 import { FUTURE_TAX_TYPES } from '../../src/streams/futures-ledger/tax-types.ts';
+import { normalizeBlock } from '../../src/streams/tools/endpoint-table.ts';
 
 describe('the treatment table', () => {
   it('classifies every documented spotTaxType and futureTaxType exactly once', () => {

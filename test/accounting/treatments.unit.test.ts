@@ -1,7 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 
-import { deTaxable } from '../../src/export/reports/de-gains.ts';
 import type { GainsEvent } from '../../src/accounting/gains/gains-event.ts';
 import { SuppliedCosts, type SuppliedLot } from '../../src/accounting/gains/supplied-costs.ts';
 import { type UkMatch, UkMatcher } from '../../src/accounting/gains/uk-matching.ts';
@@ -10,6 +9,7 @@ import { LotEngine, type LotMatch } from '../../src/accounting/lots/lot-engine.t
 import { memoryPriceBook } from '../../src/accounting/prices/memory-price-book.ts';
 import type { PricePointInput } from '../../src/accounting/prices/price-point.ts';
 import type { LedgerEntry } from '../../src/booking/ledger-entry.ts';
+import { deTaxable } from '../../src/export/reports/de-gains.ts';
 import { matchFlag } from '../../src/export/reports/realized-gains.ts';
 import { ukMatchFlag } from '../../src/export/reports/uk-gains.ts';
 
