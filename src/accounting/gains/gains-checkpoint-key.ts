@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
 import { bookingArrays } from '../../booking/spot-bookings.ts';
-import { TREATMENTS } from '../treatments/treatment-table.ts';
 import { MONEY_PLACES } from '../lots/lot-arithmetic.ts';
+import { TREATMENTS } from '../treatments/treatment-table.ts';
 import { type GainsMethod, RULES_VERSION } from './gains-method.ts';
 
 /**

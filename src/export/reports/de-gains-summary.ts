@@ -12,8 +12,8 @@ import {
   countPart,
   emptyReviewCounts,
   REVIEW_COUNT_COLUMNS,
-  type ReviewCounts,
   reviewCells,
+  type ReviewCounts,
 } from './review-counts.ts';
 
 interface Totals {

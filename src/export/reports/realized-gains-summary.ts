@@ -6,7 +6,7 @@ import type { ComputedReportDefinition, ReportRow } from '../report-definition.t
 import { decimal, text } from '../report-definition.ts';
 import { gainsEvents, type LotSettings, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 import { holdingDays, reportedCostBasis, termOf, UNPRICED } from './realized-gains.ts';
-import { countPart, emptyReviewCounts, REVIEW_COUNT_COLUMNS, type ReviewCounts, reviewCells } from './review-counts.ts';
+import { countPart, emptyReviewCounts, REVIEW_COUNT_COLUMNS, reviewCells, type ReviewCounts } from './review-counts.ts';
 
 /** `unknown`: the part of a disposal beyond the holdings, which has no acquisition date. */
 const TERMS = ['short', 'long', 'unknown'] as const;
