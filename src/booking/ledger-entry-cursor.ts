@@ -49,11 +49,12 @@ export async function* fetchLedgerEntries(
   const text = `DECLARE ledger_entries NO SCROLL CURSOR FOR ${cte}
     SELECT (extract(epoch FROM ts) * 1000)::bigint::text, sent_amount::text, sent_coin,
            received_amount::text, received_coin, fee_amount::text, fee_coin,
-           category, spot_types, record_ids, flag
-    FROM entries WHERE category <> 'futures' ${ENTRY_ORDER}`;
+           category, spot_types, record_ids, flag, wallet, third_fee_amount::text, third_fee_coin,
+           third_fee_ids, attached
+    FROM entries ${ENTRY_ORDER}`;
   await db.query(text, p.values);
   for (;;) {
-    const { rows } = await db.query<(string | null)[]>({
+    const { rows } = await db.query<(string | boolean | null)[]>({
       text: `FETCH ${BATCH} FROM ledger_entries`,
       rowMode: 'array',
     });
@@ -63,8 +64,11 @@ export async function* fetchLedgerEntries(
   await db.query('CLOSE ledger_entries');
 }
 
-function toEntry(row: (string | null)[]): LedgerEntry {
-  const [ms, sent, sentCoin, received, receivedCoin, fee, feeCoin, category, spotTypes, recordIds, flag] = row;
+function toEntry(row: (string | boolean | null)[]): LedgerEntry {
+  const texts = row as (string | null)[];
+  const [ms, sent, sentCoin, received, receivedCoin, fee, feeCoin, category, spotTypes, recordIds, flag] = texts;
+  const [wallet, thirdAmount, thirdCoin, thirdIds] = texts.slice(11);
+  const attached = row[15];
   return {
     atMs: Number(ms),
     sentAmount: amount(sent),
@@ -77,6 +81,12 @@ function toEntry(row: (string | null)[]): LedgerEntry {
     spotTypes: spotTypes ?? '',
     recordIds: recordIds ?? '',
     flag: flag ?? null,
+    wallet: wallet === 'futures' ? 'futures' : 'spot',
+    thirdFee:
+      typeof thirdAmount === 'string' && typeof thirdCoin === 'string'
+        ? { amount: new Decimal(thirdAmount), coin: thirdCoin, recordIds: thirdIds ?? '' }
+        : null,
+    attached: attached === true,
   };
 }
 

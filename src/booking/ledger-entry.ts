@@ -20,4 +20,10 @@ export interface LedgerEntry {
   readonly recordIds: string;
   /** null, `unpaired-leg`, `omitted:...`, `review:...` or `spotTaxType=...` (ledger-entries.ts). */
   readonly flag: string | null;
+  /** The wallet the entry moves (absent: spot). */
+  readonly wallet?: 'spot' | 'futures';
+  /** A trade's fee paid in a third coin (BGB `Transaction fee deduct`), with the fee record's id. */
+  readonly thirdFee?: { readonly amount: Decimal; readonly coin: string; readonly recordIds: string } | null;
+  /** This is such a fee's own record: its trade's entry already carries it (`thirdFee`). */
+  readonly attached?: boolean;
 }

@@ -8,6 +8,7 @@ import { registerAccountsCommands } from './commands/accounts-command.ts';
 import { registerApikeysCommands } from './commands/apikeys-command.ts';
 import { registerBackfillCommand } from './commands/backfill-command.ts';
 import { registerConfigCommands } from './commands/config-command.ts';
+import { registerCostBasisCommands } from './commands/cost-basis-command.ts';
 import { registerDbCommands } from './commands/db-command.ts';
 import { registerDoctorCommand } from './commands/doctor-command.ts';
 import { registerExportCommand } from './commands/export-command.ts';
@@ -57,5 +58,6 @@ registerOrdersCommands(program);
 registerReconcileCommand(program);
 registerRunsCommand(program);
 registerPricesCommands(program);
+registerCostBasisCommands(program);
 
 await program.parseAsync(process.argv);

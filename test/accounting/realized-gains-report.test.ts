@@ -244,9 +244,10 @@ describe('the realized-gains report', () => {
     const { rows } = await exportRows('realized-gains-summary', { from: '2027-01-01', to: '2027-12-31' });
     // Only the SOL sale is in 2027: 0.5 SOL valued 50 at receipt, sold for 80, 400 days later.
     expect(rows).toEqual([
-      ['coin', 'SOL', 'long', '1', '0.5', '80', '50', '30', '0', 'fifo', 'USDT', '365'],
-      ['total', '', 'short', '0', '', '0', '0', '0', '0', 'fifo', 'USDT', '365'],
-      ['total', '', 'long', '1', '', '80', '50', '30', '0', 'fifo', 'USDT', '365'],
+      // Then unknown-cost and beyond-holdings quantity and proceeds (none here) and quantity withdrawn beyond holdings.
+      ['coin', 'SOL', 'long', '1', '0.5', '80', '50', '30', '0', 'fifo', 'USDT', '365', '0', '0', '0', '0', '0'],
+      ['total', '', 'short', '0', '', '0', '0', '0', '0', 'fifo', 'USDT', '365', '', '0', '', '0', ''],
+      ['total', '', 'long', '1', '', '80', '50', '30', '0', 'fifo', 'USDT', '365', '', '0', '', '0', ''],
     ]);
     const longer = await exportRows('realized-gains-summary', {
       from: '2027-01-01',

@@ -98,14 +98,13 @@ describe('walking the ledger through the lots', () => {
     expect(events).toEqual(['disposal SOL 1 150 100.1 buy']);
   });
 
-  it('books a fee in a third coin as a disposal of that coin for nothing', async () => {
-    const events = await walk([
-      entry(0, 'bgb', 'trade', ['10', 'USDT'], ['4', 'BGB']),
-      entry(1, 'buy', 'trade', ['100', 'USDT'], ['1', 'XRP']),
-      entry(1, 'fee', 'fee', ['0.25', 'BGB'], null),
-    ]);
-    // 4 BGB cost 10, so the 0.25 spent cost 0.625: realized as a loss of 0.625.
-    expect(events).toEqual(['disposal BGB 0.25 0 0.625 bgb']);
+  it('books a fee paying for no trade as a disposal of its coin at market value (HMRC CRYPTO22150)', async () => {
+    const events = await walk(
+      [entry(0, 'bgb', 'trade', ['10', 'USDT'], ['4', 'BGB']), entry(1, 'fee', 'fee', ['0.25', 'BGB'], null)],
+      [price(1, 'BGB', '3')],
+    );
+    // 4 BGB cost 10, so the 0.25 spent cost 0.625 and were worth 0.75: a gain of 0.125, not a loss of 0.625.
+    expect(events).toEqual(['disposal BGB 0.25 0.75 0.625 bgb']);
   });
 
   it('values a trade between two coins at the received coin, else at the sent coin', async () => {
@@ -155,15 +154,16 @@ describe('walking the ledger through the lots', () => {
       ],
       [price(4, 'BTC', '350')],
     );
-    // The withdrawal's fee is spent (a disposal for nothing) after the withdrawn coin took lot a.
-    expect(events).toEqual(['disposal BTC 0.01 0 3 b', 'disposal BTC 0.99 400 297 b']);
+    // The withdrawal's fee pays for no trade: a disposal at market value (0.01 x 350) after the
+    // withdrawn coin took lot a (HMRC CRYPTO22150).
+    expect(events).toEqual(['disposal BTC 0.01 3.5 3 b', 'disposal BTC 0.99 400 297 b']);
   });
 
   it('books nothing for income of amount 0', async () => {
     expect(await walk([entry(0, 'zero', 'income', null, ['0', 'SOL'])], [price(0, 'SOL', '100')])).toEqual([]);
   });
 
-  it('skips the futures results', async () => {
+  it('books a futures result in the valuation currency as nothing (the currency has no lots)', async () => {
     expect(await walk([entry(0, 'position:1', 'futures', null, ['5', 'USDT'])])).toEqual([]);
   });
 });

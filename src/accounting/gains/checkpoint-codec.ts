@@ -16,6 +16,7 @@ export interface StoredLot {
   readonly acquiredAtMs: number;
   readonly recordIds: string;
   readonly seq: number;
+  readonly unknownCost?: true;
 }
 
 /** One coin's row: its place among the engine's coins, its pools as text and its lots as JSON. */
@@ -46,6 +47,7 @@ export function encodeCoins(state: LotEngineState): StoredCoin[] {
       acquiredAtMs: lot.acquiredAtMs,
       recordIds: lot.recordIds,
       seq: lot.seq,
+      ...(lot.unknownCost ? { unknownCost: true as const } : {}),
     })),
   }));
 }
@@ -69,6 +71,7 @@ function decodeLots(stored: StoredCoin): OpenLotsState {
       acquiredAtMs: wholeNumber('lots[].acquiredAtMs', lot.acquiredAtMs),
       recordIds: lot.recordIds,
       seq: wholeNumber('lots[].seq', lot.seq),
+      ...(lot.unknownCost === true ? { unknownCost: true as const } : {}),
     })),
   };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { bookingArrays } from '../../booking/spot-bookings.ts';
 import { MONEY_PLACES } from '../lots/lot-arithmetic.ts';
+import { TREATMENTS } from '../treatments/treatment-table.ts';
 import { type GainsMethod, RULES_VERSION } from './gains-method.ts';
 
 /**
@@ -11,10 +12,11 @@ import { type GainsMethod, RULES_VERSION } from './gains-method.ts';
  * Bump WALK_CODE_VERSION whenever a change to the walk (walk-history.ts), the lot engine
  * (src/accounting/lots), the ledger entries (src/booking/ledger-entries.ts, trade-orders.ts) or the
  * price book's lookup changes what a walk computes: checkpoints written by the older code then
- * stop matching. The booking table, the rules' version and the money precision are hashed in too,
+ * stop matching. The booking and treatment tables, the rules' version and the money precision are hashed in too,
  * so a change to them needs no bump.
  */
-export const WALK_CODE_VERSION = 1;
+// 2: the treatment table (fees at market value, deposits of unknown cost, the futures wallet walked).
+export const WALK_CODE_VERSION = 2;
 
 export interface CheckpointKey {
   readonly accountId: string;
@@ -61,6 +63,7 @@ function walkVersion(method: GainsMethod): string {
     code: WALK_CODE_VERSION,
     rules: RULES_VERSION[method],
     booking: bookingArrays(),
+    treatments: TREATMENTS,
     moneyPlaces: MONEY_PLACES,
   };
   return `${WALK_CODE_VERSION}-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 16)}`;

@@ -9,7 +9,7 @@ import { dayOrdinal, ukDate } from './uk-day.ts';
  * `same-day` (TCGA92/S105(1)), `30-day` (S106A(5), bed and breakfast), `s104` (the pool, S104),
  * or `beyond-holdings`: more was disposed of than the account ever held (no cost, flagged).
  */
-export type UkRule = 'same-day' | '30-day' | 's104' | 'beyond-holdings';
+export type UkRule = 'same-day' | '30-day' | 's104' | 'beyond-holdings' | 'withdrawal-beyond-holdings';
 
 /** One part of one day's disposal of one token, matched by one rule. */
 export interface UkMatch {
@@ -32,6 +32,8 @@ export interface UkMatch {
   readonly poolCost: Decimal | null;
   readonly disposalRecordIds: string;
   readonly acquisitionRecordIds: string;
+  /** The part's cost is unknown because coins of unknown cost (a deposit) are in what it matched. */
+  readonly unknownCost?: boolean;
 }
 
 /** One token's acquisitions and disposals on one London date. */
@@ -43,11 +45,15 @@ interface UkDay {
   /** What same-day and 30-day matching have not taken yet (exact remainders: no drift). */
   acquiredLeft: Decimal;
   acquiredCostLeft: Decimal | null;
+  /** Some of the day's acquisitions are deposits of unknown cost (their cost is null). */
+  acquiredUnknown: boolean;
   disposed: Decimal;
   proceeds: Decimal | null;
   firstDisposalMs: number | null;
   /** Coins that left without a disposal (a withdrawal): they leave the pool at its average cost. */
   removed: Decimal;
+  firstRemovalMs: number | null;
+  readonly removalIds: string[];
   readonly acquisitionIds: string[];
   readonly disposalIds: string[];
   sameDaySettled: boolean;
@@ -59,6 +65,8 @@ interface Pool {
   cost: Decimal;
   /** Tokens of unknown cost entered the pool: its cost is unknown until it is empty again. */
   unpriced: boolean;
+  /** Of those, some came from a deposit whose cost nobody supplied (flagged `unknown-cost`). */
+  unknownCost: boolean;
 }
 
 interface Token {
@@ -111,11 +119,25 @@ export class UkMatcher {
     return this.settle(() => true);
   }
 
-  acquire(coin: string, quantity: Decimal, cost: Decimal | null, atMs: number, recordIds: string): void {
+  /**
+   * `options.unknownCost`: coins from outside of unknown cost. A supplied acquisition date
+   * (`options.acquiredAtMs`) is not used for matching: the coins join on the day they arrive (the
+   * walk reads forwards), with their supplied cost (docs/reports.md, "Unknown cost").
+   */
+  acquire(
+    coin: string,
+    quantity: Decimal,
+    cost: Decimal | null,
+    atMs: number,
+    recordIds: string,
+    options: { readonly unknownCost?: true } = {},
+  ): void {
     if (coin === this.currency || quantity.isZero()) return;
     const day = this.dayOf(coin, atMs);
+    const known = options.unknownCost ? null : cost;
+    if (options.unknownCost) day.acquiredUnknown = true;
     day.acquired = plus(day.acquired, quantity);
-    day.acquiredCost = day.acquiredCost === null || cost === null ? null : plus(day.acquiredCost, cost);
+    day.acquiredCost = day.acquiredCost === null || known === null ? null : plus(day.acquiredCost, known);
     day.acquiredLeft = day.acquired;
     day.acquiredCostLeft = day.acquiredCost;
     day.acquisitionIds.push(recordIds);
@@ -133,10 +155,18 @@ export class UkMatcher {
   }
 
   /** Coins leave without a disposal (a withdrawal): they leave the pool at the end of today. */
-  remove(coin: string, quantity: Decimal, atMs: number): void {
+  remove(coin: string, quantity: Decimal, atMs: number, recordIds = ''): void {
     if (coin === this.currency || quantity.isZero()) return;
     const day = this.dayOf(coin, atMs);
     day.removed = plus(day.removed, quantity);
+    day.firstRemovalMs ??= atMs;
+    if (recordIds !== '') day.removalIds.push(recordIds);
+  }
+
+  /** A withdrawal: `remove`; a part beyond the pool is flagged when its day is decided. */
+  withdraw(coin: string, quantity: Decimal, atMs: number, recordIds: string): UkMatch[] {
+    this.remove(coin, quantity, atMs, recordIds);
+    return [];
   }
 
   /** The section 104 pool of a token as it stands (decided days only). */
@@ -148,7 +178,7 @@ export class UkMatcher {
   private dayOf(coin: string, atMs: number): UkDay {
     let token = this.tokens.get(coin);
     if (token === undefined) {
-      token = { coin, pool: { quantity: ZERO, cost: ZERO, unpriced: false }, days: [] };
+      token = { coin, pool: { quantity: ZERO, cost: ZERO, unpriced: false, unknownCost: false }, days: [] };
       this.tokens.set(coin, token);
     }
     const date = ukDate(atMs);
@@ -165,10 +195,13 @@ export class UkMatcher {
       acquiredCost: ZERO,
       acquiredLeft: ZERO,
       acquiredCostLeft: ZERO,
+      acquiredUnknown: false,
       disposed: ZERO,
       proceeds: ZERO,
       firstDisposalMs: null,
       removed: ZERO,
+      firstRemovalMs: null,
+      removalIds: [],
       acquisitionIds: [],
       disposalIds: [],
       sameDaySettled: false,
@@ -227,7 +260,14 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
   if (day.disposed.gt(ZERO)) {
     let left = day.disposed;
     let proceedsLeft = day.proceeds;
-    const part = (rule: UkRule, acquiredOn: string | null, quantity: Decimal, cost: Decimal | null, ids: string) => {
+    const part = (
+      rule: UkRule,
+      acquiredOn: string | null,
+      quantity: Decimal,
+      cost: Decimal | null,
+      ids: string,
+      unknownCost = false,
+    ) => {
       const proceeds = proceedsLeft === null ? null : share(proceedsLeft, quantity, left);
       if (proceedsLeft !== null && proceeds !== null) proceedsLeft = minus(proceedsLeft, proceeds);
       left = minus(left, quantity);
@@ -244,10 +284,12 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
         poolCost: costOf(pool),
         disposalRecordIds: day.disposalIds.join(' '),
         acquisitionRecordIds: ids,
+        ...(unknownCost ? { unknownCost: true } : {}),
       });
     };
     if (day.sameDay !== null) {
-      part('same-day', day.date, day.sameDay.quantity, day.sameDay.cost, day.acquisitionIds.join(' '));
+      const ids = day.acquisitionIds.join(' ');
+      part('same-day', day.date, day.sameDay.quantity, day.sameDay.cost, ids, day.acquiredUnknown);
     }
     for (const later of token.days) {
       if (left.isZero()) break;
@@ -256,19 +298,17 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
       settleSameDay(later, rounding);
       if (later.acquiredLeft.isZero()) continue;
       const quantity = left.lt(later.acquiredLeft) ? left : later.acquiredLeft;
-      part('30-day', later.date, quantity, takeAcquired(later, quantity, rounding), later.acquisitionIds.join(' '));
+      const cost = takeAcquired(later, quantity, rounding);
+      part('30-day', later.date, quantity, cost, later.acquisitionIds.join(' '), later.acquiredUnknown);
     }
     if (left.gt(ZERO) && pool.quantity.gt(ZERO)) {
       const quantity = left.lt(pool.quantity) ? left : pool.quantity;
       const cost = share(pool.cost, quantity, pool.quantity);
-      const unpriced = pool.unpriced;
+      const { unpriced, unknownCost } = pool;
       pool.cost = minus(pool.cost, cost);
       pool.quantity = minus(pool.quantity, quantity);
-      if (pool.quantity.isZero()) {
-        pool.cost = ZERO;
-        pool.unpriced = false;
-      }
-      part('s104', null, quantity, unpriced ? null : cost, '');
+      if (pool.quantity.isZero()) emptyPool(pool);
+      part('s104', null, quantity, unpriced ? null : cost, '', unknownCost);
     }
     if (left.gt(ZERO)) part('beyond-holdings', null, left, ZERO, '');
   }
@@ -277,15 +317,39 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
     pool.quantity = plus(pool.quantity, day.acquiredLeft);
     if (day.acquiredCostLeft === null) pool.unpriced = true;
     else pool.cost = plus(pool.cost, day.acquiredCostLeft);
+    if (day.acquiredUnknown) pool.unknownCost = true;
   }
-  if (day.removed.gt(ZERO) && pool.quantity.gt(ZERO)) {
+  if (day.removed.gt(ZERO)) {
     const quantity = day.removed.lt(pool.quantity) ? day.removed : pool.quantity;
-    pool.cost = minus(pool.cost, share(pool.cost, quantity, pool.quantity));
-    pool.quantity = minus(pool.quantity, quantity);
-    if (pool.quantity.isZero()) {
-      pool.cost = ZERO;
-      pool.unpriced = false;
+    if (quantity.gt(ZERO)) {
+      pool.cost = minus(pool.cost, share(pool.cost, quantity, pool.quantity));
+      pool.quantity = minus(pool.quantity, quantity);
+      if (pool.quantity.isZero()) emptyPool(pool);
+    }
+    // More left than the pool held: flagged as a disposal beyond the holdings is, nothing realized.
+    const beyond = minus(day.removed, quantity);
+    if (beyond.gt(ZERO)) {
+      matches.push({
+        coin: token.coin,
+        disposedOn: day.date,
+        disposedAtMs: day.firstRemovalMs ?? day.firstDisposalMs ?? 0,
+        rule: 'withdrawal-beyond-holdings',
+        acquiredOn: null,
+        quantity: beyond,
+        proceeds: ZERO,
+        cost: ZERO,
+        poolQuantity: pool.quantity,
+        poolCost: costOf(pool),
+        disposalRecordIds: day.removalIds.join(' '),
+        acquisitionRecordIds: '',
+      });
     }
   }
   return matches;
+}
+
+function emptyPool(pool: Pool): void {
+  pool.cost = ZERO;
+  pool.unpriced = false;
+  pool.unknownCost = false;
 }

@@ -1,137 +1,171 @@
 import type { Decimal } from 'decimal.js';
 
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
-import { minus, money, plus, ZERO } from '../lots/lot-arithmetic.ts';
-import type { LotMatch } from '../lots/lot-engine.ts';
+import { money, plus, ZERO } from '../lots/lot-arithmetic.ts';
+import type { AcquireOptions, LotMatch } from '../lots/lot-engine.ts';
 import type { PriceBook, Valuation } from '../prices/price-book.ts';
+import { entryTreatment } from '../treatments/entry-treatment.ts';
 import type { GainsEvent } from './gains-event.ts';
+import { SuppliedCosts } from './supplied-costs.ts';
+import { walkTrade } from './walk-trade.ts';
 
-/** Categories that move coins without a change of owner (locks, earn, the user's own accounts). */
-const KEEPS_LOTS: ReadonlySet<string> = new Set(['internal-transfer', 'lock', 'earn']);
 /**
  * What the walk hands its acquisitions and disposals to: the lot engine (matches at once), or the
  * UK matcher, which holds a day's disposal back until the 30 days after it are known and hands its
  * matches out when time has moved on (`advance`, before each entry) or the history ends (`finish`).
  */
 export interface LotSink<M> {
-  acquire(coin: string, quantity: Decimal, cost: Decimal | null, atMs: number, recordIds: string): void;
+  acquire(
+    coin: string,
+    quantity: Decimal,
+    cost: Decimal | null,
+    atMs: number,
+    recordIds: string,
+    options?: AcquireOptions,
+  ): void;
   dispose(coin: string, quantity: Decimal, proceeds: Decimal | null, atMs: number, recordIds: string): readonly M[];
-  /** Coins leave without a disposal (a withdrawal). */
-  remove(coin: string, quantity: Decimal, atMs: number): unknown;
+  /** Coins leave without a disposal (a withdrawal); a part beyond the holdings comes back flagged. */
+  withdraw(coin: string, quantity: Decimal, atMs: number, recordIds: string): readonly M[];
   advance?(atMs: number): readonly M[];
   finish?(): readonly M[];
 }
 
-/** The futures results: realized gains here are about spot coins only. */
-const NOT_SPOT = 'futures';
+/** How the walk applies the rules where methods differ (docs/reports.md, "Treatments"). */
+export interface WalkOptions {
+  /**
+   * `uk`: a trade fee between two tokens is apportioned half to the disposal and half to the
+   * acquisition (HMRC CRYPTO22150: "apportioned between both assets on a just and reasonable basis").
+   * Otherwise the whole fee is an incidental cost of the disposal (as before).
+   */
+  readonly apportionTradeFees?: boolean;
+  /** Costs and dates supplied by `cost-basis import` for coins moved in. */
+  readonly supplied?: SuppliedCosts;
+}
+
+export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise<Valuation | null>;
 
 /**
- * Walks the ledger in time order through the lot engine and yields every disposal match and every
- * income event. Holds nothing but the engine's open lots and the price book's latest points, so
- * memory does not grow with the number of entries. The rules (docs/reports.md, "realized-gains"):
+ * Walks the ledger (spot and futures wallets) in time order through the lot engine and yields every
+ * disposal match and every income event. Holds nothing but the engine's open lots and the price
+ * book's latest points, so memory does not grow with the number of entries. Each entry is treated
+ * as the treatment table says (src/accounting/treatments, docs/reports.md "Treatments"):
  *
- * - A paired trade disposes of what was sent and acquires what was received, both at one value V:
- *   what the valuation-currency side was worth when there is one (the currency sent, fee included;
- *   or the currency received, net of its fee), else the received coin's market value, else the sent
- *   coin's; neither priced: unpriced. A fee in the received coin reduces the quantity acquired (the
- *   lot costs V all the same); a fee in the sent coin is disposed of with the trade (its lots' cost is
- *   in the cost basis, it brings no proceeds).
- * - A fee paid on its own (category `fee`, e.g. BGB `Transaction fee deduct`, the fee of a deposit or
- *   of a withdrawal, interest paid) is a disposal for nothing: proceeds 0, so its cost is realized as
- *   a loss. Over time that is the same total as adding the fee's cost to the trade it belongs to.
- * - Income (category `income`, coming in) is valued at receipt and becomes a lot at that value.
- * - Locks, earn and the user's own accounts keep the lots (no event). A withdrawal takes its lots
- *   away with it without realizing anything (coins sent out are presumed still the owner's).
- * - Anything else coming in (deposits, rebates, refunds, loans, adjustments, an unpaired trade leg)
- *   is a lot at its market value at receipt; anything else going out is a disposal at market value
- *   (its own fee reducing the proceeds).
+ * - trade legs: walk-trade.ts (a fee paying the trade is an allowable cost of it; in a third coin,
+ *   that coin is disposed of at market value, HMRC CRYPTO22150, TCGA92 s38(1)(c));
+ * - a fee paying no trade (`other-fee`, the fee of any non-trade entry): a disposal at market value,
+ *   with no further allowable cost (CRYPTO22150, CRYPTO22280);
+ * - income: valued at receipt, an income event and a lot at that value;
+ * - a rebate: a lot of cost 0 (nothing was given for it: TCGA92 s38(1)(a));
+ * - own moves (locks, earn, spot <-> futures): the lots stay;
+ * - a deposit: supplied lots (cost-basis import) or a lot of unknown cost, never invented;
+ * - a withdrawal: its lots leave, nothing realized; beyond the holdings it is flagged;
+ * - anything else: acquired or disposed of at market value (futures results in the margin coin).
  */
 export async function* walkHistory<M = LotMatch>(
   entries: AsyncIterable<LedgerEntry>,
   book: PriceBook,
   engine: LotSink<M>,
+  options: WalkOptions = {},
 ): AsyncGenerator<GainsEvent<M>> {
   // Market values enter the lots and proceeds at MONEY_PLACES (lot-arithmetic.ts).
-  const valueOf = async (coin: string, quantity: Decimal, atMs: number): Promise<Valuation | null> => {
+  const valueOf: ValueOf = async (coin, quantity, atMs) => {
     if (quantity.isZero()) return null;
     const valuation = await book.value(coin, quantity, new Date(atMs));
     return valuation && { ...valuation, value: money(valuation.value) };
   };
+  const supplied = options.supplied ?? new SuppliedCosts([], book.currency);
   for await (const entry of entries) {
-    if (entry.category === NOT_SPOT) continue;
     for (const match of engine.advance?.(entry.atMs) ?? []) yield { kind: 'disposal', match };
+    // A third-coin fee is walked with its trade (walk-trade.ts), not again on its own.
+    if (entry.attached === true) continue;
     if (entry.category === 'trade' && entry.flag === null && entry.sentCoin !== null && entry.receivedCoin !== null) {
-      yield* trade(entry, entry.sentCoin, entry.receivedCoin, engine, valueOf, book.currency);
+      const trade = { sentCoin: entry.sentCoin, receivedCoin: entry.receivedCoin };
+      yield* walkTrade(entry, trade, engine, valueOf, book.currency, options.apportionTradeFees === true);
     } else {
-      yield* single(entry, engine, valueOf);
+      yield* single(entry, engine, valueOf, supplied);
     }
   }
   for (const match of engine.finish?.() ?? []) yield { kind: 'disposal', match };
 }
 
-type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise<Valuation | null>;
-
-async function* trade<M>(
+async function* single<M>(
   entry: LedgerEntry,
-  sentCoin: string,
-  receivedCoin: string,
   engine: LotSink<M>,
   valueOf: ValueOf,
-  currency: string,
+  supplied: SuppliedCosts,
 ): AsyncGenerator<GainsEvent<M>> {
-  const fee = entry.feeAmount ?? ZERO;
-  const sent = plus(entry.sentAmount ?? ZERO, entry.feeCoin === sentCoin ? fee : ZERO);
-  const received = minus(entry.receivedAmount ?? ZERO, entry.feeCoin === receivedCoin ? fee : ZERO);
-  let value: Decimal | null;
-  if (sentCoin === currency) value = money(sent);
-  else if (receivedCoin === currency) value = money(received);
-  else
-    value =
-      (await valueOf(receivedCoin, received, entry.atMs))?.value ??
-      (await valueOf(sentCoin, sent, entry.atMs))?.value ??
-      null;
-  for (const match of engine.dispose(sentCoin, sent, value, entry.atMs, entry.recordIds)) {
-    yield { kind: 'disposal', match };
-  }
-  if (received.gt(ZERO)) engine.acquire(receivedCoin, received, value, entry.atMs, entry.recordIds);
-}
-
-async function* single<M>(entry: LedgerEntry, engine: LotSink<M>, valueOf: ValueOf): AsyncGenerator<GainsEvent<M>> {
-  const { category, atMs, recordIds } = entry;
-  const keeps = KEEPS_LOTS.has(category);
+  const { atMs, recordIds } = entry;
+  const { kind } = entryTreatment(entry);
   const incoming = entry.receivedCoin !== null && entry.receivedAmount !== null ? entry.receivedAmount : null;
   // A record of amount 0 (a fee-only record's other half) brings nothing: no income, no lot.
-  if (incoming !== null && entry.receivedCoin !== null && !keeps && !incoming.isZero()) {
-    const coin = entry.receivedCoin;
-    const valuation = await valueOf(coin, incoming, atMs);
-    if (category === 'income') {
-      yield {
-        kind: 'income',
-        atMs,
-        coin,
-        quantity: incoming,
-        value: valuation?.value ?? null,
-        priceSource: valuation?.source ?? null,
-        spotTaxType: entry.spotTypes,
-        recordId: recordIds,
-      };
-    }
-    engine.acquire(coin, incoming, valuation?.value ?? null, atMs, recordIds);
+  if (incoming !== null && entry.receivedCoin !== null && kind !== 'own-move' && !incoming.isZero()) {
+    yield* acquireIncoming(entry, entry.receivedCoin, incoming, kind, engine, valueOf, supplied);
   }
   if (entry.sentCoin === null || entry.sentAmount === null) return;
   const coin = entry.sentCoin;
   const fee = entry.feeCoin === coin && entry.feeAmount !== null ? entry.feeAmount : ZERO;
-  const feeOnly = recordIds.endsWith(':fee') || category === 'fee' || category === 'income';
   const dispose = function* (quantity: Decimal, proceeds: Decimal | null): Generator<GainsEvent<M>> {
     for (const match of engine.dispose(coin, quantity, proceeds, atMs, recordIds)) yield { kind: 'disposal', match };
   };
-  if (feeOnly) {
-    yield* dispose(plus(entry.sentAmount, fee), ZERO);
-  } else if (keeps || category === 'withdrawal') {
-    if (category === 'withdrawal') engine.remove(coin, entry.sentAmount, atMs);
-    yield* dispose(fee, ZERO);
+  const atMarket = async (quantity: Decimal) => (await valueOf(coin, quantity, atMs))?.value ?? null;
+  if (kind === 'other-fee' || kind === 'trade-fee' || kind === 'income') {
+    // A fee paying no trade (or income paid back, e.g. interest paid): tokens used to pay it are
+    // disposed of at market value, with no further allowable cost (HMRC CRYPTO22150, CRYPTO22280).
+    const total = plus(entry.sentAmount, fee);
+    yield* dispose(total, await atMarket(total));
+  } else if (kind === 'own-move' || kind === 'withdrawal') {
+    if (kind === 'withdrawal') {
+      for (const match of engine.withdraw(coin, entry.sentAmount, atMs, recordIds)) yield { kind: 'disposal', match };
+    }
+    // The move's own fee pays for no trade: a disposal at market value.
+    yield* dispose(fee, await atMarket(fee));
   } else {
-    const valuation = await valueOf(coin, entry.sentAmount, atMs);
-    yield* dispose(plus(entry.sentAmount, fee), valuation?.value ?? null);
+    // A disposal at market value, its own fee an incidental cost (it brings no proceeds).
+    yield* dispose(plus(entry.sentAmount, fee), await atMarket(entry.sentAmount));
   }
+}
+
+async function* acquireIncoming<M>(
+  entry: LedgerEntry,
+  coin: string,
+  quantity: Decimal,
+  kind: string,
+  engine: LotSink<M>,
+  valueOf: ValueOf,
+  supplied: SuppliedCosts,
+): AsyncGenerator<GainsEvent<M>> {
+  const { atMs, recordIds } = entry;
+  if (kind === 'deposit') {
+    // Coins from outside: their cost and date are the owner's records, not the market's. What
+    // `cost-basis import` supplied prices them; the rest stays unknown (flagged where consumed).
+    let left = quantity;
+    for (const piece of supplied.take(coin, quantity, atMs)) {
+      engine.acquire(coin, piece.quantity, piece.cost, atMs, `${recordIds}<${piece.source}`, {
+        acquiredAtMs: piece.acquiredAtMs,
+      });
+      left = left.minus(piece.quantity);
+    }
+    if (left.gt(ZERO)) engine.acquire(coin, left, null, atMs, recordIds, { unknownCost: true });
+    return;
+  }
+  if (kind === 'rebate') {
+    // Part of a fee given back: nothing was given for these coins, so they cost nothing; the fee
+    // it rebates is so reduced over the coins' life (TCGA92 s38(1)(a)).
+    engine.acquire(coin, quantity, ZERO, atMs, recordIds);
+    return;
+  }
+  const valuation = await valueOf(coin, quantity, atMs);
+  if (kind === 'income') {
+    yield {
+      kind: 'income',
+      atMs,
+      coin,
+      quantity,
+      value: valuation?.value ?? null,
+      priceSource: valuation?.source ?? null,
+      spotTaxType: entry.spotTypes,
+      recordId: recordIds,
+    };
+  }
+  engine.acquire(coin, quantity, valuation?.value ?? null, atMs, recordIds);
 }

@@ -20,6 +20,18 @@ export interface LotMatch {
   readonly lotRecordIds: string;
   /** More was disposed of than was held: this part has no lot, so no cost (never invented). */
   readonly beyondHoldings: boolean;
+  /** The lot came from a deposit whose cost nobody supplied: cost and acquisition date unknown. */
+  readonly unknownCost?: boolean;
+  /** A withdrawal of more than was held: nothing is realized, the part is only flagged. */
+  readonly withdrawal?: boolean;
+}
+
+/** How an acquisition came about, when it is not a purchase at `cost` on the day it is walked. */
+export interface AcquireOptions {
+  /** Coins from outside with no supplied cost: cost null and no acquisition date (never invented). */
+  readonly unknownCost?: true;
+  /** The acquisition date supplied by `cost-basis import` (before the coins arrived). */
+  readonly acquiredAtMs?: number;
 }
 
 /** A LotEngine's whole state: every coin's lots (in the order the coins first moved) and the arrival counter. */
@@ -59,10 +71,18 @@ export class LotEngine {
   }
 
   /** Coins come in: a lot of `quantity` costing `cost` (null: unpriced). */
-  acquire(coin: string, quantity: Decimal, cost: Decimal | null, atMs: number, recordIds: string): void {
+  acquire(
+    coin: string,
+    quantity: Decimal,
+    cost: Decimal | null,
+    atMs: number,
+    recordIds: string,
+    options: AcquireOptions = {},
+  ): void {
     checkQuantity(quantity);
     if (coin === this.currency || quantity.isZero()) return;
-    this.lotsOf(coin).add({ quantity, cost, acquiredAtMs: atMs, recordIds, seq: this.seq++ });
+    const lot = { quantity, cost, acquiredAtMs: options.acquiredAtMs ?? atMs, recordIds, seq: this.seq++ };
+    this.lotsOf(coin).add(options.unknownCost ? { ...lot, cost: null, unknownCost: true } : lot);
   }
 
   /**
@@ -96,10 +116,11 @@ export class LotEngine {
         quantity: piece.quantity,
         proceeds: part(piece.quantity),
         costBasis: piece.cost,
-        acquiredAtMs: piece.acquiredAtMs,
+        acquiredAtMs: piece.unknownCost ? null : piece.acquiredAtMs,
         disposalRecordIds,
         lotRecordIds: piece.recordIds,
         beyondHoldings: false,
+        ...(piece.unknownCost ? { unknownCost: true } : {}),
       });
     }
     if (left.gt(ZERO)) {
@@ -128,6 +149,29 @@ export class LotEngine {
     return this.lotsOf(coin)
       .take(quantity)
       .reduce((sum, piece) => plus(sum, piece.quantity), ZERO);
+  }
+
+  /**
+   * A withdrawal: `remove`, and the part beyond the holdings (if any) as a match flagged like a
+   * disposal beyond the holdings, with nothing realized (proceeds 0, no cost).
+   */
+  withdraw(coin: string, quantity: Decimal, atMs: number, recordIds: string): LotMatch[] {
+    const removed = this.remove(coin, quantity);
+    if (coin === this.currency || removed.gte(quantity)) return [];
+    return [
+      {
+        coin,
+        disposedAtMs: atMs,
+        quantity: minus(quantity, removed),
+        proceeds: ZERO,
+        costBasis: null,
+        acquiredAtMs: null,
+        disposalRecordIds: recordIds,
+        lotRecordIds: '',
+        beyondHoldings: true,
+        withdrawal: true,
+      },
+    ];
   }
 
   /** The quantity of `coin` held in open lots. */

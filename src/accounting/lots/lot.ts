@@ -12,6 +12,11 @@ export interface Lot {
   readonly recordIds: string;
   /** Arrival order: the tie-break that keeps every method's choice independent of data layout. */
   readonly seq: number;
+  /**
+   * Coins moved in from outside (a deposit) whose cost and acquisition date nobody supplied: cost
+   * null and the date is only the arrival's, never reported as an acquisition date.
+   */
+  readonly unknownCost?: true;
 }
 
 /** Part of a lot taken by a disposal. */
@@ -21,4 +26,5 @@ export interface LotPiece {
   readonly cost: Decimal | null;
   readonly acquiredAtMs: number;
   readonly recordIds: string;
+  readonly unknownCost?: true;
 }

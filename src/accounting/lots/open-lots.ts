@@ -90,7 +90,8 @@ export class OpenLots {
       const lot = this.next();
       const part = lot.quantity.lte(wanted) ? lot.quantity : wanted;
       const cost = this.costOf(lot, part);
-      pieces.push({ quantity: part, cost, acquiredAtMs: lot.acquiredAtMs, recordIds: lot.recordIds });
+      const piece = { quantity: part, cost, acquiredAtMs: lot.acquiredAtMs, recordIds: lot.recordIds };
+      pieces.push(lot.unknownCost ? { ...piece, unknownCost: true } : piece);
       wanted = minus(wanted, part);
       this.held = minus(this.held, part);
       if (part.eq(lot.quantity)) this.drop();

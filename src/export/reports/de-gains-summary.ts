@@ -7,6 +7,14 @@ import { decimal, text } from '../report-definition.ts';
 import { deTaxable } from './de-gains.ts';
 import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 import { reportedCostBasis, UNPRICED } from './realized-gains.ts';
+import {
+  addReviewCounts,
+  countPart,
+  emptyReviewCounts,
+  REVIEW_COUNT_COLUMNS,
+  reviewCells,
+  type ReviewCounts,
+} from './review-counts.ts';
 
 interface Totals {
   /** Net gain of the taxable sales (held one year or less). */
@@ -15,9 +23,11 @@ interface Totals {
   taxFree: Decimal;
   matches: number;
   unpriced: number;
+  /** Unknown costs and parts beyond the holdings, beside the sums (review-counts.ts). */
+  review: ReviewCounts;
 }
 
-const empty = (): Totals => ({ taxable: ZERO, taxFree: ZERO, matches: 0, unpriced: 0 });
+const empty = (): Totals => ({ taxable: ZERO, taxFree: ZERO, matches: 0, unpriced: 0, review: emptyReviewCounts() });
 
 function row(level: string, year: number, coin: string, t: Totals, currency: string): ReportRow {
   const limit = privateSalesFreigrenze(year);
@@ -38,6 +48,7 @@ function row(level: string, year: number, coin: string, t: Totals, currency: str
       String(t.unpriced),
       'de',
       currency,
+      ...reviewCells(t.review, !total),
     ],
     flag: t.unpriced > 0 ? UNPRICED : null,
   };
@@ -72,6 +83,7 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
       decimal('unpriced_matches'),
       text('method'),
       text('valuation_currency'),
+      ...REVIEW_COUNT_COLUMNS,
     ],
     kind: 'computed',
     async *rows(params, db) {
@@ -86,6 +98,13 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
         if (coins === undefined) byYear.set(year, (coins = new Map()));
         let totals = coins.get(match.coin);
         if (totals === undefined) coins.set(match.coin, (totals = empty()));
+        countPart(totals.review, {
+          ...match,
+          unknownCost: match.unknownCost === true,
+          withdrawal: match.withdrawal === true,
+        });
+        // A withdrawal beyond the holdings realizes nothing: counted beside the sums only.
+        if (match.withdrawal === true) continue;
         totals.matches++;
         const cost = reportedCostBasis(match);
         if (match.proceeds === null || cost === null) {
@@ -104,6 +123,7 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           yield row('coin', year, coin, t, settings.currency);
           total.matches += t.matches;
           total.unpriced += t.unpriced;
+          addReviewCounts(total.review, t.review);
           total.taxable = plus(total.taxable, t.taxable);
           total.taxFree = plus(total.taxFree, t.taxFree);
         }

@@ -5,7 +5,7 @@ import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
-import { EXCEEDS_HOLDINGS, localTime, reportedCostBasis, UNPRICED } from './realized-gains.ts';
+import { localTime, matchFlag, reportedCostBasis } from './realized-gains.ts';
 
 /**
  * Whether a match is a taxable private sale: held one year or less. A part sold beyond the
@@ -38,7 +38,7 @@ export function deGainRow(match: LotMatch, currency: string, tz: string): Report
       match.disposalRecordIds,
       match.lotRecordIds,
     ],
-    flag: match.beyondHoldings ? EXCEEDS_HOLDINGS : gain === null ? UNPRICED : null,
+    flag: matchFlag(match, gain),
   };
 }
 

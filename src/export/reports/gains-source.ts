@@ -1,10 +1,12 @@
 import type pg from 'pg';
 
+import { loadSuppliedLots } from '../../accounting/cost-basis/supplied-lots.ts';
 import { checkpointKey } from '../../accounting/gains/gains-checkpoint-key.ts';
 import type { GainsEvent } from '../../accounting/gains/gains-event.ts';
 import { type GainsMethod, lotMethodOf } from '../../accounting/gains/gains-method.ts';
+import { SuppliedCosts, type SuppliedLot } from '../../accounting/gains/supplied-costs.ts';
 import { THIRTY_DAYS, type UkMatch, UkMatcher } from '../../accounting/gains/uk-matching.ts';
-import { type LotSink, walkHistory } from '../../accounting/gains/walk-history.ts';
+import { type LotSink, walkHistory, type WalkOptions } from '../../accounting/gains/walk-history.ts';
 import { LotEngine } from '../../accounting/lots/lot-engine.ts';
 import { DEFAULT_LONG_TERM_DAYS, DEFAULT_LOT_METHOD } from '../../accounting/lots/lot-method.ts';
 import { DEFAULT_TOLERANCE_MS } from '../../accounting/prices/memory-price-book.ts';
@@ -49,25 +51,29 @@ export const openStoredBook: OpenBook = (db, accountId, settings, fromMs) =>
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Every gains event of the account's stored spot history up to the period's end (lots carry in
+ * Every gains event of the account's stored spot and futures history up to the period's end (lots carry in
  * from before the period), priced by the book, in walk order, matched by the method's lot order
  * (`de`: FIFO). Events before the period are computed (they shape the lots) but not yielded. The
  * walk starts from a stored lot state at or before the period's start where one is valid
  * (checkpointed-walk.ts), with the same events as from the first record.
  */
-export function gainsEvents(
+export async function* gainsEvents(
   params: ReportParams,
   db: pg.ClientBase,
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
 ): AsyncGenerator<GainsEvent> {
   const key = checkpointKey(params.accountId, settings);
-  // Only over the stored prices: the input log sees those, not a book a caller brought (tests' memory books).
-  if (key !== null && openBook === openStoredBook) {
-    return checkpointedWalk(params, db, settings, openBook, key, Date.now());
+  const supplied = await loadSuppliedLots(db, params.accountId);
+  // Only over the stored prices: the input log sees those, not a book a caller brought (tests'
+  // memory books). Supplied costs are consumed by deposits as the walk goes, which a lot state does
+  // not record: an account with any walks from the first record (docs/reports.md, "Unknown cost").
+  if (key !== null && openBook === openStoredBook && supplied.length === 0) {
+    yield* checkpointedWalk(params, db, settings, openBook, key, Date.now());
+    return;
   }
   const engine = (currency: string) => new LotEngine(lotMethodOf(settings.method), currency);
-  return walkPeriod(params, db, settings, openBook, engine, 0, (match) => match.disposedAtMs);
+  yield* walkPeriod(params, db, settings, openBook, engine, 0, (match) => match.disposedAtMs, { supplied });
 }
 
 /**
@@ -76,14 +82,26 @@ export function gainsEvents(
  * (as far as it is stored); disposals and income after the end are not yielded. Always from the
  * first record: the matcher's state is never checkpointed (gains-checkpoint-key.ts says why).
  */
-export function ukGainsEvents(
+export async function* ukGainsEvents(
   params: ReportParams,
   db: pg.ClientBase,
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
 ): AsyncGenerator<GainsEvent<UkMatch>> {
   const matcher = (currency: string) => new UkMatcher(currency);
-  return walkPeriod(params, db, settings, openBook, matcher, (THIRTY_DAYS + 1) * DAY_MS, (m) => m.disposedAtMs);
+  const supplied = await loadSuppliedLots(db, params.accountId);
+  // HMRC apportions a fee paying an exchange of two tokens between them (walk-trade.ts).
+  const options = { supplied, apportionTradeFees: true };
+  yield* walkPeriod(
+    params,
+    db,
+    settings,
+    openBook,
+    matcher,
+    (THIRTY_DAYS + 1) * DAY_MS,
+    (m) => m.disposedAtMs,
+    options,
+  );
 }
 
 async function* walkPeriod<M>(
@@ -94,14 +112,19 @@ async function* walkPeriod<M>(
   sinkFor: (currency: string) => LotSink<M>,
   readPastEndMs: number,
   disposedAtMs: (match: M) => number,
+  options: { readonly supplied: readonly SuppliedLot[]; readonly apportionTradeFees?: boolean },
 ): AsyncGenerator<GainsEvent<M>> {
   const book = await openBook(db, params.accountId, settings);
+  const walkOptions: WalkOptions = {
+    supplied: new SuppliedCosts(options.supplied, book.currency),
+    apportionTradeFees: options.apportionTradeFees === true,
+  };
   try {
     const startMs = params.period.start.getTime();
     const endMs = params.period.end.getTime();
     const until = new Date(endMs + readPastEndMs);
     const entries = readLedgerEntries(db, params.accountId, until);
-    for await (const event of walkHistory(entries, book, sinkFor(book.currency))) {
+    for await (const event of walkHistory(entries, book, sinkFor(book.currency), walkOptions)) {
       const atMs = event.kind === 'disposal' ? disposedAtMs(event.match) : event.atMs;
       if (atMs >= startMs && atMs < endMs) yield event;
     }

@@ -6,6 +6,7 @@ import type { ComputedReportDefinition, ReportRow } from '../report-definition.t
 import { decimal, text } from '../report-definition.ts';
 import { gainsEvents, type LotSettings, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 import { holdingDays, reportedCostBasis, termOf, UNPRICED } from './realized-gains.ts';
+import { countPart, emptyReviewCounts, REVIEW_COUNT_COLUMNS, reviewCells, type ReviewCounts } from './review-counts.ts';
 
 /** `unknown`: the part of a disposal beyond the holdings, which has no acquisition date. */
 const TERMS = ['short', 'long', 'unknown'] as const;
@@ -18,9 +19,18 @@ interface Totals {
   cost: Decimal;
   /** Matches left out of the sums: no proceeds or no cost basis. */
   unpriced: number;
+  /** Unknown costs and parts beyond the holdings, beside the sums (review-counts.ts). */
+  review: ReviewCounts;
 }
 
-const empty = (): Totals => ({ matches: 0, quantity: ZERO, proceeds: ZERO, cost: ZERO, unpriced: 0 });
+const empty = (): Totals => ({
+  matches: 0,
+  quantity: ZERO,
+  proceeds: ZERO,
+  cost: ZERO,
+  unpriced: 0,
+  review: emptyReviewCounts(),
+});
 
 function termOfMatch(match: LotMatch, longTermDays: number): Term {
   return match.acquiredAtMs === null
@@ -29,6 +39,13 @@ function termOfMatch(match: LotMatch, longTermDays: number): Term {
 }
 
 function add(totals: Totals, match: LotMatch): void {
+  countPart(totals.review, {
+    ...match,
+    unknownCost: match.unknownCost === true,
+    withdrawal: match.withdrawal === true,
+  });
+  // A withdrawal beyond the holdings realizes nothing: counted beside the sums only.
+  if (match.withdrawal === true) return;
   totals.matches++;
   totals.quantity = plus(totals.quantity, match.quantity);
   const costBasis = reportedCostBasis(match);
@@ -55,6 +72,7 @@ function row(level: string, coin: string, term: Term, t: Totals, settings: LotSe
       settings.method,
       settings.currency,
       String(settings.longTermDays),
+      ...reviewCells(t.review, level === 'coin'),
     ],
     flag: t.unpriced > 0 ? UNPRICED : null,
   };
@@ -90,6 +108,7 @@ export function realizedGainsSummaryReportWith(openBook: OpenBook): ComputedRepo
       text('method'),
       text('valuation_currency'),
       decimal('long_term_days'),
+      ...REVIEW_COUNT_COLUMNS,
     ],
     kind: 'computed',
     async *rows(params, db) {
@@ -113,7 +132,9 @@ export function realizedGainsSummaryReportWith(openBook: OpenBook): ComputedRepo
       for (const coin of coins) {
         for (const term of TERMS) {
           const totals = byCoin.get(coin)![term];
-          if (totals.matches > 0) yield row('coin', coin, term, totals, settings);
+          if (totals.matches > 0 || !totals.review.withdrawnBeyond.isZero()) {
+            yield row('coin', coin, term, totals, settings);
+          }
         }
       }
       for (const term of TERMS) {

@@ -16,6 +16,21 @@ import { gainsEvents, type LotSettings, lotSettings, type OpenBook, openStoredBo
 export const EXCEEDS_HOLDINGS = `${REVIEW_PREFIX}disposal-exceeds-holdings`;
 /** Flag of a row whose proceeds or cost basis could not be priced: left empty, never guessed. */
 export const UNPRICED = `${REVIEW_PREFIX}unpriced`;
+/**
+ * Flag of a row that consumed coins moved in from outside whose cost and acquisition date nobody
+ * supplied (`ledgerline cost-basis import`): cost left empty, never invented (docs/reports.md).
+ */
+export const UNKNOWN_COST = `${REVIEW_PREFIX}unknown-cost`;
+/** Flag of a withdrawal of more than was held: nothing realized (0, 0, 0), only flagged. */
+export const WITHDRAWAL_EXCEEDS_HOLDINGS = `${REVIEW_PREFIX}withdrawal-exceeds-holdings`;
+
+/** The flag of a lot-engine match, in order of what an accountant must look at first. */
+export function matchFlag(match: LotMatch, gain: string | null): string | null {
+  if (match.withdrawal === true) return WITHDRAWAL_EXCEEDS_HOLDINGS;
+  if (match.beyondHoldings) return EXCEEDS_HOLDINGS;
+  if (match.unknownCost === true) return UNKNOWN_COST;
+  return gain === null ? UNPRICED : null;
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -46,7 +61,7 @@ export function gainRow(match: LotMatch, settings: LotSettings, tz: string): Rep
   const cost = costBasis === null ? null : plain(costBasis);
   const gain = match.proceeds !== null && costBasis !== null ? plain(minus(match.proceeds, costBasis)) : null;
   const days = match.acquiredAtMs === null ? null : holdingDays(match.acquiredAtMs, match.disposedAtMs);
-  const flag = match.beyondHoldings ? EXCEEDS_HOLDINGS : gain === null ? UNPRICED : null;
+  const flag = matchFlag(match, gain);
   return {
     cells: [
       localTime(match.disposedAtMs, tz),

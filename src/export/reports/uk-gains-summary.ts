@@ -7,6 +7,14 @@ import type { ComputedReportDefinition, ReportRow } from '../report-definition.t
 import { decimal, text } from '../report-definition.ts';
 import { lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
 import { UNPRICED } from './realized-gains.ts';
+import {
+  addReviewCounts,
+  countPart,
+  emptyReviewCounts,
+  REVIEW_COUNT_COLUMNS,
+  reviewCells,
+  type ReviewCounts,
+} from './review-counts.ts';
 
 interface Totals {
   disposals: number;
@@ -16,9 +24,19 @@ interface Totals {
   /** Positive: the sum of the disposals that made a loss, as HMRC's returns ask for it. */
   losses: Decimal;
   unpriced: number;
+  /** Unknown costs and parts beyond the holdings, beside the sums (review-counts.ts). */
+  review: ReviewCounts;
 }
 
-const empty = (): Totals => ({ disposals: 0, proceeds: ZERO, costs: ZERO, gains: ZERO, losses: ZERO, unpriced: 0 });
+const empty = (): Totals => ({
+  disposals: 0,
+  proceeds: ZERO,
+  costs: ZERO,
+  gains: ZERO,
+  losses: ZERO,
+  unpriced: 0,
+  review: emptyReviewCounts(),
+});
 
 /** One disposal (a token's disposals of one London day): its parts' sums. */
 interface Disposal {
@@ -28,9 +46,11 @@ interface Disposal {
   proceeds: Decimal;
   costs: Decimal;
   unpriced: boolean;
+  review: ReviewCounts;
 }
 
 function add(totals: Totals, d: Disposal): void {
+  addReviewCounts(totals.review, d.review);
   totals.disposals++;
   if (d.unpriced) {
     totals.unpriced++;
@@ -58,6 +78,7 @@ function row(level: string, taxYear: string, coin: string, t: Totals, currency: 
       String(t.unpriced),
       'uk',
       currency,
+      ...reviewCells(t.review, level === 'coin'),
     ],
     flag: t.unpriced > 0 ? UNPRICED : null,
   };
@@ -91,12 +112,14 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
       decimal('unpriced_disposals'),
       text('method'),
       text('valuation_currency'),
+      ...REVIEW_COUNT_COLUMNS,
     ],
     kind: 'computed',
     async *rows(params, db) {
       const settings = lotSettings(params);
       const byYear = new Map<string, Map<string, Totals>>();
       let current: Disposal | undefined;
+      const withdrawn: UkMatch[] = [];
       const close = () => {
         if (current === undefined) return;
         let coins = byYear.get(current.taxYear);
@@ -110,6 +133,11 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
         if (event.kind !== 'disposal') continue;
         const m: UkMatch = event.match;
         if (params.coin !== undefined && m.coin !== params.coin) continue;
+        if (m.rule === 'withdrawal-beyond-holdings') {
+          // Nothing realized: counted beside the sums of its tax year and token only.
+          withdrawn.push(m);
+          continue;
+        }
         const key = `${m.disposedOn} ${m.coin}`;
         if (current?.key !== key) {
           close();
@@ -120,8 +148,15 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
             proceeds: ZERO,
             costs: ZERO,
             unpriced: false,
+            review: emptyReviewCounts(),
           };
         }
+        countPart(current.review, {
+          ...m,
+          unknownCost: m.unknownCost === true,
+          beyondHoldings: m.rule === 'beyond-holdings',
+          withdrawal: false,
+        });
         if (m.proceeds === null || m.cost === null) current.unpriced = true;
         else {
           current.proceeds = plus(current.proceeds, m.proceeds);
@@ -129,6 +164,14 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
         }
       }
       close();
+      for (const m of withdrawn) {
+        const taxYear = ukTaxYear(m.disposedAtMs);
+        let coins = byYear.get(taxYear);
+        if (coins === undefined) byYear.set(taxYear, (coins = new Map()));
+        let totals = coins.get(m.coin);
+        if (totals === undefined) coins.set(m.coin, (totals = empty()));
+        countPart(totals.review, { ...m, unknownCost: false, beyondHoldings: true, withdrawal: true });
+      }
       for (const year of [...byYear.keys()].sort()) {
         const coins = byYear.get(year)!;
         const total = empty();
@@ -141,6 +184,7 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           total.costs = plus(total.costs, t.costs);
           total.gains = plus(total.gains, t.gains);
           total.losses = plus(total.losses, t.losses);
+          addReviewCounts(total.review, t.review);
         }
         yield row('total', year, '', total, settings.currency);
       }

@@ -5,7 +5,15 @@ import { minus, plain } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
-import { EXCEEDS_HOLDINGS, UNPRICED } from './realized-gains.ts';
+import { EXCEEDS_HOLDINGS, UNKNOWN_COST, UNPRICED, WITHDRAWAL_EXCEEDS_HOLDINGS } from './realized-gains.ts';
+
+/** A UK match's flag (realized-gains.ts's matchFlag, by HMRC rule). */
+export function ukMatchFlag(match: UkMatch, gain: string | null): string | null {
+  if (match.rule === 'withdrawal-beyond-holdings') return WITHDRAWAL_EXCEEDS_HOLDINGS;
+  if (match.rule === 'beyond-holdings') return EXCEEDS_HOLDINGS;
+  if (match.unknownCost === true) return UNKNOWN_COST;
+  return gain === null ? UNPRICED : null;
+}
 
 /** The cells of one UK match; gain is proceeds - allowable_cost of the printed values, exactly. */
 export function ukGainRow(match: UkMatch, currency: string): ReportRow {
@@ -29,7 +37,7 @@ export function ukGainRow(match: UkMatch, currency: string): ReportRow {
       match.disposalRecordIds,
       match.acquisitionRecordIds,
     ],
-    flag: match.rule === 'beyond-holdings' ? EXCEEDS_HOLDINGS : gain === null ? UNPRICED : null,
+    flag: ukMatchFlag(match, gain),
   };
 }
 

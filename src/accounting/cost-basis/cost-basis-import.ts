@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { parse } from 'csv-parse/sync';
+import type pg from 'pg';
+
+import { ValidationError } from '../../errors/index.ts';
+import { parseInstant } from '../../ingest/time-arguments.ts';
+import { coinCode, sourceName } from '../prices/price-point.ts';
+
+/** The columns of a cost-basis file (header required, any order, names case-insensitive). */
+export const COST_BASIS_COLUMNS = ['coin', 'quantity', 'acquired_at', 'cost', 'currency', 'source', 'note'] as const;
+const REQUIRED = ['coin', 'quantity', 'acquired_at', 'cost', 'currency', 'source'] as const;
+/** A file larger than this is refused: supplied costs are an accountant's list, not a ledger. */
+const MAX_ROWS = 100_000;
+const PLAIN_DECIMAL = /^\d{1,30}(\.\d{1,18})?$/;
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T.+(Z|[+-]\d{2}:?\d{2})$/i;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface CostBasisRow {
+  readonly line: number;
+  readonly coin: string;
+  readonly quantity: string;
+  readonly acquiredAtMs: number;
+  readonly cost: string;
+  readonly currency: string;
+  readonly source: string;
+  readonly note: string;
+}
+
+export interface CostBasisImportResult {
+  readonly importId: string;
+  readonly rows: number;
+  /** Lots new to the account (a row already supplied by an earlier file is not added twice). */
+  readonly inserted: number;
+  /** The file was imported before (same content): nothing written. */
+  readonly alreadyImported: boolean;
+}
+
+/**
+ * Reads and checks a cost-basis file (docs/reports.md, "Unknown cost"): every row or a typed error
+ * naming the line, the field and the rule. quantity > 0 and cost >= 0 are plain decimals; acquired_at
+ * is an ISO date-time with zone, a date (00:00 UTC) or Unix ms; coin and currency are codes; source
+ * names where the figures come from (a broker statement, a wallet export).
+ */
+export function parseCostBasis(text: string): CostBasisRow[] {
+  let records: string[][];
+  try {
+    records = parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
+  } catch (error) {
+    throw new ValidationError('file', `is not CSV: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const [header, ...body] = records;
+  if (header === undefined) throw new ValidationError('file', 'must have a header line and rows');
+  const names = header.map((name) => name.trim().toLowerCase());
+  for (const name of names) {
+    if (!(COST_BASIS_COLUMNS as readonly string[]).includes(name)) {
+      throw new ValidationError('header', `unknown column; columns are ${COST_BASIS_COLUMNS.join(', ')}`, name);
+    }
+  }
+  for (const name of REQUIRED) {
+    if (!names.includes(name)) throw new ValidationError('header', `must have a ${name} column`);
+  }
+  if (body.length === 0) throw new ValidationError('file', 'must have at least one row');
+  if (body.length > MAX_ROWS) throw new ValidationError('file', `must have at most ${MAX_ROWS} rows`, body.length);
+  const seen = new Set<string>();
+  return body.map((cells, i) => {
+    const line = i + 2;
+    if (cells.length !== names.length) {
+      throw new ValidationError(`line ${line}`, `must have ${names.length} cells like the header`, cells.length);
+    }
+    const cell = (name: string) => cells[names.indexOf(name)] ?? '';
+    const field = (name: string) => `line ${line} ${name}`;
+    const quantity = cell('quantity');
+    if (!PLAIN_DECIMAL.test(quantity) || /^0*(\.0*)?$/.test(quantity)) {
+      throw new ValidationError(field('quantity'), 'must be a plain decimal above 0', quantity);
+    }
+    const cost = cell('cost');
+    if (!PLAIN_DECIMAL.test(cost)) throw new ValidationError(field('cost'), 'must be a plain decimal, 0 or more', cost);
+    const row: CostBasisRow = {
+      line,
+      coin: coinCode(field('coin'), cell('coin')),
+      quantity,
+      acquiredAtMs: acquiredAt(field('acquired_at'), cell('acquired_at')),
+      cost,
+      currency: coinCode(field('currency'), cell('currency')),
+      source: sourceName(field('source'), cell('source')),
+      note: cell('note'),
+    };
+    const key = [row.coin, row.quantity, row.acquiredAtMs, row.cost, row.currency, row.source].join('|');
+    if (seen.has(key)) throw new ValidationError(`line ${line}`, 'must not repeat an earlier row of the file');
+    seen.add(key);
+    return row;
+  });
+}
+
+function acquiredAt(field: string, value: string): number {
+  if (DATE.test(value)) return parseInstant(field, `${value}T00:00:00Z`);
+  if (ISO_WITH_ZONE.test(value) || /^\d{1,15}$/.test(value)) return parseInstant(field, value);
+  throw new ValidationError(field, 'must be a date (yyyy-MM-dd), a date-time with Z or an offset, or Unix ms', value);
+}
+
+/**
+ * `ledgerline cost-basis import --file F`: every row of the file checked first, then the import and
+ * its lots written in one transaction (nothing half-written). Idempotent: the same file again is
+ * found by its SHA-256 and adds nothing; a row another file already supplied is not added twice.
+ */
+export async function importCostBasis(
+  db: pg.ClientBase,
+  accountId: string,
+  file: string,
+): Promise<CostBasisImportResult> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new ValidationError('--file', `cannot be read: ${(error as Error).message}`, file);
+  }
+  const rows = parseCostBasis(bytes.toString('utf8'));
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sources = [...new Set(rows.map((row) => row.source))].sort().join(',');
+  await db.query('BEGIN');
+  try {
+    const found = await db.query<{ id: string }>(
+      'SELECT id::text FROM cost_basis_import WHERE account_id = $1::uuid AND sha256 = $2',
+      [accountId, sha256],
+    );
+    if (found.rows[0] !== undefined) {
+      await db.query('COMMIT');
+      return { importId: found.rows[0].id, rows: rows.length, inserted: 0, alreadyImported: true };
+    }
+    const created = await db.query<{ id: string }>(
+      `INSERT INTO cost_basis_import (account_id, file_name, sha256, sources, rows)
+       VALUES ($1::uuid, $2, $3, $4, $5) RETURNING id::text`,
+      [accountId, path.basename(file), sha256, sources, rows.length],
+    );
+    const importId = created.rows[0]!.id;
+    const inserted = await db.query(
+      `INSERT INTO cost_basis_lot (account_id, import_id, coin, quantity, acquired_at, cost, currency, source, note)
+       SELECT $1::uuid, $2::bigint, r.coin, r.quantity::numeric,
+              timestamptz 'epoch' + r.ms * interval '1 millisecond', r.cost::numeric, r.currency, r.source, r.note
+         FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
+              AS r(coin, quantity, ms, cost, currency, source, note)
+       ON CONFLICT DO NOTHING`,
+      [
+        accountId,
+        importId,
+        rows.map((r) => r.coin),
+        rows.map((r) => r.quantity),
+        rows.map((r) => String(r.acquiredAtMs)),
+        rows.map((r) => r.cost),
+        rows.map((r) => r.currency),
+        rows.map((r) => r.source),
+        rows.map((r) => r.note),
+      ],
+    );
+    await db.query('COMMIT');
+    return { importId, rows: rows.length, inserted: inserted.rowCount ?? 0, alreadyImported: false };
+  } catch (error) {
+    await db.query('ROLLBACK');
+    throw error;
+  }
+}
+
+export interface CostBasisImportListing {
+  readonly id: string;
+  readonly fileName: string;
+  readonly sources: string;
+  readonly rows: number;
+  readonly lots: number;
+  readonly importedAt: string;
+}
+
+/** Every import of the account, oldest first, with its sources and how many lots it added. */
+export async function listCostBasisImports(db: pg.ClientBase, accountId: string): Promise<CostBasisImportListing[]> {
+  const { rows } = await db.query<CostBasisImportListing>(
+    `SELECT i.id::text AS id, i.file_name AS "fileName", i.sources, i.rows,
+            (SELECT count(*)::int FROM cost_basis_lot l WHERE l.import_id = i.id) AS lots,
+            to_char(i.imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "importedAt"
+       FROM cost_basis_import i WHERE i.account_id = $1::uuid ORDER BY i.id`,
+    [accountId],
+  );
+  return rows;
+}

@@ -1,0 +1,43 @@
+import type { LedgerEntry } from '../../booking/ledger-entry.ts';
+import { listedTreatment, type Treatment, type TreatmentKind } from './treatment-table.ts';
+
+/**
+ * The accounting category's treatment, for an entry whose tax type no table knows (an entry built
+ * by hand in a test, or a type the exchange added): the category says as much as the table would.
+ */
+const BY_CATEGORY: Readonly<Record<string, TreatmentKind>> = {
+  deposit: 'deposit',
+  withdrawal: 'withdrawal',
+  trade: 'trade-leg',
+  fee: 'other-fee',
+  rebate: 'rebate',
+  refund: 'rebate',
+  income: 'income',
+  'internal-transfer': 'own-move',
+  lock: 'own-move',
+  earn: 'own-move',
+  loan: 'loan',
+};
+
+/** The ledger and tax type of an entry (ledger-entries.ts names them in `spot_types`). */
+export function entryTaxType(entry: LedgerEntry): { ledger: 'spot' | 'futures'; taxType: string } {
+  if (entry.wallet === 'futures' || entry.category === 'futures') {
+    // `<futureTaxType> <symbol> <category>`; a closed position's row (before the ledger) has none.
+    const taxType = entry.recordIds.startsWith('position:') ? '' : (entry.spotTypes.split(' ')[0] ?? '');
+    return { ledger: 'futures', taxType };
+  }
+  const taxType = entry.recordIds.endsWith(':fee') ? entry.spotTypes.replace(/ fee$/, '') : entry.spotTypes;
+  return { ledger: 'spot', taxType };
+}
+
+/**
+ * How the walk treats an entry (walk-history.ts): the table's treatment of its ledger and tax type,
+ * except that the fee of an entry (`<id>:fee`) pays for no trade: always `other-fee`.
+ */
+export function entryTreatment(entry: LedgerEntry): Treatment & { taxType: string } {
+  const { ledger, taxType } = entryTaxType(entry);
+  if (entry.recordIds.endsWith(':fee')) return { kind: 'other-fee', taxType };
+  const listed = listedTreatment(ledger, taxType);
+  if (listed !== undefined) return { ...listed, taxType };
+  return { kind: BY_CATEGORY[entry.category] ?? 'market', taxType };
+}
