@@ -44,6 +44,8 @@ export interface Config {
   readonly workerMaxStalledCount: number;
   /** How often a worker restores schedules and jobs that Redis lost (a flush, a restart without persistence). */
   readonly workerHealIntervalMs: number;
+  /** How long a backfill or sync with no worker waits for one before it stops (NO_WORKER_WAIT_MS). */
+  readonly noWorkerWaitMs: number;
   /**
    * Multiplies the spec's per-second budgets: for an account granted a higher
    * limit tier, or a simulator scaled the same way for tests and benchmarks.
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerLockDurationMs: raw.WORKER_LOCK_DURATION_MS,
     workerMaxStalledCount: raw.WORKER_MAX_STALLED_COUNT,
     workerHealIntervalMs: raw.WORKER_HEAL_INTERVAL_MS,
+    noWorkerWaitMs: raw.NO_WORKER_WAIT_MS,
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
     exchangeMaxAnswerBytes: raw.EXCHANGE_MAX_ANSWER_BYTES,

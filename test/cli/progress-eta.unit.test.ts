@@ -23,14 +23,14 @@ describe('progress: the ETA from the remaining requests and the budget', () => {
     const p = progress({});
     expect(remainingRequests(p)).toBe(14);
     expect(etaSeconds(p, 1)).toBe(14);
-    expect(etaText(p, 1)).toBe('ETA 14s, waiting for its 1/s budget (~14 requests)');
+    expect(etaText(p, 1)).toBe('ETA 14s, waiting for its 1/s budget');
   });
 
   it('after some windows: their average pages per window, less the pages the open ones have read', () => {
     // 4 done in 12 pages (3 each); 10 open of which 2 pages read: 10 * 3 - 2 = 28 requests.
     const p = progress({ done: 4, donePages: 12, openPages: 2 });
     expect(remainingRequests(p)).toBe(28);
-    expect(etaText(p, 1)).toBe('ETA 28s, waiting for its 1/s budget (~28 requests)');
+    expect(etaText(p, 1)).toBe('ETA 28s, waiting for its 1/s budget');
     // A faster budget (a raised tier, EXCHANGE_RATE_FACTOR) shortens it in proportion.
     expect(etaSeconds(p, 4)).toBe(7);
   });
