@@ -67,6 +67,7 @@ function shellQuote(word: string): string {
  * moved up, line cleared) starts a new line here, so every state a bar was drawn in can be read.
  */
 export function plainText(screen: string): string {
+  /* eslint-disable no-control-regex -- terminal escape sequences are what is being removed */
   return (
     screen
       // Cursor movements and erasures end what was drawn on that line.
@@ -79,4 +80,5 @@ export function plainText(screen: string): string {
       .filter((line) => line.length > 0)
       .join('\n')
   );
+  /* eslint-enable no-control-regex */
 }

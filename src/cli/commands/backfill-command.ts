@@ -7,8 +7,8 @@ import { startWorkers } from '../../app/workers.ts';
 import { formatInstant, parseInstant } from '../../ingest/time-arguments.ts';
 import { parseStreamChoice } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
-import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
 import { watchWindows } from '../watch-windows.ts';
+import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
 
 interface BackfillOptions {
   account: string;

@@ -6,8 +6,8 @@ import { planAndEnqueueSync } from '../../app/services/plan-and-enqueue-sync.ts'
 import { startWorkers } from '../../app/workers.ts';
 import { parseStreamChoice } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
-import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
 import { watchWindows } from '../watch-windows.ts';
+import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
 
 export function registerSyncCommand(program: Command): void {
   program
