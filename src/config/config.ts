@@ -215,6 +215,9 @@ export function getConfig(options: { demoSettings?: boolean } = {}): Config {
 /**
  * The environment a process runs with, its files filled in: a variable set in `env` wins; then
  * the demo's settings, unless NODE_ENV (from either place) is production or test; then `.env`.
+ * The demo's settings apply only to the demo's own database: when DATABASE_URL is configured
+ * elsewhere (the environment, else `.env`) and names another database, the installation is a
+ * separate one and none of the demo's variables (its EXPORT_DIR, token, REDIS_URL...) reach it.
  * Returns the merged environment, the names it filled in and those the demo's file gave. Pure.
  */
 export function layeredEnvironment(
@@ -222,7 +225,9 @@ export function layeredEnvironment(
   files: { dotEnv: Record<string, string>; demo: Record<string, string> },
 ): { env: NodeJS.ProcessEnv; filled: string[]; fromDemo: string[] } {
   const nodeEnv = env.NODE_ENV ?? files.dotEnv.NODE_ENV ?? 'development';
-  const demo = nodeEnv === 'development' ? files.demo : {};
+  const configured = env.DATABASE_URL ?? files.dotEnv.DATABASE_URL;
+  const demoApplies = nodeEnv === 'development' && (configured === undefined || configured === files.demo.DATABASE_URL);
+  const demo = demoApplies ? files.demo : {};
   const merged: NodeJS.ProcessEnv = { ...env };
   const filled: string[] = [];
   const fromDemo: string[] = [];

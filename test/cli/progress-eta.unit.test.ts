@@ -53,3 +53,12 @@ describe('progress: the ETA from the remaining requests and the budget', () => {
     expect(text).not.toMatch(/NULL|INF|NaN|Infinity/);
   });
 });
+
+describe('status: the time since the last sync, in words', () => {
+  it('reads as minutes, hours and minutes, then days', async () => {
+    const { ago } = await import('../../src/cli/commands/status-command.ts');
+    expect(ago(4 * 60_000 + 59_000)).toBe('4 min');
+    expect(ago(3 * 3_600_000 + 5 * 60_000)).toBe('3 h 05 min');
+    expect(ago(3 * 86_400_000)).toBe('3 days');
+  });
+});
