@@ -10,6 +10,7 @@ import {
   ExchangeRateLimitError,
   ExchangeServerError,
 } from '../exchange/errors/exchange-error.ts';
+import { InterruptedError, NoWorkerError } from './interrupted-error.ts';
 
 /**
  * What a `ledgerline` command's exit code means (the README's table). Scripts
@@ -28,12 +29,17 @@ export const EXIT = {
    * migrations (the line names the fix); trying later, or after that fix, may succeed.
    */
   unreachable: 3,
+  /** Interrupted (Ctrl-C, SIGTERM), as a shell reports a process SIGINT ended: what was done is kept. */
+  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** The exit code of a command that ended with `error`. Pure: decided by the error's class alone. */
 export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof InterruptedError) return EXIT.interrupted;
+  // No worker took the jobs: starting one (or waiting) is the fix, as for a service down.
+  if (error instanceof NoWorkerError) return EXIT.unreachable;
   if (error instanceof ServiceUnreachableError) return EXIT.unreachable;
   // A store that answers but is not ready: missing, not migrated, at another migration.
   if (error instanceof DatabaseNotReadyError) return EXIT.unreachable;

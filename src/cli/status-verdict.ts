@@ -16,6 +16,12 @@ export interface StatusProblems {
 
 /** What makes `ledgerline status` exit 1 for one stream: its gaps (less the fresh tail) and failed ranges. */
 export function streamProblems(status: StreamStatus, now: number): StatusProblems {
-  const gaps = status.gaps.filter((gap) => !(gap.end >= now && now - gap.start <= FRESH_TAIL_MS));
+  const fresh = freshTail(status, now);
+  const gaps = status.gaps.filter((gap) => gap !== fresh);
   return { gaps, failed: status.failed };
+}
+
+/** The uncovered stretch from the last sync to now, while younger than FRESH_TAIL_MS: not a gap yet. */
+export function freshTail(status: StreamStatus, now: number): Range | undefined {
+  return status.gaps.find((gap) => gap.end >= now && now - gap.start <= FRESH_TAIL_MS);
 }

@@ -2,10 +2,11 @@ import type { AppRuntime } from '../app/app-runtime.ts';
 import type { StartedBackfill } from '../app/services/backfill.ts';
 import { ingestWorkerCount } from '../app/services/backfill.ts';
 import { requeueIdleWindows } from '../app/services/heal.ts';
-import { recordFailedRun, recordWindowsRun, type RunOrigin } from '../app/services/record-run.ts';
+import { recordFailedRun, recordInterruptedRun, recordWindowsRun, type RunOrigin } from '../app/services/record-run.ts';
 import { PermanentError } from '../errors/index.ts';
 import { failedWindows, type StreamProgress, windowProgress } from '../ingest/coverage/window-progress.ts';
 import { formatInstant } from '../ingest/time-arguments.ts';
+import { InterruptedError, NoWorkerError } from './interrupted-error.ts';
 import { WindowProgressView } from './progress/window-progress-view.ts';
 
 export class WindowsFailedError extends PermanentError {
@@ -21,9 +22,17 @@ function alreadyCoveredOnly(started: StartedBackfill): number {
   return started.alreadyDone - started.windows.filter((w) => w.status === 'done').length;
 }
 
+/** How often a watcher with no worker asks again whether one started (it waits NO_WORKER_WAIT_MS in all). */
+const WORKER_POLL_MS = 2_000;
+
 /**
  * Reports what was planned, then shows progress until every window is done
  * or failed; names each failed window with its error and throws when any did.
+ *
+ * The plan's line and the bars count alike: the bars follow the windows this run reads (those not
+ * already complete), the line says how many those are beside the ones already complete. Ctrl-C
+ * (SIGINT) or SIGTERM stops the watching with one line saying how far it got and that the same
+ * command resumes (a recorded, interrupted run); the rerun says it is resuming.
  */
 export async function watchWindows(
   runtime: AppRuntime,
@@ -37,30 +46,67 @@ export async function watchWindows(
 ): Promise<StreamProgress[]> {
   const startedAt = new Date();
   for (const note of started.notes) console.log(`note: ${note}`);
+  const total = started.windows.length + alreadyCoveredOnly(started);
+  const toRead = started.windows.filter((w) => w.status !== 'done');
+  const stillQueued = toRead.length - started.enqueued;
   console.log(
-    `${options.title}: ${started.windows.length + alreadyCoveredOnly(started)} windows, ${started.alreadyDone} already complete, ${started.enqueued} enqueued`,
+    `${options.title}: ${total} windows, ${started.alreadyDone} already complete, ${started.enqueued} enqueued` +
+      (stillQueued > 0 ? ` (${toRead.length} to read: ${stillQueued} still queued from an earlier run)` : ''),
   );
-  if (!options.inProcessWorker && started.enqueued > 0 && (await ingestWorkerCount(runtime)) === 0) {
-    console.log('warning: no worker is running; start one with `ledgerline worker` (or pass --with-worker)');
+  if (started.alreadyDone > 0 && toRead.length > 0) {
+    console.log(`resuming: ${started.alreadyDone} of ${total} windows already done`);
   }
-  const ids = started.windows.map((w) => w.id);
+  const ids = toRead.map((w) => w.id);
+  const waitForWorker =
+    !options.inProcessWorker && toRead.length > 0 && (await ingestWorkerCount(runtime)) === 0
+      ? runtime.config.noWorkerWaitMs
+      : undefined;
+  if (waitForWorker !== undefined) {
+    console.log(
+      `warning: no worker is running; start one with \`ledgerline worker\` (or pass --with-worker); ` +
+        `waiting ${Math.round(waitForWorker / 1000)} s for one`,
+    );
+  }
   const view = new WindowProgressView(runtime.config);
   const healEveryMs = runtime.config.workerHealIntervalMs;
   let lastHeal = Date.now();
   let requeued = 0;
+  // Ctrl-C while watching: the loop stops at its next turn (within its 500 ms sleep), not the process.
+  let interrupted = false;
+  let wake: (() => void) | undefined;
+  const onSignal = () => {
+    interrupted = true;
+    wake?.();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const follow = async (): Promise<StreamProgress[]> => {
+    const watchStarted = Date.now();
+    let lastWorkerCheck = watchStarted;
+    let workerSeen = waitForWorker === undefined;
     try {
       for (;;) {
         const progress = await windowProgress(runtime.pool, ids);
         view.update(progress);
-        if (progress.every((p) => p.done + p.failed === p.total)) return progress;
+        if (interrupted || progress.every((p) => p.done + p.failed === p.total)) return progress;
+        if (!workerSeen && Date.now() - lastWorkerCheck >= WORKER_POLL_MS) {
+          lastWorkerCheck = Date.now();
+          const moved = progress.some((p) => p.done + p.failed + p.openPages > 0);
+          workerSeen = moved || (await ingestWorkerCount(runtime)) > 0;
+          if (!workerSeen && Date.now() - watchStarted >= waitForWorker!) {
+            throw new NoWorkerError(Math.round(waitForWorker! / 1000));
+          }
+        }
         // Windows whose job Redis lost (a flush, a restart without persistence) would be waited on
         // forever: their jobs are put back, from the rows in Postgres.
         if (Date.now() - lastHeal >= healEveryMs) {
           lastHeal = Date.now();
           requeued += await requeueIdleWindows(runtime, healEveryMs, ids);
         }
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 500);
+        });
       }
     } finally {
       view.stop();
@@ -71,17 +117,27 @@ export async function watchWindows(
     progress = await follow();
   } catch (error) {
     // Ended by a failure of its own (Postgres lost, say): a failed run, if it can still be written.
-    if (options.record) {
+    if (options.record && !(error instanceof NoWorkerError)) {
       await recordFailedRun(runtime, { kind: 'sync', ...options.record, startedAt, error }).catch(() => undefined);
     }
     throw error;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+  if (interrupted) {
+    const done = started.alreadyDone + progress.reduce((n, p) => n + p.done, 0);
+    if (options.record) {
+      await recordInterruptedRun(runtime, { ...options.record, startedAt, readIds: ids, done, total });
+    }
+    throw new InterruptedError(done, total);
   }
   if (options.record) {
-    const readIds = started.windows.filter((w) => w.status !== 'done').map((w) => w.id);
-    await recordWindowsRun(runtime, { ...options.record, startedAt, readIds });
+    await recordWindowsRun(runtime, { ...options.record, startedAt, readIds: ids });
   }
   if (requeued > 0)
     console.log(`note: ${requeued} window(s) had lost their job (did Redis lose its data?) and were enqueued again`);
+  if (toRead.length === 0) console.log(`nothing to read: all ${total} windows were already complete`);
   for (const p of progress) {
     // A record the exchange changed since it was last read is updated, never silently: say how many.
     const revised = p.revised > 0 ? `, ${p.revised} records revised` : '';

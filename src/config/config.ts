@@ -44,6 +44,8 @@ export interface Config {
   readonly workerMaxStalledCount: number;
   /** How often a worker restores schedules and jobs that Redis lost (a flush, a restart without persistence). */
   readonly workerHealIntervalMs: number;
+  /** How long a backfill or sync with no worker waits for one before it stops (NO_WORKER_WAIT_MS). */
+  readonly noWorkerWaitMs: number;
   /**
    * Multiplies the spec's per-second budgets: for an account granted a higher
    * limit tier, or a simulator scaled the same way for tests and benchmarks.
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerLockDurationMs: raw.WORKER_LOCK_DURATION_MS,
     workerMaxStalledCount: raw.WORKER_MAX_STALLED_COUNT,
     workerHealIntervalMs: raw.WORKER_HEAL_INTERVAL_MS,
+    noWorkerWaitMs: raw.NO_WORKER_WAIT_MS,
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
     exchangeMaxAnswerBytes: raw.EXCHANGE_MAX_ANSWER_BYTES,
@@ -215,6 +218,9 @@ export function getConfig(options: { demoSettings?: boolean } = {}): Config {
 /**
  * The environment a process runs with, its files filled in: a variable set in `env` wins; then
  * the demo's settings, unless NODE_ENV (from either place) is production or test; then `.env`.
+ * The demo's settings apply only to the demo's own database: when DATABASE_URL is configured
+ * elsewhere (the environment, else `.env`) and names another database, the installation is a
+ * separate one and none of the demo's variables (its EXPORT_DIR, token, REDIS_URL...) reach it.
  * Returns the merged environment, the names it filled in and those the demo's file gave. Pure.
  */
 export function layeredEnvironment(
@@ -222,7 +228,9 @@ export function layeredEnvironment(
   files: { dotEnv: Record<string, string>; demo: Record<string, string> },
 ): { env: NodeJS.ProcessEnv; filled: string[]; fromDemo: string[] } {
   const nodeEnv = env.NODE_ENV ?? files.dotEnv.NODE_ENV ?? 'development';
-  const demo = nodeEnv === 'development' ? files.demo : {};
+  const configured = env.DATABASE_URL ?? files.dotEnv.DATABASE_URL;
+  const demoApplies = nodeEnv === 'development' && (configured === undefined || configured === files.demo.DATABASE_URL);
+  const demo = demoApplies ? files.demo : {};
   const merged: NodeJS.ProcessEnv = { ...env };
   const filled: string[] = [];
   const fromDemo: string[] = [];

@@ -192,6 +192,14 @@ export const envSchema = z.object({
     .min(100, 'must be at least 100')
     .max(60_000, 'must be at most 60000')
     .default(30_000),
+  // A backfill or sync with no worker to take its jobs waits this long for one, then stops with one
+  // line saying how to start one (its windows stay queued), instead of waiting forever.
+  NO_WORKER_WAIT_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(1_000, 'must be at least 1000')
+    .max(3_600_000, 'must be at most 3600000')
+    .default(60_000),
   SYNC_LOOKBACK_HOURS: hours(24),
   SYNC_TRANSFER_LOOKBACK_HOURS: hours(48),
   SYNC_FIRST_DAYS: z.coerce

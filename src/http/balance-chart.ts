@@ -19,6 +19,10 @@ const RIGHT = 6;
 const TOP = 8;
 const PLOT_BOTTOM = HEIGHT - 34;
 const AXIS_DIGITS = 8;
+/** A year label's width at the chart's 10-unit font ("2026" and a gap): closer labels would touch. */
+const YEAR_LABEL_WIDTH = 28;
+/** A month label's width at its 8.5-unit font ("Sep" and a gap). */
+const MONTH_LABEL_WIDTH = 18;
 
 /** A stored decimal shortened for an axis label, from its text (never through a double). */
 export function axisFigure(value: string): string {
@@ -35,6 +39,43 @@ const monthOf = (month: string) => DateTime.fromFormat(month, 'yyyy-MM', { zone:
 /** "Jan 2026" for a YYYY-MM month. */
 export const monthName = (month: string): string => monthOf(month).toFormat('LLL yyyy');
 
+/**
+ * Which axis labels a chart of these months (YYYY-MM) shows, `step` units apart, so that none
+ * touches the next: every month's name, or every 2nd, 3rd, 6th (January always among them) when
+ * they are narrower than a name; the year under each January, and under the first month unless a
+ * January follows so closely that the two years would run together ("20252026"). Pure.
+ */
+export function axisLabels(months: readonly string[], step: number): { monthEvery: number; yearAt: Set<number> } {
+  const monthEvery = [1, 2, 3, 6, 12].find((n) => n * step >= MONTH_LABEL_WIDTH) ?? 12;
+  const januaries = months.flatMap((m, k) => (m.endsWith('-01') ? [k] : []));
+  const yearAt = new Set(januaries);
+  const firstJanuary = januaries[0];
+  if (firstJanuary === undefined || firstJanuary * step >= YEAR_LABEL_WIDTH) yearAt.add(0);
+  // Years closer than a label (a chart of many years): every other one, then every fourth...
+  let every = 1;
+  while (every < januaries.length && 12 * every * step < YEAR_LABEL_WIDTH) every *= 2;
+  if (every > 1) for (const [n, k] of januaries.entries()) if (n % every !== 0) yearAt.delete(k);
+  return { monthEvery, yearAt };
+}
+
+/** The month-end figures as text: what the bars show, exact, readable without hovering a bar. */
+function figuresTable(coin: CoinBalances): Html {
+  return html`<details class="figures">
+    <summary>Month-end figures</summary>
+    <table>
+      <tbody>
+        ${coin.months.map(
+          (m) =>
+            html`<tr>
+              <td>${monthName(m.month)}</td>
+              <td class="num">${m.balance}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </details>`;
+}
+
 function chart(coin: CoinBalances): Html {
   const values = coin.months.map((m) => Number(m.balance));
   const largest = coin.months.reduce(
@@ -44,6 +85,10 @@ function chart(coin: CoinBalances): Html {
   const max = Math.max(Math.abs(Number(largest)), Number.MIN_VALUE);
   const step = (WIDTH - LEFT - RIGHT) / coin.months.length;
   const plot = PLOT_BOTTOM - TOP;
+  const { monthEvery, yearAt } = axisLabels(
+    coin.months.map((m) => m.month),
+    step,
+  );
   return html`<svg
     class="balance-chart"
     viewBox="0 0 ${WIDTH} ${HEIGHT}"
@@ -77,14 +122,14 @@ function chart(coin: CoinBalances): Html {
           fill="${fill}"
           ><title>${m.month}: ${m.balance} ${coin.coin}</title></rect
         >
-        <text class="month" x="${(x + step / 2).toFixed(1)}" y="${PLOT_BOTTOM + 12}" text-anchor="middle">
-          ${month.toFormat('LLL')}
-        </text>
         ${
-          k === 0 || month.month === 1
-            ? html`<text class="axis" x="${x.toFixed(1)}" y="${PLOT_BOTTOM + 26}">${month.year}</text>`
+          (month.month - 1) % monthEvery === 0
+            ? html`<text class="month" x="${(x + step / 2).toFixed(1)}" y="${PLOT_BOTTOM + 12}" text-anchor="middle">
+                ${month.toFormat('LLL')}
+              </text>`
             : ''
-        }`;
+        }
+        ${yearAt.has(k) ? html`<text class="axis year" x="${x.toFixed(1)}" y="${PLOT_BOTTOM + 26}">${month.year}</text>` : ''}`;
     })}
   </svg>`;
 }
@@ -103,7 +148,7 @@ export function balancesSection(coins: readonly CoinBalances[], now: number = Da
   const months = coins[0]!.months;
   return html`<p class="hint">
       Closing balance per coin at the end of each UTC month, ${monthName(months[0]!.month)} to
-      ${monthName(months.at(-1)!.month)}, from the stored spot records (hover a bar for its exact value).
+      ${monthName(months.at(-1)!.month)}, from the stored spot records; each chart's exact figures are under it.
     </p>
     <div class="balances">
       ${coins.map((c) => {
@@ -112,7 +157,7 @@ export function balancesSection(coins: readonly CoinBalances[], now: number = Da
           <figcaption>
             <strong>${c.coin}</strong> <span>${latestCaption(last.month, last.balance, now)}</span>
           </figcaption>
-          ${chart(c)}
+          ${chart(c)} ${figuresTable(c)}
         </figure>`;
       })}
     </div>`;
@@ -122,4 +167,5 @@ export const BALANCE_STYLE = `.balances{display:grid;grid-template-columns:repea
 figure.balance{margin:0}figure.balance figcaption{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 .5rem;font-size:.88rem}figure.balance figcaption span{white-space:nowrap}
 svg.balance-chart{display:block;width:100%;height:auto;background:#f6f8fa;border-radius:3px}
 svg.balance-chart text{font-size:10px;fill:#57606a;font-family:system-ui,sans-serif}svg.balance-chart .axis-title{font-weight:600;fill:#1b1f24}svg.balance-chart text.month{font-size:8.5px}
-.hint{color:#57606a;font-size:.88rem}`;
+.hint{color:#57606a;font-size:.88rem}
+details.figures{font-size:.85rem}details.figures table{border-collapse:collapse}details.figures td{padding:0 .75rem 0 0}details.figures td.num{text-align:right;font-variant-numeric:tabular-nums}`;

@@ -3,6 +3,7 @@ import type { Range } from '../ingest/coverage/window-store.ts';
 import { streamDefinition } from '../streams/registry.ts';
 import { type AccountCoverage, type PeriodGap, STREAM_TITLES, type StreamTimeline } from './coverage.ts';
 import { type Html, html } from './html.ts';
+import { scopeWords } from './plain-words.ts';
 import { axisTicks } from './timeline-axis.ts';
 
 /**
@@ -52,9 +53,11 @@ function streamRow(s: StreamTimeline, span: Range, now: number): Html {
   const x = (ms: number) =>
     ((Math.min(Math.max(ms, span.start), span.end) - span.start) / (span.end - span.start)) * WIDTH;
   const title = STREAM_TITLES[s.stream] + (s.scope ? ` (${s.scope})` : '');
+  const covered = s.covered.length > 0 ? `covered ${day(s.covered[0]!.start)} to ${day(s.covered.at(-1)!.end)}` : '';
   return html`<div class="timeline-row">
     <div class="timeline-label">
-      <strong>${title}</strong>
+      <strong>${STREAM_TITLES[s.stream]}${s.scope ? html` (${scopeWords(s.scope)})` : ''}</strong>
+      ${covered ? html`<span>${covered}${s.covered.length > 1 ? ` (with ${s.covered.length - 1} gap${s.covered.length > 2 ? 's' : ''})` : ''}</span>` : ''}
       <span>as of ${s.asOf === null ? 'never read' : minute(s.asOf)}</span>
       ${s.lastSuccess ? html`<span>last read ${minute(s.lastSuccess)}</span>` : ''}
       ${s.lastFailure ? html`<span class="error" title="${s.lastFailure.error}">last failure ${minute(s.lastFailure.at)}</span>` : ''}
@@ -78,17 +81,20 @@ function streamRow(s: StreamTimeline, span: Range, now: number): Html {
  * dozen, `axisTicks`), each labelled. On a narrow screen only every other label (or every fourth)
  * is shown (CSS classes, no script), so labels never run into each other.
  */
-function timelineAxis(span: Range): Html {
-  return html`<div class="timeline-axis" aria-hidden="true">
-    ${axisTicks(span.start, span.end).map(
-      (t) =>
-        html`<span
-          class="tick${t.rank % 2 === 1 ? ' odd' : ''}${t.rank % 4 !== 0 || t.late ? ' not4' : ''}"
-          style="left:${(t.at * 100).toFixed(2)}%"
-          >${t.label}</span
-        >`,
-    )}
-  </div>`;
+function timelineAxis(span: Range, now: number): Html {
+  return html`<div class="timeline-span">
+      <span>from ${day(span.start)}</span><span>to ${day(span.end)}${span.end === now ? ' (now)' : ''}</span>
+    </div>
+    <div class="timeline-axis" aria-hidden="true">
+      ${axisTicks(span.start, span.end).map(
+        (t) =>
+          html`<span
+            class="tick${t.rank % 2 === 1 ? ' odd' : ''}${t.rank % 4 !== 0 || t.late ? ' not4' : ''}"
+            style="left:${(t.at * 100).toFixed(2)}%"
+            >${t.label}</span
+          >`,
+      )}
+    </div>`;
 }
 
 const swatch = (colour: string, label: string) =>
@@ -113,7 +119,7 @@ export function coverageSection(coverage: AccountCoverage, now: number): Html {
   };
   const hasBeyond = coverage.streams.some((s) => beyondHorizon(s, span, now).length > 0);
   return html`<div class="coverage">
-    ${timelineAxis(span)} ${coverage.streams.map((s) => streamRow(s, span, now))}
+    ${timelineAxis(span, now)} ${coverage.streams.map((s) => streamRow(s, span, now))}
     <p class="legend">
       ${swatch(COLOURS.covered, 'covered')} ${swatch(COLOURS.failed, 'failed')} ${swatch(COLOURS.open, 'being read')}
       ${swatch(COLOURS.never, 'never read')} ${hasBeyond ? swatch(COLOURS.beyond, BEYOND_HORIZON) : ''}
@@ -138,6 +144,7 @@ export function gapList(gaps: readonly PeriodGap[]): Html {
 export const TIMELINE_STYLE = `.coverage{margin:.5rem 0 1.5rem}.timeline-row{margin:.35rem 0}
 .timeline-label{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.88rem;margin-bottom:.15rem}
 svg.timeline{display:block;width:100%;height:18px;border-radius:3px}
+.timeline-span{display:flex;justify-content:space-between;font-size:.78rem;color:#57606a}
 .timeline-axis{position:relative;height:1.2rem;font-size:.78rem;color:#57606a;border-bottom:1px solid #d0d7de;margin-bottom:.2rem}
 .timeline-axis .tick{position:absolute;bottom:0;padding-left:3px;border-left:1px solid #8c959f;white-space:nowrap;line-height:1.1}
 @media (max-width:900px){.timeline-axis .tick.odd{color:transparent}}

@@ -1,4 +1,3 @@
-import { GAINS_METHODS } from '../accounting/gains/gains-method.ts';
 import { DEFAULT_LONG_TERM_DAYS } from '../accounting/lots/lot-method.ts';
 import type { ExportRequestInput } from '../export/export-request.ts';
 import type { ReportDefinition } from '../export/report-definition.ts';
@@ -7,6 +6,7 @@ import { gapList } from './coverage-timeline.ts';
 import { type Html, html } from './html.ts';
 import { csrfField } from './page-layout.ts';
 import { PERIOD_PRESETS, TIME_ZONES } from './period-presets.ts';
+import { METHOD_GROUPS } from './plain-words.ts';
 import { optionClass, reportOptionStyle } from './report-options.ts';
 
 /** The export request form: report, period, the report's own options, and what it says about gaps. */
@@ -111,9 +111,17 @@ export function requestForm(
         >Coin <input type="text" name="coin" value="${v.coin ?? ''}" size="8" placeholder="all"
       /></label>
       <label class="${optionClass('lots')}"
-        >Lots (realized gains)
+        >Gains method
         <select name="method">
-          ${GAINS_METHODS.map((m) => html`<option${selected(v.method ?? 'fifo', m)}>${m}</option>`)}
+          ${METHOD_GROUPS.map(
+            (group) =>
+              html`<optgroup label="${group.label}">
+                ${group.methods.map(
+                  ([value, words]) =>
+                    html`<option value="${value}" ${selected(v.method ?? 'fifo', value)}>${words}</option>`,
+                )}
+              </optgroup>`,
+          )}
         </select></label
       >
       <label class="${optionClass('valuation')}"

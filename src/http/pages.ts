@@ -7,6 +7,7 @@ import { type FormState, requestForm } from './export-form.ts';
 import { type Html, html } from './html.ts';
 import type { CoinBalances } from './monthly-balances.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
+import { plain } from './plain-words.ts';
 
 export type { FormState } from './export-form.ts';
 export { gapAdvice } from './export-form.ts';
@@ -48,7 +49,7 @@ export function downloadLinks(accountId: string, csvFile: string, manifestFile: 
   // A text report (the beancount journal) has no spreadsheet form: its file and its manifest.
   if (!csvFile.endsWith('.csv')) {
     return html`<a href="${base + encodeURIComponent(csvFile)}" download>${csvFile.split('.').pop() ?? 'file'}</a> ·
-      <a href="${base + encodeURIComponent(manifestFile)}" download>manifest</a>`;
+      ${manifestLink(base, manifestFile)}`;
   }
   const xlsxFile = csvFile.replace(/\.csv$/, '.xlsx');
   return html`<a href="${base + encodeURIComponent(csvFile)}" download>CSV</a> ·
@@ -58,9 +59,17 @@ export function downloadLinks(accountId: string, csvFile: string, manifestFile: 
       title="the same rows for Excel: ids as text, amounts exact"
       >XLSX</a
     >
-    ·
-    <a href="${base + encodeURIComponent(manifestFile)}" download>manifest</a>`;
+    · ${manifestLink(base, manifestFile)}`;
 }
+
+/** The manifest, in words: what the file is and how to check it (the technical name in its tooltip). */
+const manifestLink = (base: string, manifestFile: string) =>
+  html`<a
+    href="${base + encodeURIComponent(manifestFile)}"
+    download
+    title="manifest (JSON): the report's period, options, row count and checksum"
+    >file details</a
+  >`;
 
 function jobsTable(jobs: JobView[]): Html {
   if (jobs.length === 0) return html`<p>No export requested yet.</p>`;
@@ -103,9 +112,11 @@ function exportsTable(account: AccountView): Html {
           <th>Period</th>
           <th>Options</th>
           <th>Rows</th>
-          <th>Unmapped</th>
+          <th>
+            ${plain('Unrecognised values', 'unmapped: rows with a value the exchange documents nowhere, kept as received')}
+          </th>
           <th>Generated (UTC)</th>
-          <th>sha256</th>
+          <th>${plain('Checksum', 'sha256 of the CSV: recompute it to prove the file is unaltered')}</th>
           <th>Download</th>
         </tr>
       </thead>
@@ -214,11 +225,13 @@ export function jobPage(job: JobView, context: PageContext): Html {
                     <td>${job.result.rowCount}</td>
                   </tr>
                   <tr>
-                    <th>Rows with unmapped values</th>
+                    <th>
+                      ${plain('Rows with unrecognised values', 'unmapped rows: a value the exchange documents nowhere, kept as received')}
+                    </th>
                     <td>${job.result.unmappedRows}</td>
                   </tr>
                   <tr>
-                    <th>sha256</th>
+                    <th>${plain('Checksum', 'sha256 of the CSV: recompute it to prove the file is unaltered')}</th>
                     <td><code>${job.result.sha256}</code></td>
                   </tr>
                   <tr>

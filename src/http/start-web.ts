@@ -4,6 +4,7 @@ import { createRuntime } from '../../jobs/composition/create-runtime.ts';
 import { exportQueueOf } from '../../jobs/composition/export-queue.ts';
 import { createExportWorker, exportDeps } from '../../jobs/composition/workers.ts';
 import type { Config } from '../config/config.ts';
+import { ConfigError } from '../errors/index.ts';
 import { logger } from '../logging/logger.ts';
 import { buildWebApp } from './web-app.ts';
 import { requireWebTokens } from './web-auth.ts';
@@ -39,7 +40,21 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
     valuation: config.valuation,
     logger: log,
   });
-  await app.listen({ host: config.web.host, port: config.web.port });
+  try {
+    await app.listen({ host: config.web.host, port: config.web.port });
+  } catch (error) {
+    // A port another program holds: one line naming the setting to change, not Node's stack.
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      await app.close();
+      await worker?.close();
+      await runtime.close();
+      throw new ConfigError(
+        'WEB_PORT',
+        `port ${config.web.port} on ${config.web.host} is already in use by another program: set WEB_PORT (or WEB_HOST) to a free one`,
+      );
+    }
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.web.port;
   console.log(`ledgerline web listening on http://${config.web.host}:${port} (exports in ${config.exportDir})`);

@@ -12,7 +12,12 @@ export function parseCliOptions(
   const program = new Command()
     .name('simulator')
     .description('The ledgerline exchange simulator: the 12 endpoints of the trading API, on seeded data.')
-    .option('--port <port>', 'TCP port (0 picks a free one)', parsePort, 8080)
+    .option(
+      '--port <port>',
+      "TCP port (0 picks a free one; 8090 by default, apart from the web page's 8080)",
+      parsePort,
+      8090,
+    )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--seed <seed>', 'seed of the generated data and credentials', parseSeed, 42)
     .option('--scale <scale>', 'tiny, demo, bench or a number of spot records', parseScale, 'demo' as ScaleOption)

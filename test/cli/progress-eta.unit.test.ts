@@ -23,14 +23,14 @@ describe('progress: the ETA from the remaining requests and the budget', () => {
     const p = progress({});
     expect(remainingRequests(p)).toBe(14);
     expect(etaSeconds(p, 1)).toBe(14);
-    expect(etaText(p, 1)).toBe('ETA 14s, waiting for its 1/s budget (~14 requests)');
+    expect(etaText(p, 1)).toBe('ETA 14s, waiting for its 1/s budget');
   });
 
   it('after some windows: their average pages per window, less the pages the open ones have read', () => {
     // 4 done in 12 pages (3 each); 10 open of which 2 pages read: 10 * 3 - 2 = 28 requests.
     const p = progress({ done: 4, donePages: 12, openPages: 2 });
     expect(remainingRequests(p)).toBe(28);
-    expect(etaText(p, 1)).toBe('ETA 28s, waiting for its 1/s budget (~28 requests)');
+    expect(etaText(p, 1)).toBe('ETA 28s, waiting for its 1/s budget');
     // A faster budget (a raised tier, EXCHANGE_RATE_FACTOR) shortens it in proportion.
     expect(etaSeconds(p, 4)).toBe(7);
   });
@@ -51,5 +51,14 @@ describe('progress: the ETA from the remaining requests and the budget', () => {
     const text = etaText(progress({ total: 3000, done: 1, donePages: 2 }), 1);
     expect(text).toMatch(/^ETA 1h 39m, /);
     expect(text).not.toMatch(/NULL|INF|NaN|Infinity/);
+  });
+});
+
+describe('status: the time since the last sync, in words', () => {
+  it('reads as minutes, hours and minutes, then days', async () => {
+    const { ago } = await import('../../src/cli/commands/status-command.ts');
+    expect(ago(4 * 60_000 + 59_000)).toBe('4 min');
+    expect(ago(3 * 3_600_000 + 5 * 60_000)).toBe('3 h 05 min');
+    expect(ago(3 * 86_400_000)).toBe('3 days');
   });
 });

@@ -503,7 +503,7 @@ describe('exports', () => {
     expect(body).not.toContain('type="date"');
   });
 
-  it('serves an .xlsx beside each CSV: ids as text, amounts as numbers only when exact', async () => {
+  it('serves an .xlsx beside each CSV: ids as text, amounts as numbers, their exact text beside when Excel cannot keep them', async () => {
     const other = await insertAccount(web.db.url, 'xlsx-gmbh');
     await insertSpot(web.db.url, other, [
       {
@@ -540,7 +540,8 @@ describe('exports', () => {
     const row = (sheet.getRow(2).values as unknown[]).slice(1);
     const at = (name: string) => row[header.indexOf(name)];
     expect(at('record_id')).toBe('spot:1234567890123456789');
-    expect(at('amount')).toBe('2.500000000000000001');
+    expect(at('amount')).toBe(2.5);
+    expect(at('amount_exact')).toBe('2.500000000000000001');
     expect(at('fee')).toBe(-0.0001);
     // Times are real dates (their wall clock as written), shown as dates.
     expect(at('time_utc')).toEqual(new Date('2026-01-05T10:00:00.000Z'));

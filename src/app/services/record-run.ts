@@ -42,6 +42,41 @@ export async function recordWindowsRun(
   });
 }
 
+/**
+ * A command-line run stopped by Ctrl-C (or SIGTERM): kept as failed (it did not finish) with
+ * `detail.interrupted`, which `ledgerline runs` shows as `interrupted`, and how far it got, so the
+ * history says why the next run resumed. The windows it finished are counted as any run's.
+ */
+export async function recordInterruptedRun(
+  runtime: Runtime,
+  run: {
+    accountId: string;
+    by: RunOrigin;
+    startedAt: Date;
+    readIds: readonly string[];
+    /** Windows of the plan complete when it stopped (those complete before it included), of `total`. */
+    done: number;
+    total: number;
+  },
+): Promise<void> {
+  const progress = await windowProgress(runtime.pool, run.readIds);
+  const sum = (pick: (p: (typeof progress)[number]) => number) => progress.reduce((n, p) => n + pick(p), 0);
+  await runtime.prisma.run.create({
+    data: {
+      kind: 'sync',
+      status: 'failed',
+      accountId: run.accountId,
+      startedAt: run.startedAt,
+      finishedAt: new Date(),
+      rows: sum((p) => p.rows),
+      windows: sum((p) => p.done + p.failed),
+      failedWindows: sum((p) => p.failed),
+      failures: [`interrupted: ${run.done} of ${run.total} windows done`],
+      detail: { by: run.by, interrupted: true, revised: sum((p) => p.revised) },
+    },
+  });
+}
+
 /** Records a reconciliation run outside the worker, from its stored report, as the worker does. */
 export async function recordReconciliationRun(
   runtime: AppRuntime,

@@ -8,6 +8,7 @@ import { formatInstant, parseInstant } from '../../ingest/time-arguments.ts';
 import { parseStreamChoice } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';
+import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
 
 interface BackfillOptions {
   account: string;
@@ -32,6 +33,7 @@ export function registerBackfillCommand(program: Command): void {
       runTool(
         async (config, { stream, from, to }) => {
           const runtime = createRuntime(config);
+          if (options.withWorker) workerLogsToFileWhileBarsDraw(config, 'backfill');
           const workers = options.withWorker ? startWorkers(runtime) : undefined;
           try {
             const started = await startBackfill(runtime, {

@@ -30,6 +30,9 @@ function outcome(run: RunSummary): string {
   return parts.join(', ');
 }
 
+/** A run stopped by Ctrl-C is stored as failed with `detail.interrupted` (record-run.ts): shown as interrupted. */
+const shownStatus = (run: RunSummary): string => (run.detail.interrupted === true ? 'interrupted' : run.status);
+
 function printRuns(runs: RunSummary[]): void {
   if (runs.length === 0) {
     console.log('no runs recorded yet (the worker records each sync, reconciliation and export it finishes)');
@@ -38,7 +41,7 @@ function printRuns(runs: RunSummary[]): void {
   for (const run of runs) {
     const seconds = (run.durationMs / 1000).toFixed(1);
     console.log(
-      `${formatInstant(Date.parse(run.finishedAt))}  ${run.kind.padEnd(14)} ${run.status.padEnd(9)} ` +
+      `${formatInstant(Date.parse(run.finishedAt))}  ${run.kind.padEnd(14)} ${shownStatus(run).padEnd(11)} ` +
         `${(run.account ?? '-').padEnd(16)} ${seconds.padStart(7)} s  ${outcome(run)}`,
     );
     for (const failure of run.failures) console.log(`    ${failure}`);

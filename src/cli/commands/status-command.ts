@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
 import { nightlySyncState } from '../../../jobs/composition/schedules.ts';
 import type { AccountSummary } from '../../accounts/account-service.ts';
+import { databaseName } from '../../db/ensure-database.ts';
 import { horizonWarnings, partsFrom, type StreamStatus, streamStatuses } from '../../ingest/coverage/stream-status.ts';
 import { listShapeDrift, type ShapeDriftRow } from '../../ingest/shape-drift-store.ts';
 import { endpointLabel, shapeDriftLine } from '../../ingest/shape-drift-text.ts';
@@ -11,7 +12,7 @@ import { lastFullCheck } from '../../reconcile/full-check-schedule.ts';
 import { EXIT } from '../exit-codes.ts';
 import { printJson } from '../plain-table.ts';
 import { runTool } from '../run-tool.ts';
-import { streamProblems } from '../status-verdict.ts';
+import { freshTail, streamProblems } from '../status-verdict.ts';
 
 const when = (date: Date | null) => (date ? formatInstant(date.getTime()) : 'never');
 const ranges = (list: { start: number; end: number }[]) =>
@@ -19,12 +20,22 @@ const ranges = (list: { start: number; end: number }[]) =>
 const isoRanges = (list: { start: number; end: number }[]) =>
   list.map((r) => ({ start: new Date(r.start).toISOString(), end: new Date(r.end).toISOString() }));
 
+/** `4 min`, `3 h 05 min`, `2 days`: how long ago, in words a person reads at a glance. Pure. */
+export function ago(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+  return `${Math.floor(minutes / 1440)} days`;
+}
+
 /**
  * A running worker registers the schedule again within WORKER_HEAL_INTERVAL_MS when Redis lost
  * it, so "not scheduled" is said only when no worker is there to do so.
  */
-function nightlyLine(next: number | undefined, workers: number): string {
+function nightlyLine(next: number | undefined, workers: number, demo: boolean): string {
   if (next) return formatInstant(next);
+  // The demo's worker (npm run demo -- --serve) runs no schedule: nothing was lost, none is coming.
+  if (demo) return 'none: no schedules in the demo (a `ledgerline worker` of an installation registers them)';
   if (workers > 0)
     return 'being registered again by the running worker (Redis lost it), within WORKER_HEAL_INTERVAL_MS';
   return 'not scheduled (start `ledgerline worker`)';
@@ -150,7 +161,8 @@ export function registerStatusCommand(program: Command): void {
             printJson(statusJson(now, nightly?.next, workers, statuses, drift, ok));
             return;
           }
-          console.log(`next nightly sync: ${nightlyLine(nightly?.next, workers)}`);
+          const demo = databaseName(config.databaseUrl) === config.demoDatabase;
+          console.log(`next nightly sync: ${nightlyLine(nightly?.next, workers, demo)}`);
           if (accounts.length === 0) console.log('no accounts registered');
           for (const { account, streams, warnings, lost, lastFullCheck: fullAt } of statuses) {
             const state = account.disabledAt ? ' [disabled: not in the nightly run]' : '';
@@ -170,7 +182,14 @@ export function registerStatusCommand(program: Command): void {
               console.log(`    covered       ${ranges(s.covered)}`);
               // What lies beyond the exchange's horizon is told apart: no command can read it any more.
               const end = s.beyondHorizon.at(-1)?.end;
-              console.log(`    gaps          ${ranges(partsFrom(s.gaps, end))}`);
+              // The stretch since the last sync is no gap until a nightly run is missed (FRESH_TAIL_MS):
+              // said as the time since, not as a gap that alarms after every healthy sync.
+              const fresh = freshTail(s, now);
+              console.log(`    gaps          ${ranges(partsFrom(streamProblems(s, now).gaps, end))}`);
+              if (fresh)
+                console.log(
+                  `    last synced   ${ago(now - fresh.start)} ago (covered up to ${formatInstant(fresh.start)})`,
+                );
               if (s.beyondHorizon.length > 0) {
                 console.log(
                   `    beyond horizon ${ranges(s.beyondHorizon)}: beyond the exchange's horizon, not recoverable`,

@@ -7,6 +7,7 @@ import { planAndEnqueueSync } from '../../app/services/plan-and-enqueue-sync.ts'
 import { parseStreamChoice } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';
+import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
 
 export function registerSyncCommand(program: Command): void {
   program
@@ -21,6 +22,7 @@ export function registerSyncCommand(program: Command): void {
       runTool(async (config) => {
         const stream = parseStreamChoice(options.stream);
         const runtime = createRuntime(config);
+        if (options.withWorker) workerLogsToFileWhileBarsDraw(config, 'sync');
         const workers = options.withWorker ? startWorkers(runtime) : undefined;
         try {
           const account = await runtime.accounts.get(options.account);

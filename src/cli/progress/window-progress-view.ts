@@ -20,8 +20,13 @@ export class WindowProgressView {
   readonly #multibar = this.#tty
     ? new cliProgress.MultiBar(
         {
+          // `etaText`, never `eta`: cli-progress fills its own `{eta}` (and `{duration}`, `{value}`...)
+          // after the payload, so a payload `eta` came out as the library's bare number, NULL or INF.
+          // The ETA and its reason come first, in a short bar, so an 80-column terminal (cli-progress
+          // cuts a line at the terminal's width) still shows them whole; the counts follow.
           format:
-            ' {stream} |{bar}| {value}/{total} windows | {rows} rows | {rate} rows/s | {elapsed} elapsed | {eta}{retries}{lastError}',
+            ' {stream} |{bar}| {value}/{total} windows | {etaText} | {requests}{rows} rows | {rate} rows/s | {elapsed} elapsed{retries}{lastError}',
+          barsize: 10,
           hideCursor: true,
           clearOnComplete: false,
           stream: process.stderr,
@@ -42,7 +47,8 @@ export class WindowProgressView {
         rows: p.rows,
         rate: Math.round(p.rows / seconds),
         elapsed: formatDuration(seconds),
-        eta: etaText(p, this.requestsPerSecond(p)),
+        etaText: etaText(p, this.requestsPerSecond(p)),
+        requests: remainingRequests(p) > 0 ? `~${remainingRequests(p)} requests left | ` : '',
         retries: p.retries ? ` | ${p.retries} retries` : '',
         lastError: p.lastError ? ` | last error: ${oneLine(p.lastError)}` : '',
       };
@@ -81,16 +87,12 @@ export class WindowProgressView {
 }
 
 /**
- * `ETA 38s, waiting for its 1/s budget (~38 requests)` while windows are open; `done` after.
- * Pure.
+ * `ETA 38s, waiting for its 1/s budget` while windows are open; `done` after. (The requests
+ * left are a field of their own, after it: see the bar's format.) Pure.
  */
 export function etaText(p: StreamProgress, requestsPerSecond: number): string {
-  const requests = remainingRequests(p);
-  if (requests === 0) return 'done';
-  return (
-    `ETA ${formatDuration(etaSeconds(p, requestsPerSecond))}, ` +
-    `waiting for its ${formatRate(requestsPerSecond)} budget (~${requests} requests)`
-  );
+  if (remainingRequests(p) === 0) return 'done';
+  return `ETA ${formatDuration(etaSeconds(p, requestsPerSecond))}, waiting for its ${formatRate(requestsPerSecond)} budget`;
 }
 
 /** An error as one short line: a bar or a log line must not wrap into the next. */
