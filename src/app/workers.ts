@@ -13,6 +13,7 @@ import { createMarketDataProcessor } from '../../jobs/market-data/market-data-pr
 import type { ExportJobData, ExportJobResult } from '../../jobs/payloads/export-job.ts';
 import { DetachedRuns } from '../../jobs/reconcile/detached-runs.ts';
 import { createReconcileProcessor } from '../../jobs/reconcile/reconcile-processor.ts';
+import { PgRunStore } from '../../jobs/reconcile/run-fence.ts';
 import { recordRuns, type RunListener } from '../../jobs/runs/record-runs.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
 import { createSyncProcessor, type SyncServices } from '../../jobs/sync/sync-processor.ts';
@@ -121,6 +122,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     options,
   );
   markStalledWindowsFailed(ingest, runtime.pool, logger('ingest'));
+  const reconcileRuns = new PgRunStore(runtime.pool);
   const workers: Worker[] = [
     ingest,
     buildWorker(runtime, QUEUE.management, createManagementProcessor(runtime, logger('management')), options),
@@ -132,8 +134,15 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       QUEUE.reconcile,
       createReconcileProcessor(runtime, logger('reconcile'), {
         fullEveryDays: runtime.config.reconcileFullEveryDays,
-        runs: new DetachedRuns(runtime.redis, runtime.prefix, `${hostname()}:${process.pid}:${randomUUID()}`),
+        runs: new DetachedRuns(
+          runtime.redis,
+          runtime.prefix,
+          `${hostname()}:${process.pid}:${randomUUID()}`,
+          reconcileRuns,
+        ),
+        store: reconcileRuns,
         maxInFlight: runtime.config.reconcileMaxInFlight,
+        runListeners: options.runListeners,
       }),
       options,
     ),
