@@ -18,6 +18,7 @@ import { recordRuns, type RunListener } from '../../jobs/runs/record-runs.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
 import { createSyncProcessor, type SyncServices } from '../../jobs/sync/sync-processor.ts';
 import type { Config } from '../config/config.ts';
+import { StorageAlarm } from '../ingest/coverage/storage-alarm.ts';
 import { logger } from '../logging/logger.ts';
 import { AFTER_SYNC_STEPS } from './services/after-sync.ts';
 import { planAndEnqueueSync } from './services/plan-and-enqueue-sync.ts';
@@ -118,6 +119,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       clients: runtime.clients,
       log: logger('ingest'),
       stopping: () => stopping,
+      storage: new StorageAlarm(runtime.redis, runtime.prefix),
     }),
     options,
   );
