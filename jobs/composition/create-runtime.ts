@@ -63,6 +63,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       connectMs: Math.min(5_000, config.exchangeTimeoutMs),
       headersMs: config.exchangeTimeoutMs,
       bodyMs: config.exchangeTimeoutMs,
+      totalMs: config.exchangeDeadlineMs,
     },
     maxAnswerBytes: config.exchangeMaxAnswerBytes,
     // Counted in Postgres, so `status`, /metrics and the drift alerts of any process see it.

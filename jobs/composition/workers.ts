@@ -7,6 +7,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { AFTER_SYNC_STEPS } from '../../src/app/services/after-sync.ts';
 import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
 import type { Config } from '../../src/config/config.ts';
+import { StorageAlarm } from '../../src/ingest/coverage/storage-alarm.ts';
 import { logger } from '../../src/logging/logger.ts';
 import { QUEUE, type QueueName } from '../definitions.ts';
 import { createExportProcessor, type ExportProcessorDeps } from '../export/export-processor.ts';
@@ -17,6 +18,7 @@ import { createMarketDataProcessor } from '../market-data/market-data-processor.
 import type { ExportJobData, ExportJobResult } from '../payloads/export-job.ts';
 import { DetachedRuns } from '../reconcile/detached-runs.ts';
 import { createReconcileProcessor } from '../reconcile/reconcile-processor.ts';
+import { PgRunStore } from '../reconcile/run-fence.ts';
 import { recordRuns, type RunListener } from '../runs/record-runs.ts';
 import type { Runtime } from '../runtime.ts';
 import { createSyncProcessor, type SyncServices } from '../sync/sync-processor.ts';
@@ -117,10 +119,12 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       clients: runtime.clients,
       log: logger('ingest'),
       stopping: () => stopping,
+      storage: new StorageAlarm(runtime.redis, runtime.prefix),
     }),
     options,
   );
   markStalledWindowsFailed(ingest, runtime.pool, logger('ingest'));
+  const reconcileRuns = new PgRunStore(runtime.pool);
   const workers: Worker[] = [
     ingest,
     buildWorker(runtime, QUEUE.management, createManagementProcessor(runtime, logger('management')), options),
@@ -132,8 +136,15 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       QUEUE.reconcile,
       createReconcileProcessor(runtime, logger('reconcile'), {
         fullEveryDays: runtime.config.reconcileFullEveryDays,
-        runs: new DetachedRuns(runtime.redis, runtime.prefix, `${hostname()}:${process.pid}:${randomUUID()}`),
+        runs: new DetachedRuns(
+          runtime.redis,
+          runtime.prefix,
+          `${hostname()}:${process.pid}:${randomUUID()}`,
+          reconcileRuns,
+        ),
+        store: reconcileRuns,
         maxInFlight: runtime.config.reconcileMaxInFlight,
+        runListeners: options.runListeners,
       }),
       options,
     ),

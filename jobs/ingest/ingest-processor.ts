@@ -12,6 +12,7 @@ import {
 } from '../../src/exchange/rate-budget/budget-wait.ts';
 import { fieldOfPath } from '../../src/exchange/responses/shape-drift.ts';
 import { postgresPageStore } from '../../src/ingest/coverage/postgres-page-store.ts';
+import { DatabaseCannotWriteError, type StorageAlarm } from '../../src/ingest/coverage/storage-alarm.ts';
 import { failWindow, recordFailedRequest, startWindow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow, type WindowRunResult } from '../../src/ingest/run-window.ts';
 import { recordShapeDrift } from '../../src/ingest/shape-drift-store.ts';
@@ -24,6 +25,8 @@ export interface IngestProcessorDeps {
   log: Logger;
   /** True once the worker is shutting down: the job stops after the page in hand. */
   stopping: () => boolean;
+  /** Where a database that cannot write is reported, outside the database (Redis, the process's metrics). */
+  storage?: StorageAlarm;
 }
 
 export type IngestJobResult = WindowRunResult | { discarded: string };
@@ -95,6 +98,15 @@ function resumes(job: Job<IngestWindowJob>): boolean {
 export function createIngestProcessor(deps: IngestProcessorDeps) {
   return async (job: Job<IngestWindowJob>, token?: string): Promise<IngestJobResult> => {
     const { windowId, accountId, stream, scope } = job.data;
+    /**
+     * A database that cannot write (disk full, read-only) cannot record the window's failure
+     * either: the job's error names the cause, and the alarm (Redis, the process's counter) tells
+     * `status` and the metrics, none of which needs a database write.
+     */
+    const cannotWrite = async (error: unknown): Promise<unknown> => {
+      const failure = await deps.storage?.record(error, windowId);
+      return failure ? new DatabaseCannotWriteError(failure, error) : error;
+    };
     const entity = { jobId: job.id, accountId, stream, scope: scope || undefined, windowId };
     let window;
     try {
@@ -102,7 +114,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
     } catch (error) {
       // The coverage ledger is unreachable (a database outage): nothing can be recorded, so say it here.
       deps.log.error({ ...entity, err: error }, 'ingest window not started: its row could not be read');
-      throw error;
+      throw await cannotWrite(error);
     }
     if (!window) {
       deps.log.warn(entity, 'ingest window discarded: the window no longer exists');
@@ -161,6 +173,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
         );
       }
       deps.log.info({ ...entity, ...result }, 'ingest window completed');
+      await deps.storage?.clear();
       return result;
     } catch (error) {
       if (error instanceof DelayedError) throw error;
@@ -183,7 +196,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
           'ingest window failure not recorded: the window row is unchanged',
         );
         // Retried whatever the first error was: a later attempt, with the database back, records the outcome.
-        throw recordError;
+        throw await cannotWrite(recordError);
       }
       if (error instanceof MalformedResponseError) await countRefusal(deps, entity, error);
       if (!canRetry) throw new UnrecoverableError(describe(error));

@@ -1,22 +1,43 @@
+import { readFileSync } from 'node:fs';
+
 import type { Cluster, Redis } from 'ioredis';
+
+import { runScript } from '../../src/exchange/rate-budget/run-script.ts';
+import { SupersededRunError } from '../../src/reconcile/superseded-run-error.ts';
 
 /** What a settled run left for its job: the result, or the error's one line and whether a retry may help. */
 export type RunOutcome<R> = { ok: true; value: R } | { ok: false; message: string; retryable: boolean };
 
+/** How a run ended in this process: its outcome, or fenced off (another run of the job took over). */
+export type Settlement<R> = RunOutcome<R> | 'superseded';
+
+/**
+ * Where runs' outcomes are kept and fenced (run-fence.ts: Postgres). A run's result is written by
+ * the run itself, fenced by its token (the work gets it); the store keeps the errors too.
+ */
+export interface RunStore<R> {
+  /** The outcome a settled run left: its result, or its error (taken, so that a retry starts afresh). */
+  takeSettled(runId: string): Promise<RunOutcome<R> | undefined>;
+  /** The next version of the run's claim (its fencing token); undefined when its result is stored already. */
+  fence(runId: string): Promise<number | undefined>;
+  /** Keeps the run's error if `token` is still the latest claim's; false when another run took over. */
+  storeError(runId: string, token: number, message: string, retryable: boolean): Promise<boolean>;
+}
+
 /**
  * How long a process's claim on a job's run lasts without renewal. A claim is renewed every third
- * of it while the run goes on, so only a process that died loses it, and the job's next pickup
- * elsewhere starts the run again.
+ * of it while the run goes on, so only a process that died (or stalled) loses it, and the job's
+ * next pickup elsewhere starts the run again.
  */
 export const CLAIM_TTL_MS = 30_000;
-/** How long a settled run's outcome waits in Redis for its job to come and take it. */
-const OUTCOME_TTL_MS = 24 * 3_600_000;
 
-interface Run {
+const RENEW_SCRIPT = readFileSync(new URL('./claim-renew.lua', import.meta.url), 'utf8');
+const RELEASE_SCRIPT = readFileSync(new URL('./claim-release.lua', import.meta.url), 'utf8');
+
+interface Run<R> {
   /** Set once the job has left its slot: the run promotes it (back to waiting) when it settles. */
   wake?: () => Promise<void>;
-  settled: boolean;
-  outcome?: RunOutcome<unknown>;
+  settlement?: Settlement<R>;
 }
 
 /**
@@ -27,23 +48,28 @@ interface Run {
  * idle. Its state (the plan, the key sets of the windows it re-reads, what the anchors ask) lives
  * in memory and is cheap to rebuild, unlike an ingest window's, whose pages are worth storing as
  * it goes; so the run goes on in this process while its job moves to delayed, freeing the slot,
- * and the run promotes the job when it settles. The job then takes the outcome from Redis in
- * whichever process picks it up.
+ * and the run promotes the job when it settles. The job then takes the outcome from the store
+ * (Postgres) in whichever process picks it up.
  *
  * A process that dies takes its runs with it: its claims expire (CLAIM_TTL_MS) and the delayed
  * jobs, back after the same time, start their runs again elsewhere. A live claim held by another
- * process sends the job back to wait, so one run per job goes on at a time.
+ * process sends the job back to wait, so one run per job goes on at a time. A process that only
+ * stalled (paused, swapped out) past its claim's expiry comes back to a run whose fence has moved
+ * on: it writes nothing (SupersededRunError), releases no claim but its own and wakes no job.
  */
-export class DetachedRuns {
-  readonly #runs = new Map<string, Run>();
+export class DetachedRuns<R> {
+  readonly #runs = new Map<string, Run<R>>();
   readonly #redis: Redis | Cluster;
   readonly #prefix: string;
   readonly #owner: string;
+  readonly #store: RunStore<R>;
+  #claims = 0;
 
-  constructor(redis: Redis | Cluster, prefix: string, owner: string) {
+  constructor(redis: Redis | Cluster, prefix: string, owner: string, store: RunStore<R>) {
     this.#redis = redis;
     this.#prefix = prefix;
     this.#owner = owner;
+    this.#store = store;
   }
 
   /** Runs in flight in this process. */
@@ -56,75 +82,98 @@ export class DetachedRuns {
     return this.#runs.has(runId);
   }
 
-  /** The outcome a settled run left for the job, taken (deleted) so that a retry starts afresh. */
-  async takeOutcome<R>(runId: string): Promise<RunOutcome<R> | undefined> {
-    const key = this.#key('outcome', runId);
-    const stored = await this.#redis.get(key);
-    if (stored === null) return undefined;
-    await this.#redis.del(key);
-    return JSON.parse(stored) as RunOutcome<R>;
+  /** The outcome a settled run left for the job (an error is taken, so that a retry starts afresh). */
+  takeOutcome(runId: string): Promise<RunOutcome<R> | undefined> {
+    return this.#store.takeSettled(runId);
   }
 
   /**
-   * Starts the job's run unless another live process holds it: claims the job, runs `work` apart
-   * from the caller and returns a handle; undefined when the claim is someone else's.
+   * Starts the job's run unless another live process holds it: claims the job in Redis, takes the
+   * next fencing token in the store, runs `work(token)` apart from the caller and returns a handle;
+   * undefined when the claim is someone else's. `work` writes its result fenced by the token.
    */
-  async start<R>(
+  async start(
     runId: string,
-    work: () => Promise<R>,
+    work: (token: number) => Promise<R>,
     isRetryable: (error: unknown) => boolean,
   ): Promise<
     | {
-        settledWithin(ms: number): Promise<RunOutcome<R> | undefined>;
+        settledWithin(ms: number): Promise<Settlement<R> | undefined>;
         leaveSlot(wake: () => Promise<void>): Promise<void>;
       }
     | undefined
   > {
-    const claim = this.#key('claim', runId);
-    const claimed = await this.#redis.set(claim, this.#owner, 'PX', CLAIM_TTL_MS, 'NX');
+    const claim = this.#key(runId);
+    this.#claims += 1;
+    const holder = `${this.#owner}:${this.#claims}`;
+    const claimed = await this.#redis.set(claim, holder, 'PX', CLAIM_TTL_MS, 'NX');
     if (claimed !== 'OK') return undefined;
-    const run: Run = { settled: false };
+    const release = () => runScript(this.#redis, RELEASE_SCRIPT, [claim], [holder]).catch(() => undefined);
+    let token: number | undefined;
+    try {
+      token = await this.#store.fence(runId);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    const run: Run<R> = {};
     this.#runs.set(runId, run);
     const renew = setInterval(() => {
-      this.#redis.pexpire(claim, CLAIM_TTL_MS).catch(() => undefined);
+      runScript(this.#redis, RENEW_SCRIPT, [claim], [holder, CLAIM_TTL_MS]).catch(() => undefined);
     }, CLAIM_TTL_MS / 3);
     renew.unref();
     const done = (async () => {
-      let outcome: RunOutcome<R>;
-      try {
-        outcome = { ok: true, value: await work() };
-      } catch (error) {
-        const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        outcome = { ok: false, message, retryable: isRetryable(error) };
-      }
+      run.settlement =
+        token === undefined ? await this.#settledElsewhere(runId) : await this.#run(runId, token, work, isRetryable);
       clearInterval(renew);
-      run.outcome = outcome;
-      try {
-        // Left where the job, picked up by any process, finds it; then the claim is let go.
-        await this.#redis.set(this.#key('outcome', runId), JSON.stringify(outcome), 'PX', OUTCOME_TTL_MS);
-        await this.#redis.del(claim);
-      } catch {
-        // Redis gone (the process closing): the job comes back after the claim expires and runs again.
-      }
+      // Only this claim is let go: a claim another process took since is left alone.
+      await release();
       this.#runs.delete(runId);
-      // Settled only once the outcome is where the job will look for it.
-      run.settled = true;
-      await run.wake?.().catch(() => undefined);
+      // A superseded run wakes nothing: the job belongs to the run that took it over.
+      if (run.settlement !== 'superseded') await run.wake?.().catch(() => undefined);
     })();
     return {
       settledWithin: async (ms) => {
         await Promise.race([done, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
-        return run.settled ? (run.outcome as RunOutcome<R>) : undefined;
+        return run.settlement;
       },
       leaveSlot: async (wake) => {
         run.wake = wake;
         // Settled while the job was moving: nobody else will wake it.
-        if (run.settled) await wake().catch(() => undefined);
+        if (run.settlement !== undefined && run.settlement !== 'superseded') await wake().catch(() => undefined);
       },
     };
   }
 
-  #key(kind: 'claim' | 'outcome', runId: string): string {
-    return `${this.#prefix}:reconcile-run:${kind}:${runId}`;
+  async #run(
+    runId: string,
+    token: number,
+    work: (token: number) => Promise<R>,
+    isRetryable: (error: unknown) => boolean,
+  ): Promise<Settlement<R>> {
+    try {
+      return { ok: true, value: await work(token) };
+    } catch (error) {
+      if (error instanceof SupersededRunError) return 'superseded';
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const outcome = { ok: false as const, message, retryable: isRetryable(error) };
+      try {
+        // Kept where the job, picked up by any process, finds it; refused when another run took over.
+        if (!(await this.#store.storeError(runId, token, message, outcome.retryable))) return 'superseded';
+      } catch {
+        // The store gone (Postgres down): the job finds nothing, claims the run again and starts it afresh.
+      }
+      return outcome;
+    }
+  }
+
+  /** A run whose result was stored before this claim: nothing to do but hand it to the job. */
+  async #settledElsewhere(runId: string): Promise<Settlement<R>> {
+    const stored = await this.#store.takeSettled(runId).catch(() => undefined);
+    return stored ?? 'superseded';
+  }
+
+  #key(runId: string): string {
+    return `${this.#prefix}:reconcile-run:claim:${runId}`;
   }
 }

@@ -5,8 +5,12 @@ import type { Logger } from '../../src/logging/logger.ts';
 import { fullCheckDue } from '../../src/reconcile/full-check-schedule.ts';
 import { parseRecountMode } from '../../src/reconcile/recount-mode.ts';
 import { type ReconcileDeps, runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
+import { SupersededRunError } from '../../src/reconcile/superseded-run-error.ts';
+import { QUEUE } from '../definitions.ts';
 import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job.ts';
+import type { RunListener } from '../runs/record-runs.ts';
 import { CLAIM_TTL_MS, type DetachedRuns, type RunOutcome } from './detached-runs.ts';
+import type { PgRunStore } from './run-fence.ts';
 
 /**
  * How long a job keeps its slot for its run to settle before leaving it: a reconciliation with
@@ -19,10 +23,13 @@ const FULL_RETRY_MS = 2_000;
 export interface ReconcileProcessorOptions {
   /** The full check's schedule: RECONCILE_FULL_EVERY_DAYS (0: never). */
   fullEveryDays: number;
-  /** Runs of this process (detached-runs.ts). */
-  runs: DetachedRuns;
+  /** Runs of this process (detached-runs.ts), their outcomes fenced in `store`. */
+  runs: DetachedRuns<ReconcileJobResult>;
+  store: PgRunStore;
   /** How many runs one process keeps in flight, waiting for their budgets, at most. */
   maxInFlight: number;
+  /** Told of each run row a run wrote (with its report, in one transaction): the alerts, the metrics. */
+  runListeners?: RunListener[];
 }
 
 /**
@@ -48,22 +55,28 @@ export function createReconcileProcessor(deps: ReconcileDeps, log: Logger, optio
       return new DelayedError();
     };
 
-    const settled = await runs.takeOutcome<ReconcileJobResult>(runId);
+    const settled = await runs.takeOutcome(runId);
     if (settled) return finish(settled);
     if (runs.has(runId)) throw await leave(Date.now() + CLAIM_TTL_MS);
     if (runs.size >= options.maxInFlight) {
       log.debug({ ...entity, inFlight: runs.size }, 'reconciliation waits: this process has its runs in flight');
       throw await leave(Date.now() + FULL_RETRY_MS);
     }
-    const run = await runs.start(runId, () => reconcile(job.id, job.data), isRetryable);
+    const run = await runs.start(runId, (token) => reconcile(job.id, job.data, runId, token), isRetryable);
     if (!run) {
       // Another live process runs it and will bring the job back when it settles.
       log.debug(entity, 'reconciliation runs in another process');
       throw await leave(Date.now() + CLAIM_TTL_MS);
     }
     const outcome = await run.settledWithin(IN_SLOT_MS);
+    if (outcome === 'superseded') {
+      // Another process's run took the job over: its run brings the job back when it settles.
+      log.warn(entity, 'reconciliation lost its claim to another run: it wrote nothing');
+      throw await leave(Date.now() + CLAIM_TTL_MS);
+    }
     if (outcome) {
-      await runs.takeOutcome(runId);
+      // An error is taken from the store, so that a retry starts the run afresh.
+      if (!outcome.ok) await runs.takeOutcome(runId).catch(() => undefined);
       return finish(outcome);
     }
     // The slot goes to other jobs while the run waits for budgets; the run promotes the job when it
@@ -80,13 +93,28 @@ export function createReconcileProcessor(deps: ReconcileDeps, log: Logger, optio
     }
   };
 
-  async function reconcile(jobId: string | undefined, data: ReconcileJob): Promise<ReconcileJobResult> {
+  async function reconcile(
+    jobId: string | undefined,
+    data: ReconcileJob,
+    runKey: string,
+    token: number,
+  ): Promise<ReconcileJobResult> {
     const { accountId } = data;
     const recount = parseRecountMode(data.recount, 'recount');
     // A job may ask for a full check; otherwise the schedule decides (the nightly run's).
     const full = data.full === true || (await fullCheckDue(deps.pool, accountId, options.fullEveryDays, Date.now()));
     log.info({ jobId, accountId, recount, full }, 'reconciliation started');
-    const report = await runReconciliation(deps, { accountId, recount, full });
+    // The report, its run row and the run's outcome commit together, only while this run holds the
+    // latest claim (run-fence.ts): what the job and the alerts see comes from Postgres, not Redis.
+    const store = options.store.reportStore(runKey, token, `${QUEUE.reconcile}:${jobId}`, (run) => {
+      for (const listener of options.runListeners ?? []) listener(run);
+    });
+    const report = await runReconciliation(deps, { accountId, recount, full, store }).catch((error: unknown) => {
+      if (error instanceof SupersededRunError) {
+        log.warn({ jobId, accountId, token }, 'reconciliation lost its claim to another run: it wrote nothing');
+      }
+      throw error;
+    });
     const failedChecks = report.checks.filter((c) => !c.passed).map((c) => c.name);
     log[report.passed ? 'info' : 'warn'](
       {

@@ -4,7 +4,6 @@ import type { RecordedRun, RunListener } from '../../src/app/observability/run-l
 import type { Logger } from '../../src/logging/logger.ts';
 import { JOB, QUEUE } from '../definitions.ts';
 import type { ExportJobData, ExportJobResult } from '../payloads/export-job.ts';
-import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job.ts';
 import { syncAccountJobId } from '../payloads/sync-jobs.ts';
 import type { Runtime } from '../runtime.ts';
 
@@ -22,11 +21,12 @@ function isFinalFailure(job: Job, error: Error): boolean {
 const at = (ms: number | undefined) => new Date(ms ?? Date.now());
 
 /**
- * Writes one `run` row per finished sync, reconciliation and export, from the
- * workers' completed/failed events rather than inside each processor: the
- * processors stay about their work, and a history write that fails (Postgres
- * down) is logged without failing or retrying a job that did succeed. The
- * price: a worker killed between a job's end and this write loses that row.
+ * Writes one `run` row per finished sync and export, and per reconciliation that could not run,
+ * from the workers' completed/failed events rather than inside each processor: the processors stay
+ * about their work, and a history write that fails (Postgres down) is logged without failing or
+ * retrying a job that did succeed. The price: a worker killed between a job's end and this write
+ * loses that row. A reconciliation that ran writes its own run row, with its report, in one
+ * transaction (jobs/reconcile/run-fence.ts), so that the row and its alert survive Redis.
  */
 export function recordRuns(runtime: Runtime, workers: Worker[], log: Logger, listeners: RunListener[] = []): void {
   const prisma = runtime.prisma;
@@ -86,22 +86,6 @@ export function recordRuns(runtime: Runtime, workers: Worker[], log: Logger, lis
         failures: windows.errors.slice(0, 20),
         // Records the exchange changed since an earlier read (a lookback's settled transfers), kept in record_revision.
         detail: { revised: windows.revised },
-      });
-    } else if (queue === QUEUE.reconcile) {
-      const outcome = result as ReconcileJobResult;
-      const report = await prisma.reconciliationReport.findUnique({ where: { id: outcome.reportId } });
-      const checks = Array.isArray(report?.checks) ? report.checks.length : outcome.failedChecks.length;
-      await save({
-        kind: 'reconciliation',
-        status: outcome.passed ? 'succeeded' : 'failed',
-        accountId: (job.data as ReconcileJob).accountId,
-        jobId,
-        startedAt: report?.startedAt ?? at(job.processedOn),
-        finishedAt: report?.finishedAt ?? at(job.finishedOn),
-        checksPassed: checks - outcome.failedChecks.length,
-        checksFailed: outcome.failedChecks.length,
-        failures: outcome.failedChecks,
-        detail: { reportId: outcome.reportId },
       });
     } else if (queue === QUEUE.export) {
       const data = job.data as ExportJobData;

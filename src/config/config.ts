@@ -53,6 +53,8 @@ export interface Config {
   readonly exchangeRateFactor: number;
   /** How long the exchange may take to answer (headers, then body) before a request counts as failed. */
   readonly exchangeTimeoutMs: number;
+  /** How long one request may take in all (connect, headers and body) before it counts as failed. */
+  readonly exchangeDeadlineMs: number;
   /** The largest answer read from the exchange, in bytes: a larger one is refused as malformed. */
   readonly exchangeMaxAnswerBytes: number;
   /** The nightly reconciliation runs a full check when the last is older than this many days (0: never). */
@@ -117,6 +119,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         "(a queue's and a rate budget's keys must share one cluster slot)",
     );
   }
+  if (raw.EXCHANGE_DEADLINE_MS < raw.EXCHANGE_TIMEOUT_MS) {
+    throw new ConfigError(
+      'EXCHANGE_DEADLINE_MS',
+      `must be at least EXCHANGE_TIMEOUT_MS (${raw.EXCHANGE_TIMEOUT_MS}): the deadline is the whole request`,
+    );
+  }
   const production = raw.NODE_ENV === 'production';
   return Object.freeze({
     env: raw.NODE_ENV,
@@ -140,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     noWorkerWaitMs: raw.NO_WORKER_WAIT_MS,
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
+    exchangeDeadlineMs: raw.EXCHANGE_DEADLINE_MS,
     exchangeMaxAnswerBytes: raw.EXCHANGE_MAX_ANSWER_BYTES,
     reconcileFullEveryDays: raw.RECONCILE_FULL_EVERY_DAYS,
     reconcileFreshReadHours: raw.RECONCILE_FRESH_READ_HOURS,

@@ -248,6 +248,14 @@ export const envSchema = z.object({
     .min(500, 'must be at least 500')
     .max(120_000, 'must be at most 120000')
     .default(15_000),
+  // The whole request (connect + headers + body): EXCHANGE_TIMEOUT_MS bounds a silence, this an
+  // answer trickled slowly; at least EXCHANGE_TIMEOUT_MS (checked in loadConfig).
+  EXCHANGE_DEADLINE_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(500, 'must be at least 500')
+    .max(600_000, 'must be at most 600000')
+    .default(30_000),
   // The largest answer the client reads: one larger is refused as malformed, unread past the limit.
   EXCHANGE_MAX_ANSWER_BYTES: z.coerce
     .number({ message: 'must be a whole number of bytes' })

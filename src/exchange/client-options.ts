@@ -96,7 +96,10 @@ const optionsSchema = z.object({
   passphrase: z.string().min(1, { error: 'must not be empty' }),
   uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be the account UID (letters, digits, _ or -)' }),
   locale: z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` }).optional(),
-  timeouts: z.object({ connectMs: positiveInt, headersMs: positiveInt, bodyMs: positiveInt }).partial().optional(),
+  timeouts: z
+    .object({ connectMs: positiveInt, headersMs: positiveInt, bodyMs: positiveInt, totalMs: positiveInt })
+    .partial()
+    .optional(),
   retry: z
     .object({ maxAttempts: positiveInt, baseDelayMs: z.number().nonnegative(), maxDelayMs: z.number().nonnegative() })
     .partial()
@@ -136,9 +139,9 @@ export function resolveClientOptions(options: ExchangeClientOptions): ResolvedCl
   const data = parsed.data;
   const { perSecond, perIpPerMinute, ipKey, ...budget } = data.rateBudget ?? {};
   const timeouts = { ...DEFAULT_TIMEOUTS, ...data.timeouts };
-  // A request cannot stay in flight longer than the transport lets it, so a
+  // A request cannot stay in flight longer than the transport lets it (its deadline), so a
   // slot held by a process that died mid-request is freed after that long.
-  budget.inFlightMs ??= timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs;
+  budget.inFlightMs ??= Math.min(timeouts.totalMs, timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs);
   return {
     origin: new URL(data.baseUrl).origin,
     credentials: { apiKey: data.apiKey, secretKey: data.secretKey, passphrase: data.passphrase },

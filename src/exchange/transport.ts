@@ -12,9 +12,19 @@ export interface TransportTimeouts {
   headersMs: number;
   /** Longest silence while the body arrives. */
   bodyMs: number;
+  /**
+   * The whole request, connect + headers + body (EXCHANGE_DEADLINE_MS): the timeouts above bound
+   * silences, so an answer trickled a byte at a time would otherwise never end.
+   */
+  totalMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: TransportTimeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 15_000 };
+export const DEFAULT_TIMEOUTS: TransportTimeouts = {
+  connectMs: 5_000,
+  headersMs: 15_000,
+  bodyMs: 15_000,
+  totalMs: 30_000,
+};
 
 /**
  * The largest answer read (EXCHANGE_MAX_ANSWER_BYTES): 16 MiB. A full page of 500 records is
@@ -57,23 +67,43 @@ const NOT_SENT_CODES = new Set([
  */
 export class Transport {
   private readonly pool: Pool;
+  private readonly totalMs: number;
+  private readonly headersMs: number;
+  private readonly bodyMs: number;
 
   constructor(
     origin: string,
-    timeouts: TransportTimeouts = DEFAULT_TIMEOUTS,
+    timeouts: Partial<TransportTimeouts> = DEFAULT_TIMEOUTS,
     connections = 8,
     private readonly maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
   ) {
+    const { connectMs, headersMs, bodyMs, totalMs } = { ...DEFAULT_TIMEOUTS, ...timeouts };
+    this.totalMs = totalMs;
+    this.headersMs = headersMs;
+    this.bodyMs = bodyMs;
     this.pool = new Pool(origin, {
       connections,
-      connectTimeout: timeouts.connectMs,
-      headersTimeout: timeouts.headersMs,
-      bodyTimeout: timeouts.bodyMs,
+      connectTimeout: connectMs,
+      headersTimeout: headersMs,
+      bodyTimeout: bodyMs,
       keepAliveTimeout: 4_000,
     });
   }
 
   async send(request: TransportRequest): Promise<HttpAnswer> {
+    // One deadline for the whole request: aborting it ends the connect, the wait for headers and
+    // the body's reading alike, and the error says it was the deadline.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DeadlineExceeded(this.totalMs)), this.totalMs);
+    timer.unref();
+    try {
+      return await this.sendWithin(request, deadline.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async sendWithin(request: TransportRequest, signal: AbortSignal): Promise<HttpAnswer> {
     let status: number;
     let bodyStream;
     let declaredLength;
@@ -83,6 +113,7 @@ export class Transport {
         path: request.pathAndQuery,
         headers: request.headers,
         body: request.body,
+        signal,
       });
       status = answer.statusCode;
       bodyStream = answer.body;
@@ -91,11 +122,12 @@ export class Transport {
       if (status === 429) exchangeRateLimited.inc({ endpoint: request.endpoint });
     } catch (cause) {
       exchangeRequests.inc({ endpoint: request.endpoint, status: 'network' });
+      if (signal.aborted) throw deadlineError(request.endpoint, signal, undefined, cause);
       const code = errorCode(cause);
       throw new ExchangeNetworkError({
         endpoint: request.endpoint,
         code: 'NETWORK',
-        msg: `${code ?? 'request failed'}: ${(cause as Error).message}`,
+        msg: `${code ?? 'request failed'}: ${this.explain(code) ?? (cause as Error).message}`,
         cause,
         requestMayHaveBeenSent: code === undefined || !NOT_SENT_CODES.has(code),
       });
@@ -109,10 +141,11 @@ export class Transport {
     try {
       body = await readWithin(bodyStream, limit);
     } catch (cause) {
+      if (signal.aborted) throw deadlineError(request.endpoint, signal, status, cause);
       throw new ExchangeNetworkError({
         endpoint: request.endpoint,
         code: 'TRUNCATED_BODY',
-        msg: `the answer broke off: ${errorCode(cause) ?? ''} ${(cause as Error).message}`,
+        msg: `the answer broke off: ${errorCode(cause) ?? ''} ${this.explain(errorCode(cause)) ?? (cause as Error).message}`,
         httpStatus: status,
         cause,
         requestMayHaveBeenSent: true,
@@ -132,6 +165,37 @@ export class Transport {
   async close(): Promise<void> {
     await this.pool.close();
   }
+
+  /** A timeout as the operator reads it: how long, and the setting that says so. */
+  private explain(code: string | undefined): string | undefined {
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') return `no answer within ${this.headersMs} ms (EXCHANGE_TIMEOUT_MS)`;
+    if (code === 'UND_ERR_BODY_TIMEOUT') return `the answer fell silent for ${this.bodyMs} ms (EXCHANGE_TIMEOUT_MS)`;
+    return undefined;
+  }
+}
+
+/** Why a request was aborted: its deadline (EXCHANGE_DEADLINE_MS) passed. */
+class DeadlineExceeded extends Error {
+  constructor(readonly totalMs: number) {
+    super(`no complete answer within the ${totalMs} ms deadline (EXCHANGE_DEADLINE_MS)`);
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+/**
+ * The deadline as the caller sees it: a network error (retryable for a GET; for a POST the
+ * request may have been acted on), code DEADLINE, saying how long it was given.
+ */
+function deadlineError(endpoint: string, signal: AbortSignal, httpStatus: number | undefined, cause: unknown) {
+  const reason = signal.reason instanceof DeadlineExceeded ? signal.reason : undefined;
+  return new ExchangeNetworkError({
+    endpoint,
+    code: 'DEADLINE',
+    msg: reason?.message ?? 'the request was aborted',
+    httpStatus,
+    cause,
+    requestMayHaveBeenSent: true,
+  });
 }
 
 /**

@@ -38,3 +38,10 @@ export const exportDuration = new Histogram({
   buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
   registers: [instrumentRegistry],
 });
+
+export const databaseWriteFailures = new Counter({
+  name: 'ledgerline_database_write_failures_total',
+  help: 'Writes the database refused because it cannot write (disk full, read-only), by SQLSTATE: alert when it rises.',
+  labelNames: ['code'] as const,
+  registers: [instrumentRegistry],
+});

@@ -16,6 +16,7 @@ import { FreshReads } from './fresh-reads.ts';
 import { FRESH_READ_HOURS } from './read-marks.ts';
 import type { RecountMode } from './recount-mode.ts';
 import type { CheckName, CheckResult, ReconciliationReport } from './report-types.ts';
+import { SupersededRunError } from './superseded-run-error.ts';
 
 /** What a reconciliation needs of the process's runtime (jobs/runtime.ts provides it). */
 export interface ReconcileDeps {
@@ -43,7 +44,28 @@ export interface ReconcileOptions {
   freshReadHours?: number;
   /** Told as each check starts (`result` undefined) and ends: the CLI's progress. */
   onCheck?: (name: CheckName, index: number, total: number, result?: CheckResult) => void;
+  /**
+   * Stores the report instead of a plain insert: a queued run's (jobs/reconcile/run-fence.ts) does it
+   * with its run row in one transaction that checks the run still holds its claim.
+   */
+  store?: ReportStore;
 }
+
+/** A report as computed, before it has a row. */
+export type UnsavedReport = Omit<ReconciliationReport, 'id'>;
+
+/** Where a report's row may be written: the pool, or a transaction's client. */
+export type ReportDb = Pick<pg.ClientBase, 'query'>;
+
+/**
+ * Stores a report by calling `insert` (on the store's own connection or transaction, with the run's
+ * key) and returns the new row's id, or undefined when the run may no longer write anything (another
+ * run of the same job took it over): runReconciliation then throws SupersededRunError.
+ */
+export type ReportStore = (
+  report: UnsavedReport,
+  insert: (db: ReportDb, runKey: string | null) => Promise<string>,
+) => Promise<string | undefined>;
 
 const CHECK_ORDER: readonly CheckName[] = [
   'coverage',
@@ -131,13 +153,7 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
   const finishedAt = new Date();
   const passed = checks.every((c) => c.passed);
   const summary = formatReport({ accountName, recount, startedAt, finishedAt, full: scope.full }, checks);
-  const inserted = await pool.query<{ id: string }>(
-    `INSERT INTO reconciliation_report (id, account_id, recount, started_at, finished_at, passed, checks, summary, "full")
-     VALUES (gen_random_uuid(), $1, $2::recount_mode, $3, $4, $5, $6::jsonb, $7, $8) RETURNING id`,
-    [accountId, recount, startedAt, finishedAt, passed, JSON.stringify(checks), summary, scope.full],
-  );
-  return {
-    id: inserted.rows[0]!.id,
+  const report: UnsavedReport = {
     accountId,
     accountName,
     recount,
@@ -148,6 +164,17 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
     checks,
     summary,
   };
+  const insert = async (db: ReportDb, runKey: string | null): Promise<string> => {
+    const inserted = await db.query<{ id: string }>(
+      `INSERT INTO reconciliation_report (id, account_id, recount, started_at, finished_at, passed, checks, summary, "full", run_key)
+       VALUES (gen_random_uuid(), $1, $2::recount_mode, $3, $4, $5, $6::jsonb, $7, $8, $9) RETURNING id`,
+      [accountId, recount, startedAt, finishedAt, passed, JSON.stringify(checks), summary, scope.full, runKey],
+    );
+    return inserted.rows[0]!.id;
+  };
+  const id = options.store ? await options.store(report, insert) : await insert(pool, null);
+  if (id === undefined) throw new SupersededRunError(accountId);
+  return { id, ...report };
 }
 
 /** Per stream, the earliest start of a window stored since `since` (the streams no window of which was stored are left out). */

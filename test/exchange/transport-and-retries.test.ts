@@ -88,6 +88,31 @@ describe('transport', () => {
     expect(error).toBeInstanceOf(ExchangeNetworkError);
     expect((error as ExchangeNetworkError).msg).toMatch(/UND_ERR_HEADERS_TIMEOUT/);
   });
+
+  it('ends an answer trickled a byte at a time at its deadline, with code DEADLINE naming the setting', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    fake = await startFakeExchange((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{');
+      timer = setInterval(() => response.write(' '), 20);
+      response.on('close', () => clearInterval(timer));
+    });
+    const transport = new Transport(fake.url, { connectMs: 1_000, headersMs: 200, bodyMs: 200, totalMs: 500 });
+    const started = Date.now();
+    const error = await transport
+      .send({ endpoint: 'spotRecord', method: 'GET', pathAndQuery: '/x', headers: {} })
+      .catch((caught: unknown) => caught);
+    clearInterval(timer);
+    await transport.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(error).toBeInstanceOf(ExchangeNetworkError);
+    expect(error).toMatchObject({
+      code: 'DEADLINE',
+      httpStatus: 200,
+      msg: 'no complete answer within the 500 ms deadline (EXCHANGE_DEADLINE_MS)',
+      retryable: true,
+    });
+  });
 });
 
 describe('retries through the client', () => {

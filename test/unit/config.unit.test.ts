@@ -59,6 +59,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it('gives a request 30 s in all by default; EXCHANGE_DEADLINE_MS is whole ms up to 600000 and at least EXCHANGE_TIMEOUT_MS', () => {
+    expect(loadConfig({}).exchangeDeadlineMs).toBe(30_000);
+    expect(loadConfig({ EXCHANGE_TIMEOUT_MS: '1000', EXCHANGE_DEADLINE_MS: '2000' }).exchangeDeadlineMs).toBe(2_000);
+    for (const bad of ['30s', '1.5', '100', '700000']) {
+      expect(configError({ EXCHANGE_DEADLINE_MS: bad }).field).toBe('EXCHANGE_DEADLINE_MS');
+    }
+    const below = configError({ EXCHANGE_TIMEOUT_MS: '20000', EXCHANGE_DEADLINE_MS: '10000' });
+    expect(below.field).toBe('EXCHANGE_DEADLINE_MS');
+    expect(below.message).toMatch(/at least EXCHANGE_TIMEOUT_MS \(20000\)/);
+  });
+
   it('rejects unknown log levels and bad redis URLs', () => {
     expect(configError({ LOG_LEVEL: 'loud' }).field).toBe('LOG_LEVEL');
     expect(configError({ REDIS_URL: 'http://127.0.0.1:6379' }).field).toBe('REDIS_URL');

@@ -4,6 +4,7 @@ import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
 import { nightlySyncState } from '../../../jobs/composition/schedules.ts';
 import type { AccountSummary } from '../../accounts/account-service.ts';
 import { databaseName } from '../../db/ensure-database.ts';
+import { StorageAlarm, type StorageFailure } from '../../ingest/coverage/storage-alarm.ts';
 import { horizonWarnings, partsFrom, type StreamStatus, streamStatuses } from '../../ingest/coverage/stream-status.ts';
 import { listShapeDrift, type ShapeDriftRow } from '../../ingest/shape-drift-store.ts';
 import { endpointLabel, shapeDriftLine } from '../../ingest/shape-drift-text.ts';
@@ -68,10 +69,14 @@ function statusJson(
   accounts: AccountStatus[],
   drift: ShapeDriftRow[],
   ok: boolean,
+  storage: StorageFailure | undefined,
 ) {
   return {
     ok,
     now: new Date(now).toISOString(),
+    databaseCannotWrite: storage
+      ? { since: new Date(storage.at).toISOString(), code: storage.code, error: storage.message }
+      : null,
     nightly: { next: next ? new Date(next).toISOString() : null, workers },
     exchangeShape: drift.map((row) => ({
       endpoint: endpointLabel(row.endpoint),
@@ -133,6 +138,8 @@ export function registerStatusCommand(program: Command): void {
             ? [await runtime.accounts.get(options.account)]
             : await runtime.accounts.list();
           const { nightly, workers } = await nightlySyncState(runtime);
+          // Kept in Redis by the workers: a database that cannot write cannot say so in itself.
+          const storage = await new StorageAlarm(runtime.redis, runtime.prefix).current().catch(() => undefined);
           const statuses: AccountStatus[] = [];
           for (const account of accounts) {
             const streams = await streamStatuses(runtime.pool, account.id, now);
@@ -154,15 +161,21 @@ export function registerStatusCommand(program: Command): void {
           const gapCount = problems.reduce((n, p) => n + p.gaps.length, 0);
           const failedCount = problems.reduce((n, p) => n + p.failed.length, 0);
           const lostCount = statuses.reduce((n, a) => n + a.lost.length, 0);
-          const ok = gapCount + failedCount + lostCount === 0;
+          const ok = gapCount + failedCount + lostCount === 0 && storage === undefined;
           if (!ok) process.exitCode = EXIT.failed;
 
           if (options.json) {
-            printJson(statusJson(now, nightly?.next, workers, statuses, drift, ok));
+            printJson(statusJson(now, nightly?.next, workers, statuses, drift, ok, storage));
             return;
           }
           const demo = databaseName(config.databaseUrl) === config.demoDatabase;
           console.log(`next nightly sync: ${nightlyLine(nightly?.next, workers, demo)}`);
+          if (storage) {
+            console.log(
+              `DATABASE CANNOT WRITE since ${formatInstant(storage.at)}: windows fail until it can ` +
+                `(SQLSTATE ${storage.code}: ${storage.message})`,
+            );
+          }
           if (accounts.length === 0) console.log('no accounts registered');
           for (const { account, streams, warnings, lost, lastFullCheck: fullAt } of statuses) {
             const state = account.disabledAt ? ' [disabled: not in the nightly run]' : '';
