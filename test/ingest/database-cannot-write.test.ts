@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
-import { createRuntime } from '../../src/app/create-runtime.ts';
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
 import { createMetricsRegistry } from '../../src/app/observability/scrape-metrics.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { type RunningWorkers, startWorkers } from '../../src/app/workers.ts';
+import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';

@@ -48,7 +48,7 @@ export async function recordWindowsRun(
  * history says why the next run resumed. The windows it finished are counted as any run's.
  */
 export async function recordInterruptedRun(
-  runtime: Runtime,
+  runtime: AppRuntime,
   run: {
     accountId: string;
     by: RunOrigin;
