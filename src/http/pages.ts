@@ -8,6 +8,7 @@ import { type Html, html } from './html.ts';
 import type { CoinBalances } from './monthly-balances.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
 import { plain } from './plain-words.ts';
+import { type UnknownCost, unknownCostsSection } from './unknown-costs.ts';
 
 export type { FormState } from './export-form.ts';
 export { gapAdvice } from './export-form.ts';
@@ -20,6 +21,8 @@ export interface AccountView {
   exports: Array<ListedExport & { gaps: PeriodGap[] }>;
   coverage: AccountCoverage;
   balances: CoinBalances[];
+  /** Coins moved in that no supplied cost covers (unknown-costs.ts). */
+  unknownCosts?: UnknownCost[];
 }
 
 export interface JobView {
@@ -164,7 +167,9 @@ export function homePage(
           html`<h3>${a.name}</h3>
             ${coverageSection(a.coverage, input.now)}
             <h4>Balances</h4>
-            ${balancesSection(a.balances, input.now)}`,
+            ${balancesSection(a.balances, input.now)}
+            <h4>What lacks a cost</h4>
+            ${unknownCostsSection(a.unknownCosts ?? [])}`,
       )}
       <h2>Requested exports</h2>
       ${jobsTable(input.jobs)}

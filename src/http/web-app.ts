@@ -44,6 +44,7 @@ import { presetDates } from './period-presets.ts';
 import { answerFailuresPlainly, redisReadiness, requireRedis } from './resilience.ts';
 import { markSecureIfHttps, registerSecurityPlugins } from './security-plugins.ts';
 import { SignInLimiter } from './sign-in-limiter.ts';
+import { unknownCosts } from './unknown-costs.ts';
 import { authGuard, csrfGuard, roleOfToken, SESSION_COOKIE, type WebTokens } from './web-auth.ts';
 
 export interface WebAppDeps {
@@ -208,6 +209,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
         ),
         coverage: await accountCoverage(deps.pool, deps.prisma, id),
         balances: await monthlyBalances(deps.pool, id),
+        unknownCosts: await unknownCosts(deps.pool, id),
       });
     }
     const jobs = (await deps.exportQueue.getJobs(
