@@ -3,7 +3,7 @@ import { LedgerlineError } from '../errors/index.ts';
 import { checkServices, type Store } from './check-services.ts';
 import { explainDatabaseFailure } from './database-failure.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
-import { printable } from './terminal-text.ts';
+import { printable } from '../vocabulary/printable-text.ts';
 
 export interface ToolOptions {
   /**
@@ -33,7 +33,7 @@ export interface ToolInput<I> extends ToolOptions {
 /**
  * Runs a command-line tool: a LedgerlineError (bad config, bad argument, a
  * store down or not migrated, failed work) becomes one line on stderr (control
- * characters escaped: terminal-text.ts), with no stack trace, and the exit code
+ * characters escaped: src/vocabulary/printable-text.ts), with no stack trace, and the exit code
  * its class decides (src/cli/exit-codes.ts); so does Postgres lost while the
  * command runs. Anything else unexpected is printed in full with exit code 1.
  */

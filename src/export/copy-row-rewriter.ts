@@ -231,7 +231,7 @@ function isPlainNegativeDecimal(buf: Buffer, start: number, end: number): boolea
 }
 
 /**
- * Whether buf[start, end) may hold a character terminal-text.ts escapes: a byte below 0x20 or DEL,
+ * Whether buf[start, end) may hold a character src/vocabulary/printable-text.ts escapes: a byte below 0x20 or DEL,
  * or the first byte of a C1 control (0xC2), of U+061C (0xD8) or of the U+2000 block's marks (0xE2).
  * Only such rows are decoded.
  */

@@ -1,4 +1,4 @@
-import { printable } from '../cli/terminal-text.ts';
+import { printable } from '../vocabulary/printable-text.ts';
 
 /**
  * Spreadsheets execute a cell that starts with = + - @ (and some with a leading tab or carriage
@@ -52,7 +52,7 @@ export function neutralizeText(value: string): string {
 /**
  * A cell as the CSV files write it. Control characters the exchange sent (ESC, a line break, C1
  * controls, bidirectional overrides) are escaped as the terminal shows them (`\x1b`, `\n`,
- * `\u202e`: src/cli/terminal-text.ts), so no cell can fake a row or recolour a `cat` of the file
+ * `\u202e`: src/vocabulary/printable-text.ts), so no cell can fake a row or recolour a `cat` of the file
  * (issue 34); the stored record keeps them exactly, in `raw`. Then formulas are neutralized.
  */
 export function neutralizeCell(value: string | null | undefined, kind: CellKind): string {

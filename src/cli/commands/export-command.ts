@@ -10,7 +10,7 @@ import { parsePeriod } from '../../export/period.ts';
 import { reportByName, REPORTS } from '../../export/reports/index.ts';
 import { printJson } from '../plain-table.ts';
 import { runTool } from '../run-tool.ts';
-import { printable } from '../terminal-text.ts';
+import { printable } from '../../vocabulary/printable-text.ts';
 
 interface ExportOptions {
   report?: string;
