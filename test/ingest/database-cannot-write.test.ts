@@ -38,7 +38,10 @@ function runtimeNow(): Runtime {
 /** Only the test's own database: the shared server and every other database keep writing. */
 async function readOnly(on: boolean) {
   const name = new URL(db.url).pathname.slice(1);
-  await planner.pool.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = ${on ? 'on' : 'off'}`);
+  // The session first: a connection opened while the database is read-only is read-only too.
+  await planner.pool.query(
+    `SET default_transaction_read_only = off; ALTER DATABASE "${name}" SET default_transaction_read_only = ${on ? 'on' : 'off'}`,
+  );
 }
 
 beforeAll(async () => {
