@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { QUEUE } from '../../jobs/definitions.ts';
@@ -35,10 +36,18 @@ function runtimeNow(): Runtime {
   return runtime;
 }
 
-/** Only the test's own database: the shared server and every other database keep writing. */
+/** Only the test's own database (from the server's `postgres` database): every other one keeps writing. */
 async function readOnly(on: boolean) {
-  const name = new URL(db.url).pathname.slice(1);
-  await planner.pool.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = ${on ? 'on' : 'off'}`);
+  const admin = new URL(db.url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = ${on ? 'on' : 'off'}`);
+  } finally {
+    await client.end();
+  }
 }
 
 beforeAll(async () => {

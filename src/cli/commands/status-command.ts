@@ -75,7 +75,7 @@ function statusJson(
     ok,
     now: new Date(now).toISOString(),
     databaseCannotWrite: storage
-      ? { since: new Date(storage.at).toISOString(), code: storage.code, error: storage.message }
+      ? { lastRefusedAt: new Date(storage.at).toISOString(), code: storage.code, error: storage.message }
       : null,
     nightly: { next: next ? new Date(next).toISOString() : null, workers },
     exchangeShape: drift.map((row) => ({
@@ -172,7 +172,7 @@ export function registerStatusCommand(program: Command): void {
           console.log(`next nightly sync: ${nightlyLine(nightly?.next, workers, demo)}`);
           if (storage) {
             console.log(
-              `DATABASE CANNOT WRITE since ${formatInstant(storage.at)}: windows fail until it can ` +
+              `DATABASE CANNOT WRITE, last refused at ${formatInstant(storage.at)}: windows fail until it can ` +
                 `(SQLSTATE ${storage.code}: ${storage.message})`,
             );
           }
