@@ -6,17 +6,16 @@ import { exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { watchWindows } from '../../src/cli/watch-windows.ts';
 import { gridCell } from '../../src/exchange/paging/window-planner.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import type { Stream } from '../../src/streams/registry.ts';
+import { type Stream, STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
 import { allSubDepositWithdrawalEndpoint } from '../../src/streams/transfers/endpoint.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 
 const DAY = 86_400_000;
-const PATHS = {
-  spot: '/api/v2/tax/spot-record',
-  positions: '/api/v2/mix/position/history-position',
-  transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
-  'futures-ledger': '/api/v2/tax/future-record',
-} as const;
+/** Each stream's path, as its declaration has it. */
+const PATHS = Object.fromEntries(STREAMS.map((s) => [s, STREAM_DEFINITIONS[s].endpoint.path])) as Record<
+  Stream,
+  string
+>;
 
 // Enough records that one window of each stream takes more than one page: spot (500 a page)
 // ~190 a day, positions and transfers (100 a page) ~55 a day each.
