@@ -1,6 +1,8 @@
 import { ValidationError } from '../errors/index.ts';
 import { futuresLedger } from './futures-ledger/stream.ts';
 import type { StreamDefinition, WalletFacts } from './kit/stream-definition.ts';
+import { marginLedger } from './margin-ledger/stream.ts';
+import { p2pLedger } from './p2p-ledger/stream.ts';
 import { positions } from './positions/stream.ts';
 import { spot } from './spot/stream.ts';
 import { transfers } from './transfers/stream.ts';
@@ -15,6 +17,8 @@ export const STREAM_DEFINITIONS = {
   spot,
   transfers,
   'futures-ledger': futuresLedger,
+  'margin-ledger': marginLedger,
+  'p2p-ledger': p2pLedger,
 } satisfies Record<string, StreamDefinition<unknown>>;
 
 export type Stream = keyof typeof STREAM_DEFINITIONS;

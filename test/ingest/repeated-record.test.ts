@@ -32,6 +32,8 @@ const RANGES: Record<Stream, [number, number]> = {
   positions: [10, 0],
   transfers: [2, 0],
   'futures-ledger': [10, 0],
+  'margin-ledger': [10, 0],
+  'p2p-ledger': [10, 0],
 };
 
 /** The natural key a stored row is found by, from the error's `column=value, ...`. */
