@@ -61,12 +61,15 @@ describe('reconciliation after a backfill of the simulator', () => {
       'futures-ledger/COIN-FUTURES',
       'futures-ledger/USDC-FUTURES',
       'futures-ledger/USDT-FUTURES',
+      'margin-ledger/crossed',
+      'margin-ledger/isolated',
+      'p2p-ledger/',
     ]);
     const spot = await pipeline.runtime.pool.query(`SELECT count(*)::int AS n FROM spot_record`);
     expect(check(report, 'balance-continuity').examined).toBe(
       `${spot.rows[0].n} records of 7 coins; first and last records of 7 coins checked against the exchange`,
     );
-    expect(report.summary.split('\n').filter((l) => l.startsWith('PASS  '))).toHaveLength(5);
+    expect(report.summary.split('\n').filter((l) => l.startsWith('PASS  '))).toHaveLength(7);
 
     const row = await db.prisma.reconciliationReport.findUniqueOrThrow({ where: { id: report.id } });
     expect(row).toMatchObject({ accountId: pipeline.accountId, recount: 'all', passed: true, summary: report.summary });
