@@ -47,6 +47,8 @@ describe('reconciliation after a backfill of the simulator', () => {
       ['paging-stuck', true],
       ['window-counts', true],
       ['futures-ledger', true],
+      ['margin-ledger', true],
+      ['p2p-ledger', true],
     ]);
     expect(report.passed).toBe(true);
 
@@ -265,6 +267,8 @@ describe('reconciliation after a backfill of the simulator', () => {
         ['paging-stuck', true],
         ['window-counts', false],
         ['futures-ledger', true],
+        ['margin-ledger', true],
+        ['p2p-ledger', true],
       ]);
       expect(check(report, 'balance-continuity').error).toMatch(/spot|500|40015/i);
       const counts = check(report, 'window-counts');
