@@ -11,7 +11,8 @@ export const p2pLedgerColumns = {
   coin: { kind: 'id', column: 'coin', pgType: 'text', core: true },
   // Kept as text (the exact value); an unlisted one is flagged.
   p2pTaxType: { kind: 'listed', column: 'p2p_tax_type', pgType: 'text', core: true, values: P2P_TAX_TYPES },
-  total: { kind: 'decimal', column: 'total', pgType: 'numeric', core: true },
+  // One copy of the documentation's sample names it `balance`: read under either name.
+  total: { kind: 'decimal', aliases: ['balance'], column: 'total', pgType: 'numeric', core: true },
   ts: { kind: 'unix-ms', column: 'ts', pgType: 'timestamptz', core: true },
 } as const satisfies Columns;
 
