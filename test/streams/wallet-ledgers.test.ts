@@ -1,9 +1,14 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startBackfill } from '../../src/app/services/backfill.ts';
+import { parseExportRequest } from '../../src/export/export-request.ts';
+import { exportToFile } from '../../src/export/export-to-file.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { checkFuturesLedger } from '../../src/reconcile/checks/futures-ledger-check.ts';
 import { checkWalletLedger } from '../../src/reconcile/checks/wallet-ledger-check.ts';
@@ -196,4 +201,41 @@ describe('the margin and P2P ledgers of the demo account, a year backfilled with
     }
     expect((await walletCheck('margin-ledger')).passed).toBe(true);
   });
+
+  it.each(['margin-ledger', 'p2p-ledger'] as const)(
+    'exports the %s report of the year: one row per record, each with its treatment; the ones a person must look at flagged',
+    async (stream) => {
+      const { accountId } = pipeline;
+      const request = parseExportRequest({
+        report: stream,
+        accountId,
+        from: new Date(Date.now() - 380 * DAY).toISOString().slice(0, 10),
+        to: new Date(Date.now() + DAY).toISOString().slice(0, 10),
+        tz: 'UTC',
+      });
+      const file = await exportToFile({
+        databaseUrl: db.url,
+        request,
+        account: { id: accountId, name: 'demo' },
+        csvPath: path.join(await mkdtemp(path.join(tmpdir(), `${stream}-`)), `${stream}.csv`),
+      });
+      const lines = (await readFile(file.csvPath, 'utf8')).trimEnd().split('\n');
+      expect(lines[0]).toBe('record_id,time_utc,time_local,ts_ms,scope,coin,type,treatment,change,total,unmapped');
+      expect(lines.length - 1).toBe(pipeline.sim.truth(stream).length);
+      const treatments = new Set(lines.slice(1).map((line) => line.split(',')[7]));
+      expect(treatments.has('unmapped')).toBe(false);
+      const review = file.manifest.review.values;
+      if (stream === 'margin-ledger') {
+        expect([...treatments]).toEqual(
+          expect.arrayContaining(['trade-leg', 'loan', 'incidental-cost', 'own-move', 'review']),
+        );
+        // confiscated and compensate, one of each per margin account.
+        expect(review).toEqual({ review: 4 });
+      } else {
+        expect([...treatments]).toEqual(expect.arrayContaining(['own-move', 'unknown-cost-acquisition']));
+        const buys = pipeline.sim.truth('p2p-ledger').filter((r) => r.p2pTaxType === 'buy').length;
+        expect(review['unknown-cost-acquisition']).toBe(buys);
+      }
+    },
+  );
 });

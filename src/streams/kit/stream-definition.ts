@@ -68,6 +68,10 @@ export interface WalletFacts {
   /** Types that move the coin in from spot (each paired with a spot `Transfer out`) and out to spot (`Transfer in`). */
   readonly transferIn: string;
   readonly transferOut: string;
+  /** Each listed type's tax treatment (the ledger's tax-types.ts): the reports' category. */
+  readonly treatments: Readonly<Record<string, string>>;
+  /** Treatments a person must look at (flagged `review:<treatment>` in the reports' manifests). */
+  readonly reviewed: readonly string[];
 }
 
 /** How a history's answer carries its records: a bare array, or `{ list, endId }`. */

@@ -1,6 +1,7 @@
 import { declareLedger } from '../kit/ledger-declaration.ts';
 import { marginLedgerColumns } from './columns.ts';
 import { MARGIN_TYPES, marginRecordEndpoint } from './endpoint.ts';
+import { MARGIN_TAX_TREATMENT } from './tax-types.ts';
 
 /**
  * The margin account's finance records (docs/exchange-api.md §5.8): windowed by ts on a 30-day
@@ -25,5 +26,7 @@ export const marginLedger = declareLedger({
     runningTotal: 'total',
     transferIn: 'transfer_in',
     transferOut: 'transfer_out',
+    treatments: MARGIN_TAX_TREATMENT,
+    reviewed: ['review'],
   },
 });
