@@ -91,7 +91,7 @@ describe('ledgerline reconcile', () => {
     try {
       // --full: the record is lost from a stretch the first run verified, which a nightly run does not read again.
       const result = await cliLive(['reconcile', '--account', 'demo', '--recount', 'recent', '--full']);
-      expect(result.stdout).toMatch(/: FAILED, 2 of 5 checks$/m);
+      expect(result.stdout).toMatch(/: FAILED, 2 of 7 checks$/m);
       expect(result.stdout).toMatch(/^FAIL {2}spot balance continuity/m);
       expect(result.stdout).toMatch(/^FAIL {2}window counts/m);
       expect(result.stdout).toMatch(/^PASS {2}coverage/m);
