@@ -5,7 +5,7 @@
  * The simulator runs in its own process with its real rate limits and
  * BENCH_ACCOUNTS accounts (default 50), each with its own demo-scale history.
  * Every account is registered in a fresh database and backfilled (every
- * stream, the futures ledger included, the demo's range) by BENCH_WORKERS worker processes (default 1)
+ * stream, the futures, margin and P2P ledgers included, the demo's range) by BENCH_WORKERS worker processes (default 1)
  * started as an operator would: `ledgerline worker`, default settings.
  *
  * The bound is the shortest time the budgets allow for the requests actually
@@ -29,7 +29,7 @@ import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import type { RequestLogEntry } from '../src/simulator/request-log.ts';
 import { futureRecordEndpoint } from '../src/streams/futures-ledger/endpoint.ts';
-import { STREAMS as STREAM_NAMES } from '../src/streams/registry.ts';
+import { STREAM_DEFINITIONS, STREAMS as STREAM_NAMES } from '../src/streams/registry.ts';
 import { spotRecordEndpoint } from '../src/streams/spot/endpoint.ts';
 import { admin, budgetBound, registerFleet, round, startFleetWorkers, stopProcess } from './lib/fleet-kit.ts';
 
@@ -122,6 +122,14 @@ try {
   // The futures ledger has a 1/s budget per UID of its own, like spot's: the bound is the busier of the two.
   const futuresRequests = log.filter((e) => e.path === futureRecordEndpoint.path).length;
   const futuresUsed = futuresRequests / wallSeconds;
+  // Every history's requests, each on its own per-UID budget (the margin and P2P ledgers read beside the others).
+  const perStream = Object.fromEntries(
+    STREAMS.map((stream) => {
+      const endpoint = STREAM_DEFINITIONS[stream].endpoint;
+      const requests = log.filter((e) => e.path === endpoint.path).length;
+      return [stream, { requests, perSecond: round(requests / wallSeconds, 2), budget: ACCOUNTS * endpoint.perSecond }];
+    }),
+  );
   const slots = config.workerConcurrency;
 
   console.log('');
@@ -144,6 +152,9 @@ try {
   console.log(
     `spot-record ${spotRequests} requests, future-record ${futuresRequests} requests (${futuresUsed.toFixed(2)}/s of ${ACCOUNTS * futureRecordEndpoint.perSecond})`,
   );
+  console.log(
+    `requests per stream: ${STREAMS.map((s) => `${s} ${perStream[s]!.requests} (${perStream[s]!.perSecond}/s of ${perStream[s]!.budget})`).join(', ')}`,
+  );
   console.log('');
   console.log(
     JSON.stringify({
@@ -162,6 +173,7 @@ try {
       spotRequests,
       futureRecordRequests: futuresRequests,
       futureRecordRequestsPerSecond: round(futuresUsed, 2),
+      requestsPerStream: perStream,
       firstWindowSeconds: firstWindow,
       loadAverage: [round(loadBefore), round(loadAfter)],
     }),

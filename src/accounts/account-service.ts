@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { maskSecret, SecretBox } from '../crypto/secret-box.ts';
 import { Prisma, type PrismaClient } from '../db/prisma.ts';
+import { streamDefinition, STREAMS } from '../streams/registry.ts';
 import { AccountExistsError, AccountInUseError, AccountNotFoundError, type PermanentRows } from './account-errors.ts';
 import { type AccountInput, parseAccountInput, type ValidAccountInput } from './account-input.ts';
 
@@ -201,13 +202,22 @@ export class AccountService {
     }
   }
 
+  /** Every history's rows of the account, one count per registered stream's table. */
+  async #historyRows(accountId: string): Promise<number> {
+    const counts = STREAMS.map(
+      (s) => `(SELECT count(*) FROM ${streamDefinition(s).table.table} WHERE account_id = $1::uuid)`,
+    );
+    const [row] = await this.#prisma.$queryRawUnsafe<{ rows: number }[]>(
+      `SELECT (${counts.join(' + ')})::int AS rows`,
+      accountId,
+    );
+    return row?.rows ?? 0;
+  }
+
   async #permanentRows(accountId: string): Promise<PermanentRows> {
     const where = { accountId };
-    const [positions, spot, transfers, futures, limits, actions, subAccounts, apiKeys, reports] = await Promise.all([
-      this.#prisma.futuresPosition.count({ where }),
-      this.#prisma.spotRecord.count({ where }),
-      this.#prisma.brokerTransfer.count({ where }),
-      this.#prisma.futuresLedgerRecord.count({ where }),
+    const [histories, limits, actions, subAccounts, apiKeys, reports] = await Promise.all([
+      this.#historyRows(accountId),
       this.#prisma.openInterestLimitSnapshot.count({ where }),
       this.#prisma.managementAction.count({ where }),
       this.#prisma.subAccount.count({ where }),
@@ -215,7 +225,7 @@ export class AccountService {
       this.#prisma.reconciliationReport.count({ where }),
     ]);
     return {
-      history: positions + spot + transfers + futures + limits,
+      history: histories + limits,
       management: actions + subAccounts + apiKeys,
       reconciliation: reports,
     };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 
+import { STREAM_TITLES, STREAMS } from '../streams/registry.ts';
 import type { DemoSummary } from './run-demo.ts';
 
 /** What the demo built, for the person who ran it: phases, rows, checks, and each report it wrote. */
@@ -20,9 +21,7 @@ export function printSummary(summary: DemoSummary, exportDir: string): void {
       .join(', ')}`,
   );
   console.log(`  phases          ${summary.phases.map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(', ')}`);
-  console.log(
-    `  rows stored     positions ${summary.rows.positions}, spot ${summary.rows.spot}, transfers ${summary.rows.transfers}, futures ledger ${summary.rows['futures-ledger']}`,
-  );
+  console.log(`  rows stored     ${STREAMS.map((s) => `${STREAM_TITLES[s]} ${summary.rows[s] ?? 0}`).join(', ')}`);
   const passed = report.checks.filter((c) => c.passed).length;
   console.log(`  checks          ${passed}/${report.checks.length} passed${report.passed ? '' : ' (FAILED)'}`);
   console.log(`  reports         ${path.relative(process.cwd(), exportDir) || '.'}/`);

@@ -14,6 +14,7 @@ import { migrateDatabase } from '../db/migrations.ts';
 import type { ReconciliationReport } from '../reconcile/index.ts';
 import { spawnSimulator } from '../simulator/child-simulator.ts';
 import { type DemoBound, demoBound, requestsSent } from './demo-bound.ts';
+import { streamDefinition, STREAMS } from '../streams/registry.ts';
 import { demoReconciliation } from './demo-checks.ts';
 import { exportDemoReports, type WrittenReport } from './demo-exports.ts';
 import { loadSyntheticFiat, SYNTHETIC_FIAT_SOURCE } from './demo-fiat.ts';
@@ -169,13 +170,11 @@ export async function runDemo(
   }
 }
 
+/** Each history's stored rows of the account, by stream (every registered stream's table). */
 async function rowCounts(pool: pg.Pool, accountId: string): Promise<Record<string, number>> {
-  const result = await pool.query<{ positions: number; spot: number; transfers: number; 'futures-ledger': number }>(
-    `SELECT (SELECT count(*) FROM futures_position WHERE account_id = $1)::int AS positions,
-            (SELECT count(*) FROM spot_record WHERE account_id = $1)::int AS spot,
-            (SELECT count(*) FROM broker_transfer WHERE account_id = $1)::int AS transfers,
-            (SELECT count(*) FROM futures_ledger_record WHERE account_id = $1)::int AS "futures-ledger"`,
-    [accountId],
+  const counts = STREAMS.map(
+    (s) => `(SELECT count(*) FROM ${streamDefinition(s).table.table} WHERE account_id = $1)::int AS "${s}"`,
   );
+  const result = await pool.query<Record<string, number>>(`SELECT ${counts.join(', ')}`, [accountId]);
   return { ...result.rows[0]! };
 }

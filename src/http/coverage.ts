@@ -4,19 +4,14 @@ import type { PrismaClient } from '../db/prisma.ts';
 import { REPORTS } from '../export/reports/index.ts';
 import { type StreamStatus, streamStatuses } from '../ingest/coverage/stream-status.ts';
 import type { Range } from '../ingest/coverage/window-store.ts';
-import { isStream, type Stream, streamDefinition, STREAMS } from '../streams/registry.ts';
+import { isStream, type Stream, STREAM_TITLES, streamDefinition, STREAMS } from '../streams/registry.ts';
 
 /** The streams whose records a report reads (its definition says): their coverage decides whether it is complete. */
 function reportStreams(report: string): readonly Stream[] {
   return REPORTS.find((r) => r.name === report)?.streams ?? STREAMS;
 }
 
-export const STREAM_TITLES: Readonly<Record<Stream, string>> = {
-  positions: 'Futures positions',
-  spot: 'Spot records',
-  transfers: 'Broker transfers',
-  'futures-ledger': 'Futures ledger',
-};
+export { STREAM_TITLES };
 
 /** One stream and scope of an account on the timeline. */
 export interface StreamTimeline {

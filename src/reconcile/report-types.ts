@@ -1,4 +1,4 @@
-import type { Stream } from '../streams/registry.ts';
+import { type Stream, STREAM_TITLES, WALLET_LEDGERS, type WalletLedger } from '../streams/registry.ts';
 import type { RecountMode } from './recount-mode.ts';
 
 /** A stored window, named the way an operator finds it: stream, scope, [start, end) in UTC ms. */
@@ -136,7 +136,51 @@ export interface FuturesLedgerCheck extends CheckBase {
   untiedPositions: number;
 }
 
-export type CheckResult = CoverageCheck | BalanceCheck | PagingCheck | CountCheck | FuturesLedgerCheck;
+/** One wallet of a wallet ledger (margin: marginType and coin; P2P: the coin), replayed from its first stored record. */
+export interface WalletReplay {
+  scope: string;
+  coin: string;
+  records: number;
+  /** The balance after its last stored record (the exchange's running total when it sends one, else the sum of changes). */
+  balance: string;
+  /** The lowest running balance (sum of changes from the first stored record), or 0. */
+  lowest: string;
+}
+
+/** A record whose running total is not its predecessor's total + its change (same wallet): a record missing between them, or a wrong total. */
+export interface TotalBreak {
+  scope: string;
+  coin: string;
+  recordId: string;
+  previousRecordId: string;
+  ts: number;
+  expected: string;
+  stored: string;
+}
+
+/** A wallet transfer with no spot record on the other side (same coin and amount, the opposite way, at the same instant). */
+export interface UnpairedWalletTransfer {
+  scope: string;
+  coin: string;
+  recordId: string;
+  type: string;
+  /** Into the wallet (+) or out of it (−). */
+  change: string;
+  ts: number;
+  /** The nearest spot transfer of the coin within the tolerance that did not match, if any. */
+  nearestSpotRecordId: string | null;
+}
+
+/** Check of one wallet ledger (margin, P2P): its name is the stream's. */
+export interface WalletLedgerCheck extends CheckBase {
+  name: WalletLedger;
+  wallets: WalletReplay[];
+  breaks: TotalBreak[];
+  unpaired: UnpairedWalletTransfer[];
+}
+
+export type CheckResult =
+  CoverageCheck | BalanceCheck | PagingCheck | CountCheck | FuturesLedgerCheck | WalletLedgerCheck;
 export type CheckName = CheckResult['name'];
 
 export const CHECK_TITLES: Record<CheckName, string> = {
@@ -145,6 +189,11 @@ export const CHECK_TITLES: Record<CheckName, string> = {
   'paging-stuck': 'paging stuck',
   'window-counts': 'window counts',
   'futures-ledger': 'futures ledger',
+  // Every wallet ledger of the registry has a check of its own, titled as the stream is.
+  ...(Object.fromEntries(WALLET_LEDGERS.map((s) => [s, STREAM_TITLES[s].toLowerCase()])) as Record<
+    WalletLedger,
+    string
+  >),
 };
 
 export interface ReconciliationReport {

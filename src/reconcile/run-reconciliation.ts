@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { AccountNotFoundError } from '../accounts/account-errors.ts';
 import { toMs } from '../db/sql-time.ts';
 import type { ExchangeClient } from '../exchange/index.ts';
-import { RUNNING_BALANCE_STREAM, type Stream } from '../streams/registry.ts';
+import { RUNNING_BALANCE_STREAM, type Stream, WALLET_LEDGERS } from '../streams/registry.ts';
 import { planAnchors } from './checks/balance-anchors.ts';
 import { checkBalanceContinuity } from './checks/balance-check.ts';
 import { planChainScope } from './checks/balance-checkpoint.ts';
@@ -11,6 +11,7 @@ import { checkWindowCounts } from './checks/count-check.ts';
 import { checkCoverage } from './checks/coverage-check.ts';
 import { checkFuturesLedger } from './checks/futures-ledger-check.ts';
 import { checkPagingStuck, findCrowdedInstants } from './checks/paging-check.ts';
+import { checkWalletLedger } from './checks/wallet-ledger-check.ts';
 import { formatReport } from './format-report.ts';
 import { FreshReads } from './fresh-reads.ts';
 import { FRESH_READ_HOURS } from './read-marks.ts';
@@ -73,6 +74,8 @@ const CHECK_ORDER: readonly CheckName[] = [
   'paging-stuck',
   'window-counts',
   'futures-ledger',
+  // One check per wallet ledger of the registry (margin, P2P).
+  ...WALLET_LEDGERS,
 ];
 
 /**
@@ -132,23 +135,26 @@ export async function runReconciliation(deps: ReconcileDeps, options: ReconcileO
 
   // Side by side: the database work of each, and the re-counts of streams with budgets of their
   // own; checks 2 and 3 wait for the spot re-reads before they ask the exchange anything.
-  const [coverage, counts, balance, paging, futures] = await Promise.all([
-    guarded('coverage', () => checkCoverage(pool, accountId, startedAt)),
-    guarded('window-counts', () =>
-      checkWindowCounts({ pool, accountId, recount, client, fresh, full: scope.full, freshReadMs }).finally(() =>
-        fresh?.finish(),
+  const [[coverage, counts, balance, paging, futures], wallets] = await Promise.all([
+    Promise.all([
+      guarded('coverage', () => checkCoverage(pool, accountId, startedAt)),
+      guarded('window-counts', () =>
+        checkWindowCounts({ pool, accountId, recount, client, fresh, full: scope.full, freshReadMs }).finally(() =>
+          fresh?.finish(),
+        ),
       ),
-    ),
-    guarded('balance-continuity', async () =>
-      checkBalanceContinuity(pool, accountId, scope, anchors ? { plan: await anchors, client, fresh } : undefined),
-    ),
-    guarded('paging-stuck', async () =>
-      checkPagingStuck({ pool, accountId, crowded: await crowded, client: online ? client : null, fresh }),
-    ),
-    guarded('futures-ledger', () => checkFuturesLedger(pool, accountId)),
+      guarded('balance-continuity', async () =>
+        checkBalanceContinuity(pool, accountId, scope, anchors ? { plan: await anchors, client, fresh } : undefined),
+      ),
+      guarded('paging-stuck', async () =>
+        checkPagingStuck({ pool, accountId, crowded: await crowded, client: online ? client : null, fresh }),
+      ),
+      guarded('futures-ledger', () => checkFuturesLedger(pool, accountId)),
+    ]),
+    Promise.all(WALLET_LEDGERS.map((stream) => guarded(stream, () => checkWalletLedger(pool, accountId, stream)))),
   ]);
-  // Reported in the order a reader follows: coverage, continuity, paging, counts, the futures ledger.
-  const checks: CheckResult[] = [coverage, balance, paging, counts, futures];
+  // Reported in the order a reader follows: coverage, continuity, paging, counts, the futures and wallet ledgers.
+  const checks: CheckResult[] = [coverage, balance, paging, counts, futures, ...wallets];
 
   const finishedAt = new Date();
   const passed = checks.every((c) => c.passed);
@@ -205,5 +211,7 @@ function failedCheck(name: CheckName, recount: RecountMode, caught: unknown): Ch
       return { ...empty, name, recount, windowsRecounted: 0, mismatches: [] };
     case 'futures-ledger':
       return { ...empty, name, wallets: [], unpaired: [], untiedPositions: 0 };
+    default:
+      return { ...empty, name, wallets: [], breaks: [], unpaired: [] };
   }
 }

@@ -4,6 +4,7 @@ import type { SimClock } from './clock.ts';
 import type { NewAccountSpec, SimContext } from './context.ts';
 import type { EndpointCounters } from './counters.ts';
 import type { FuturesBalance, FuturesRecord } from './data/futures-store.ts';
+import type { MarginRecord, P2pRecord } from './data/ledger-records.ts';
 import type { PositionRecord, TimestampSpelling } from './data/position-store.ts';
 import type { ScaleOption } from './data/scale.ts';
 import type { SpotRecord } from './data/spot-store.ts';
@@ -53,14 +54,18 @@ export interface DemoCredentials {
   passphrase: string;
 }
 
-export type TruthStream = 'positions' | 'spot' | 'transfers' | 'futures-ledger';
+export type TruthStream = 'positions' | 'spot' | 'transfers' | 'futures-ledger' | 'margin-ledger' | 'p2p-ledger';
 export type TruthRecord<S extends TruthStream> = S extends 'positions'
   ? PositionRecord
   : S extends 'spot'
     ? SpotRecord
     : S extends 'futures-ledger'
       ? FuturesRecord
-      : TransferRecord;
+      : S extends 'margin-ledger'
+        ? MarginRecord
+        : S extends 'p2p-ledger'
+          ? P2pRecord
+          : TransferRecord;
 
 export interface RunningSimulator {
   url: string;

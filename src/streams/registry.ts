@@ -1,6 +1,8 @@
 import { ValidationError } from '../errors/index.ts';
 import { futuresLedger } from './futures-ledger/stream.ts';
-import type { StreamDefinition } from './kit/stream-definition.ts';
+import type { StreamDefinition, WalletFacts } from './kit/stream-definition.ts';
+import { marginLedger } from './margin-ledger/stream.ts';
+import { p2pLedger } from './p2p-ledger/stream.ts';
 import { positions } from './positions/stream.ts';
 import { spot } from './spot/stream.ts';
 import { transfers } from './transfers/stream.ts';
@@ -15,6 +17,8 @@ export const STREAM_DEFINITIONS = {
   spot,
   transfers,
   'futures-ledger': futuresLedger,
+  'margin-ledger': marginLedger,
+  'p2p-ledger': p2pLedger,
 } satisfies Record<string, StreamDefinition<unknown>>;
 
 export type Stream = keyof typeof STREAM_DEFINITIONS;
@@ -35,6 +39,26 @@ export const RUNNING_BALANCE_STREAM: Stream = onlyOne(STREAMS.filter((s) => STRE
 function onlyOne(streams: Stream[]): Stream {
   if (streams.length !== 1) throw new Error(`one stream must carry a running balance, found ${streams.length}`);
   return streams[0]!;
+}
+
+/** Each stream's name for people (the web page's timeline, the demo's summary). */
+export const STREAM_TITLES: Readonly<Record<Stream, string>> = Object.fromEntries(
+  STREAMS.map((s) => [s, STREAM_DEFINITIONS[s].title]),
+) as Record<Stream, string>;
+
+/** The streams that are a wallet's ledger of its own (declared with `wallet` facts): each has a reconciliation check and tax-file wallet. */
+export type WalletLedger = {
+  [S in Stream]: (typeof STREAM_DEFINITIONS)[S] extends { wallet: WalletFacts } ? S : never;
+}[Stream];
+
+export const WALLET_LEDGERS: readonly WalletLedger[] = STREAMS.filter(
+  (s): s is WalletLedger => STREAM_DEFINITIONS[s].wallet !== undefined,
+);
+
+export function walletFacts(stream: WalletLedger): WalletFacts {
+  const facts = streamDefinition(stream).wallet;
+  if (!facts) throw new Error(`${stream} declares no wallet`);
+  return facts;
 }
 
 export function streamDefinition(stream: Stream): StreamDefinition<unknown> {

@@ -8,6 +8,8 @@ export const REPORT_NAMES = [
   'futures-pnl',
   'futures-summary',
   'futures-ledger',
+  'margin-ledger',
+  'p2p-ledger',
   'broker-transfers',
   'koinly',
   'koinly-futures',

@@ -22,10 +22,10 @@ describe('the endpoint table of docs/exchange-api.md §4.1', () => {
     expect(endpointBlockIsCurrent(doc)).toBe(true);
   });
 
-  it('lists all twelve endpoints with method, path, budget and key', () => {
+  it('lists all fourteen endpoints with method, path, budget and key', () => {
     const rows = endpointTableRows();
-    expect(rows).toHaveLength(12);
-    expect(new Set(rows.map((row) => row[3])).size).toBe(12);
+    expect(rows).toHaveLength(14);
+    expect(new Set(rows.map((row) => row[3])).size).toBe(14);
     const fundNetFlow = rows[ALL_ENDPOINT_NAMES.indexOf('fundNetFlow')]!;
     expect(fundNetFlow).toEqual([
       'fund-net-flow',

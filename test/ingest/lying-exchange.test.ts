@@ -13,19 +13,18 @@ import { logger } from '../../src/logging/logger.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import type { FaultConfig } from '../../src/simulator/index.ts';
 import { pageCap } from '../../src/streams/kit/page-window.ts';
-import type { Stream } from '../../src/streams/registry.ts';
+import { type Stream, STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
 import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const DAY = 86_400_000;
-const PATHS = {
-  spot: '/api/v2/tax/spot-record',
-  positions: '/api/v2/mix/position/history-position',
-  transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
-  'futures-ledger': '/api/v2/tax/future-record',
-} as const;
+/** Each stream's path, as its declaration has it. */
+const PATHS = Object.fromEntries(STREAMS.map((s) => [s, STREAM_DEFINITIONS[s].endpoint.path])) as Record<
+  Stream,
+  string
+>;
 
 // The demo scale: its spot bursts fill more than one page, so a window can cycle its cursors.
 const file = usePipeline('lyingexchange', { simulatorClock: true, simulator: { scale: 'demo' } });

@@ -6,20 +6,21 @@ import { exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { watchWindows } from '../../src/cli/watch-windows.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { futureRecordEndpoint } from '../../src/streams/futures-ledger/endpoint.ts';
+import { marginRecordEndpoint } from '../../src/streams/margin-ledger/endpoint.ts';
+import { p2pRecordEndpoint } from '../../src/streams/p2p-ledger/endpoint.ts';
 import { historyPositionEndpoint } from '../../src/streams/positions/endpoint.ts';
-import type { Stream } from '../../src/streams/registry.ts';
+import { type Stream, STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
 import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 import { allSubDepositWithdrawalEndpoint } from '../../src/streams/transfers/endpoint.ts';
 import { rangeInOneCell } from '../helpers/grid-range.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
 
 const DAY = 86_400_000;
-const PATHS = {
-  spot: '/api/v2/tax/spot-record',
-  positions: '/api/v2/mix/position/history-position',
-  transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
-  'futures-ledger': '/api/v2/tax/future-record',
-} as const;
+/** Each stream's path, as its declaration has it. */
+const PATHS = Object.fromEntries(STREAMS.map((s) => [s, STREAM_DEFINITIONS[s].endpoint.path])) as Record<
+  Stream,
+  string
+>;
 
 // Enough records that one window of each stream takes more than one page: spot (500 a page)
 // ~190 a day, positions and transfers (100 a page) ~55 a day each.
@@ -40,6 +41,8 @@ const RANGES: Record<Stream, { endpoint: Parameters<typeof rangeInOneCell>[0]; e
   positions: { endpoint: historyPositionEndpoint, endDaysAgo: 0, days: 10 },
   transfers: { endpoint: allSubDepositWithdrawalEndpoint, endDaysAgo: 1, days: 7 },
   'futures-ledger': { endpoint: futureRecordEndpoint, endDaysAgo: 0, days: 10 },
+  'margin-ledger': { endpoint: marginRecordEndpoint, endDaysAgo: 0, days: 10 },
+  'p2p-ledger': { endpoint: p2pRecordEndpoint, endDaysAgo: 0, days: 10 },
 };
 
 /** The natural key a stored row is found by, from the error's `column=value, ...`. */

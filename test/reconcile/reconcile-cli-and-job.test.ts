@@ -58,10 +58,18 @@ describe('ledgerline reconcile', () => {
     const result = await cliLive(['reconcile', '--account', 'demo', '--recount', 'all']);
     // Progress on stderr, one line per check (no terminal here), the report on stdout.
     const progress = result.stderr.split('\n');
-    expect(progress).toHaveLength(5);
-    expect(progress[4]).toMatch(/^reconcile: check 5\/5 window-counts passed \(\d+\.\d s\)$/);
-    expect(result.stdout).toMatch(/^Reconciliation of account demo at .+ \(recount: all, .+\): PASSED, all 5 checks$/m);
-    for (const title of ['coverage', 'spot balance continuity', 'paging stuck', 'window counts', 'futures ledger']) {
+    expect(progress).toHaveLength(7);
+    expect(progress[6]).toMatch(/^reconcile: check 7\/7 window-counts passed \(\d+\.\d s\)$/);
+    expect(result.stdout).toMatch(/^Reconciliation of account demo at .+ \(recount: all, .+\): PASSED, all 7 checks$/m);
+    for (const title of [
+      'coverage',
+      'spot balance continuity',
+      'paging stuck',
+      'window counts',
+      'futures ledger',
+      'margin ledger',
+      'p2p ledger',
+    ]) {
       expect(result.stdout).toMatch(new RegExp(`^PASS {2}${title} `, 'm'));
     }
     const windows = await pipeline.runtime.pool.query(`SELECT count(*)::int AS n FROM sync_window`);
@@ -83,7 +91,7 @@ describe('ledgerline reconcile', () => {
     try {
       // --full: the record is lost from a stretch the first run verified, which a nightly run does not read again.
       const result = await cliLive(['reconcile', '--account', 'demo', '--recount', 'recent', '--full']);
-      expect(result.stdout).toMatch(/: FAILED, 2 of 5 checks$/m);
+      expect(result.stdout).toMatch(/: FAILED, 2 of 7 checks$/m);
       expect(result.stdout).toMatch(/^FAIL {2}spot balance continuity/m);
       expect(result.stdout).toMatch(/^FAIL {2}window counts/m);
       expect(result.stdout).toMatch(/^PASS {2}coverage/m);
@@ -115,9 +123,11 @@ describe('ledgerline reconcile', () => {
       'paging-stuck',
       'window-counts',
       'futures-ledger',
+      'margin-ledger',
+      'p2p-ledger',
     ]);
     expect(await db.prisma.reconciliationReport.findUnique({ where: { id: report.id } })).not.toBeNull();
-    expect(json.stderr).toMatch(/^reconcile: check \d\/5 /);
+    expect(json.stderr).toMatch(/^reconcile: check \d\/7 /);
     expect(json.status).toBe(0);
   }, 90_000);
 

@@ -47,6 +47,8 @@ describe('reconciliation after a backfill of the simulator', () => {
       ['paging-stuck', true],
       ['window-counts', true],
       ['futures-ledger', true],
+      ['margin-ledger', true],
+      ['p2p-ledger', true],
     ]);
     expect(report.passed).toBe(true);
 
@@ -61,12 +63,15 @@ describe('reconciliation after a backfill of the simulator', () => {
       'futures-ledger/COIN-FUTURES',
       'futures-ledger/USDC-FUTURES',
       'futures-ledger/USDT-FUTURES',
+      'margin-ledger/crossed',
+      'margin-ledger/isolated',
+      'p2p-ledger/',
     ]);
     const spot = await pipeline.runtime.pool.query(`SELECT count(*)::int AS n FROM spot_record`);
     expect(check(report, 'balance-continuity').examined).toBe(
       `${spot.rows[0].n} records of 7 coins; first and last records of 7 coins checked against the exchange`,
     );
-    expect(report.summary.split('\n').filter((l) => l.startsWith('PASS  '))).toHaveLength(5);
+    expect(report.summary.split('\n').filter((l) => l.startsWith('PASS  '))).toHaveLength(7);
 
     const row = await db.prisma.reconciliationReport.findUniqueOrThrow({ where: { id: report.id } });
     expect(row).toMatchObject({ accountId: pipeline.accountId, recount: 'all', passed: true, summary: report.summary });
@@ -262,6 +267,8 @@ describe('reconciliation after a backfill of the simulator', () => {
         ['paging-stuck', true],
         ['window-counts', false],
         ['futures-ledger', true],
+        ['margin-ledger', true],
+        ['p2p-ledger', true],
       ]);
       expect(check(report, 'balance-continuity').error).toMatch(/spot|500|40015/i);
       const counts = check(report, 'window-counts');

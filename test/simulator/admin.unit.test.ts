@@ -154,7 +154,7 @@ describe('/__sim admin API', () => {
   });
 
   it('serves the ground truth of each stream as in-process truth does', async () => {
-    for (const stream of ['positions', 'spot', 'transfers', 'futures-ledger'] as const) {
+    for (const stream of ['positions', 'spot', 'transfers', 'futures-ledger', 'margin-ledger', 'p2p-ledger'] as const) {
       const res = await admin<unknown[]>('GET', `/__sim/truth/${stream}?uid=${ctx.sim.demo.uid}`);
       expect(res.data).toEqual(ctx.sim.truth(stream));
     }

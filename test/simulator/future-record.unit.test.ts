@@ -63,7 +63,7 @@ describe('future-record', () => {
     expect(seen.every((r) => r.marginCoin === 'BTC')).toBe(true);
   });
 
-  it('every spot transfer has its opposite futures transfer: same coin, amount and ts', () => {
+  it('every spot transfer has its opposite transfer in futures, a margin account or the P2P wallet: same coin, amount and ts', () => {
     const spot = ctx.sim
       .truth('spot')
       .filter((r) => r.spotTaxType === 'Transfer in' || r.spotTaxType === 'Transfer out');
@@ -72,6 +72,18 @@ describe('future-record', () => {
     const pending = new Map<string, number>();
     for (const r of futures)
       pending.set(key(r.marginCoin, r.amount, r.ts), (pending.get(key(r.marginCoin, r.amount, r.ts)) ?? 0) + 1);
+    // The other wallets' transfers (wallet-sides.ts): each must be taken by a spot transfer, none left.
+    const others = [
+      ...ctx.sim
+        .truth('margin-ledger')
+        .filter((r) => r.marginTaxType.startsWith('transfer_'))
+        .map((r) => key(r.coin, r.amount, r.ts)),
+      ...ctx.sim
+        .truth('p2p-ledger')
+        .filter((r) => r.p2pTaxType.startsWith('transfer_'))
+        .map((r) => key(r.coin, r.p2pTaxType === 'transfer_in' ? r.total : `-${r.total}`, r.ts)),
+    ];
+    for (const k of others) pending.set(k, (pending.get(k) ?? 0) + 1);
     expect(spot.length).toBeGreaterThan(20);
     for (const r of spot) {
       const k = key(r.coin, new Decimal(r.amount).negated().toFixed(), r.ts);

@@ -9,12 +9,8 @@ import { planWindows } from '../../src/exchange/paging/window-planner.ts';
 import { fastPathOf } from '../../src/exchange/responses/parse-answer.ts';
 import { collectDrift } from '../../src/exchange/responses/shape-drift.ts';
 import { ALL_ENDPOINTS } from '../../src/streams/endpoints.ts';
-import { futureRecordData } from '../../src/streams/futures-ledger/response.ts';
 import type { Columns, Field } from '../../src/streams/kit/columns.ts';
-import { historyPositionData } from '../../src/streams/positions/response.ts';
 import { type Stream, STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
-import { spotRecordData } from '../../src/streams/spot/response.ts';
-import { allSubDepositWithdrawalData } from '../../src/streams/transfers/response.ts';
 
 /*
  * A stream's columns are declared once (src/streams/<name>/columns.ts); its
@@ -75,21 +71,20 @@ function prismaColumns(table: string): Map<string, PrismaColumn & { values?: str
 /** Columns every stream table has besides the record's: who, as received, what was off, and when. */
 const BOOKKEEPING = ['account_id', 'raw', 'unmapped', 'first_seen_at', 'last_changed_at'];
 
-/** How each stream's answer carries its records: the page the schema reads, and its list. */
-const ANSWERS: Record<
-  Stream,
+/** How each stream's answer carries its records: the page the schema reads, and its list (the declaration's shape). */
+function answerOf(stream: Stream): {
+  schema: z.ZodType;
+  wrap: (items: unknown[]) => unknown;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each stream's page has its own shape
-  { schema: z.ZodType; wrap: (items: unknown[]) => unknown; list: (data: any) => unknown[] }
-> = {
-  spot: { schema: spotRecordData, wrap: (items) => items, list: (data) => data },
-  positions: { schema: historyPositionData, wrap: (list) => ({ list, endId: '1' }), list: (data) => data.list },
-  transfers: {
-    schema: allSubDepositWithdrawalData,
-    wrap: (list) => ({ list, endId: '1' }),
-    list: (data) => data.list,
-  },
-  'futures-ledger': { schema: futureRecordData, wrap: (items) => items, list: (data) => data },
-};
+  list: (data: any) => unknown[];
+} {
+  const { schema, shape } = STREAM_DEFINITIONS[stream].answer;
+  return shape === 'array'
+    ? { schema, wrap: (items) => items, list: (data) => data }
+    : { schema, wrap: (list) => ({ list, endId: '1' }), list: (data) => data.list };
+}
+
+const ANSWERS = Object.fromEntries(STREAMS.map((s) => [s, answerOf(s)])) as Record<Stream, ReturnType<typeof answerOf>>;
 
 const VALID: Record<Field['kind'], (field: Field) => string> = {
   id: () => 'id-7',
@@ -117,8 +112,10 @@ describe('stream declarations', () => {
     expect(enumByPrismaName('SyncStream')).toEqual({ dbName: 'sync_stream', values: [...STREAMS] });
   });
 
-  it('every stream has an answer shape here', () => {
-    expect(Object.keys(ANSWERS).sort()).toEqual([...STREAMS].sort());
+  it('every stream declares a title of its own', () => {
+    const titles = STREAMS.map((s) => STREAM_DEFINITIONS[s].title);
+    expect(new Set(titles).size).toBe(STREAMS.length);
+    for (const title of titles) expect(title).toMatch(/^[A-Z]/);
   });
 
   for (const stream of STREAMS) {

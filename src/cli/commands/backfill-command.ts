@@ -5,7 +5,7 @@ import { startWorkers } from '../../../jobs/composition/workers.ts';
 import { refreshAccountTradePrices } from '../../app/services/after-sync.ts';
 import { startBackfill } from '../../app/services/backfill.ts';
 import { formatInstant, parseInstant } from '../../ingest/time-arguments.ts';
-import { parseStreamChoice } from '../../streams/registry.ts';
+import { parseStreamChoice, STREAMS } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';
 import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
@@ -24,7 +24,7 @@ export function registerBackfillCommand(program: Command): void {
     .command('backfill')
     .description('read an account history range into the database, window by window, and show progress until done')
     .requiredOption('--account <name>', 'a registered account')
-    .requiredOption('--stream <stream>', 'positions, spot, transfers, futures-ledger or all')
+    .requiredOption('--stream <stream>', `${STREAMS.join(', ')} or all`)
     .requiredOption('--from <time>', 'start (inclusive): YYYY-MM-DD (UTC), an ISO date-time with offset, or Unix ms')
     .option('--to <time>', 'end (exclusive), same forms; default now')
     .option('--refetch', 'read again windows that are already complete')

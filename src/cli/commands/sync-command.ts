@@ -4,7 +4,7 @@ import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
 import { startWorkers } from '../../../jobs/composition/workers.ts';
 import { refreshAccountTradePrices } from '../../app/services/after-sync.ts';
 import { planAndEnqueueSync } from '../../app/services/plan-and-enqueue-sync.ts';
-import { parseStreamChoice } from '../../streams/registry.ts';
+import { parseStreamChoice, STREAMS } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';
 import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
@@ -16,7 +16,7 @@ export function registerSyncCommand(program: Command): void {
       'incremental sync now: from the end of covered data (less the lookback) to now, and every earlier window that never finished, with progress',
     )
     .requiredOption('--account <name>', 'a registered account')
-    .option('--stream <stream>', 'positions, spot, transfers, futures-ledger or all', 'all')
+    .option('--stream <stream>', `${STREAMS.join(', ')} or all`, 'all')
     .option('--with-worker', 'process the jobs in this process too (no separate `ledgerline worker` needed)')
     .action((options: { account: string; stream: string; withWorker?: boolean }) =>
       runTool(async (config) => {

@@ -1,5 +1,6 @@
 import type { GainsMethod } from '../../accounting/gains/gains-method.ts';
 import { ValidationError } from '../../errors/index.ts';
+import { WALLET_LEDGERS } from '../../streams/registry.ts';
 import type { ReportDefinition } from '../report-definition.ts';
 import { balancesReport } from './balances.ts';
 import { beancountReport } from './beancount.ts';
@@ -18,6 +19,7 @@ import { realizedGainsSummaryReport } from './realized-gains-summary.ts';
 import { spotLedgerReport } from './spot-ledger.ts';
 import { ukGainsReport } from './uk-gains.ts';
 import { ukGainsSummaryReport } from './uk-gains-summary.ts';
+import { walletLedgerReport } from './wallet-ledger.ts';
 
 /** Every report, by name (the names are the CLI's --report values and part of job ids). */
 export const REPORTS: readonly ReportDefinition[] = [
@@ -25,6 +27,8 @@ export const REPORTS: readonly ReportDefinition[] = [
   futuresPnlReport,
   futuresSummaryReport,
   futuresLedgerReport,
+  // One report per wallet ledger of the registry (margin-ledger, p2p-ledger).
+  ...WALLET_LEDGERS.map(walletLedgerReport),
   brokerTransfersReport,
   koinlyReport,
   koinlyFuturesReport,

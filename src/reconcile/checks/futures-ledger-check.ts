@@ -4,8 +4,10 @@ import type pg from 'pg';
 import { toMs } from '../../db/sql-time.ts';
 import { coveredRanges, type Range } from '../../ingest/coverage/coverage-summary.ts';
 import { PRODUCT_TYPES } from '../../streams/positions/stream.ts';
+import { streamDefinition, WALLET_LEDGERS } from '../../streams/registry.ts';
 import { instant } from '../describe.ts';
 import type { FuturesLedgerCheck, FuturesWalletReplay, TransferFinding } from '../report-types.ts';
+import { pairedByWalletLedgerSql } from './wallet-ledger-check.ts';
 
 /**
  * A spot transfer and its futures counterpart are written at the same instant (docs/exchange-api.md
@@ -32,7 +34,7 @@ interface LedgerTransfer {
  *   lowest running balance and its balance now (the exchange states no futures balance through
  *   its endpoints, so a dip below zero says only that the wallet held at least that much before
  *   its first stored record: a note, not a failure);
- * - every spot `Transfer in`/`Transfer out` pairs with a futures TRANSFER_OUT/TRANSFER_IN of the
+ * - every spot `Transfer in`/`Transfer out` that no wallet ledger (margin, P2P) pairs pairs with a futures TRANSFER_OUT/TRANSFER_IN of the
  *   same coin and amount at the same instant, and every futures transfer with its spot one, where
  *   both histories are covered. A transfer seen on one side only fails the check, naming it and,
  *   when one lies within the tolerance, the other side's nearest record of that coin. A futures
@@ -128,8 +130,9 @@ async function pairTransfers(
   spotCoverage: Range[],
 ): Promise<{ findings: TransferFinding[]; beforeSpot: string[]; paired: number }> {
   const spot = await pool.query<{ id: string; coin: string; type: string; amount: string; ts: string }>(
-    `SELECT record_id AS id, coin, spot_tax_type AS type, amount::text, ${toMs('ts')} AS ts FROM spot_record
-      WHERE account_id = $1 AND spot_tax_type IN ('Transfer in', 'Transfer out')`,
+    `SELECT record_id AS id, coin, spot_tax_type AS type, amount::text, ${toMs('ts')} AS ts FROM spot_record s
+      WHERE account_id = $1 AND spot_tax_type IN ('Transfer in', 'Transfer out')
+        ${WALLET_LEDGERS.length > 0 ? `AND NOT (${pairedByWalletLedgerSql(WALLET_LEDGERS)})` : ''}`,
     [accountId],
   );
   const futures = await pool.query<{ id: string; coin: string; amount: string; ts: string; product_type: string }>(
@@ -145,7 +148,15 @@ async function pairTransfers(
   const spotStart = firstSpot.rows[0]?.ts == null ? Infinity : Number(firstSpot.rows[0].ts);
   // A futures wallet of any product type may hold the coin: the spot side is covered where every product type is.
   const futuresCovered = (ts: number) => PRODUCT_TYPES.every((scope) => inside(coverage.get(scope), ts));
-  const both = (ts: number) => inside(spotCoverage, ts) && futuresCovered(ts);
+  // A spot transfer may be the other side of a margin or P2P transfer instead (those paired are left
+  // out above): it is expected on the futures side only where those ledgers are covered too.
+  const walletCoverage = await Promise.all(
+    WALLET_LEDGERS.flatMap((stream) =>
+      streamDefinition(stream).scopes.map((scope) => coveredRanges(pool, { accountId, stream, scope })),
+    ),
+  );
+  const both = (ts: number) =>
+    inside(spotCoverage, ts) && futuresCovered(ts) && walletCoverage.every((ranges) => inside(ranges, ts));
   const spotSide: LedgerTransfer[] = spot.rows
     .map((r) => ({
       side: 'spot' as const,

@@ -1,6 +1,7 @@
 import { isValidIp } from '../auth/ip.ts';
 import type { NewAccountSpec, SimContext } from '../context.ts';
 import type { FuturesBalance, FuturesRecord } from '../data/futures-store.ts';
+import { type MarginRecord, marginRecord, type P2pRecord, p2pRecord } from '../data/ledger-records.ts';
 import { ORDER_CATEGORIES, type OrderCategory, symbolsOf } from '../data/markets.ts';
 import type { PositionRecord } from '../data/position-store.ts';
 import type { SpotRecord } from '../data/spot-store.ts';
@@ -13,7 +14,7 @@ import type { DemoCredentials, TruthStream } from '../types.ts';
 
 export class AdminInputError extends Error {}
 
-type TruthRecord = PositionRecord | SpotRecord | TransferRecord | FuturesRecord;
+type TruthRecord = PositionRecord | SpotRecord | TransferRecord | FuturesRecord | MarginRecord | P2pRecord;
 
 /** Each stream's records as the simulator would serve them to `uid` right now. */
 const TRUTH_READERS: Record<TruthStream, (sim: SimContext, uid: string, now: number) => TruthRecord[]> = {
@@ -28,6 +29,12 @@ const TRUTH_READERS: Record<TruthStream, (sim: SimContext, uid: string, now: num
   'futures-ledger'(sim, uid, now) {
     const store = sim.dataOf(uid).futures;
     return store.visible(now).map((i) => store.record(i));
+  },
+  'margin-ledger'(sim, uid, now) {
+    return sim.dataOf(uid).margin.visible(now).map(marginRecord);
+  },
+  'p2p-ledger'(sim, uid, now) {
+    return sim.dataOf(uid).p2p.visible(now).map(p2pRecord);
   },
   transfers(sim, uid, now) {
     if (sim.accounts.main(uid)) {
@@ -48,7 +55,7 @@ const TRUTH_READERS: Record<TruthStream, (sim: SimContext, uid: string, now: num
 export function truth(sim: SimContext, stream: TruthStream, uid?: string): TruthRecord[] {
   // The stream comes from an HTTP query too: anything but a listed name is refused.
   if (!Object.hasOwn(TRUTH_READERS, stream))
-    throw new AdminInputError('stream: must be positions, spot, transfers or futures-ledger');
+    throw new AdminInputError(`stream: must be one of ${Object.keys(TRUTH_READERS).join(', ')}`);
   return TRUTH_READERS[stream](sim, uid ?? sim.demo.account.uid, sim.clock.now());
 }
 

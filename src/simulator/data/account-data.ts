@@ -1,5 +1,8 @@
 import { emptyFuturesColumns, generateFuturesLedger } from './futures-generator.ts';
 import { FuturesStore } from './futures-store.ts';
+import { LedgerStore } from './ledger-store.ts';
+import { generateMarginLedger, type MarginRow } from './margin-generator.ts';
+import { generateP2pLedger, type P2pRow } from './p2p-generator.ts';
 import { generatePositions } from './position-generator.ts';
 import { PositionStore } from './position-store.ts';
 import type { ScaleSpec } from './scale.ts';
@@ -8,13 +11,17 @@ import { emptySpotColumns, SpotStore } from './spot-store.ts';
 import { generateTransfers } from './transfer-generator.ts';
 import { TransferStore } from './transfer-store.ts';
 
-/** The four history streams of one main account. */
+/** The history streams of one main account. */
 export interface AccountData {
   spot: SpotStore;
   positions: PositionStore;
   transfers: TransferStore;
   /** The futures wallets' finance records, consistent with spot's transfers and the positions. */
   futures: FuturesStore;
+  /** The crossed and isolated margin accounts' records, their transfers the other side of spot's. */
+  margin: LedgerStore<MarginRow>;
+  /** The P2P wallet's records, its transfers the other side of spot's. */
+  p2p: LedgerStore<P2pRow>;
   /** Uids of the broker's client sub-accounts that the transfer records belong to. */
   brokerSubUids: readonly string[];
 }
@@ -34,6 +41,8 @@ export function generateAccountData(
     spot: new SpotStore(spot),
     positions: new PositionStore(positions),
     futures: new FuturesStore(generateFuturesLedger(seed, spot, positions, anchor)),
+    margin: new LedgerStore(generateMarginLedger(seed, spot, anchor)),
+    p2p: new LedgerStore(generateP2pLedger(seed, spot, anchor)),
     transfers: new TransferStore(transfers, brokerSubUids),
     brokerSubUids,
   };
@@ -44,6 +53,8 @@ export function emptyAccountData(): AccountData {
     spot: new SpotStore(emptySpotColumns()),
     positions: new PositionStore([]),
     futures: new FuturesStore(emptyFuturesColumns()),
+    margin: new LedgerStore<MarginRow>([]),
+    p2p: new LedgerStore<P2pRow>([]),
     transfers: new TransferStore(generateTransfers(0, 0, 0, 1), []),
     brokerSubUids: [],
   };

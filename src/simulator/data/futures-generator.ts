@@ -8,6 +8,7 @@ import type { PositionRow } from './position-generator.ts';
 import type { SpotColumns } from './spot-generator.ts';
 import { SPOT_TAX_TYPES } from './spot-tax-types.ts';
 import { DAY, HOUR } from './time.ts';
+import { transferSide } from './wallet-sides.ts';
 
 /** Futures finance records as columns, sorted ascending by id. Amounts in 1e-8 units. */
 export interface FuturesColumns {
@@ -43,7 +44,7 @@ const SPOT_TRANSFER_OUT = SPOT_TAX_TYPES.indexOf('Transfer out');
 /**
  * Every futures wallet's finance records, consistent with the spot records and the positions the
  * same account serves (src/simulator/README.md, "Futures ledger"):
- * - each spot `Transfer out` (to futures) is a TRANSFER_IN of the same coin and amount at the same
+ * - each spot `Transfer out` to futures (most of them: wallet-sides.ts) is a TRANSFER_IN of the same coin and amount at the same
  *   ts, each spot `Transfer in` (from futures) a TRANSFER_OUT;
  * - each closed position is an OPEN_* record at its ctime (fee = its openFee), a funding
  *   settlement at every 8-hour instant while it was open (its totalFunding split exactly; one at
@@ -65,6 +66,8 @@ export function generateFuturesLedger(
   for (let i = 0; i < spot.ids.length; i++) {
     const type = spot.type[i]!;
     if (type !== SPOT_TRANSFER_IN && type !== SPOT_TRANSFER_OUT) continue;
+    // Some spot transfers go to the margin accounts or the P2P wallet instead (wallet-sides.ts).
+    if (transferSide(spot.ids[i]!, spot.coin[i]!) !== 'futures') continue;
     drafts.push({
       ts: Math.floor(spot.ids[i]! / ID_FACTOR),
       wallet: walletOfSpotCoin(SPOT_COINS[spot.coin[i]!]!.coin),

@@ -6,7 +6,9 @@ import { depositWithdrawal } from './deposit-withdrawal.ts';
 import type { Endpoint } from './endpoint.ts';
 import { futureRecord } from './future-record.ts';
 import { historyPosition } from './history-position.ts';
+import { marginRecordRoute } from './margin-record.ts';
 import { fundNetFlow, openInterestLimitEndpoint } from './market.ts';
+import { p2pRecordRoute } from './p2p-record.ts';
 import { spotRecord } from './spot-record.ts';
 import { createSubAccountApiKey, modifySubAccountApiKey } from './subaccount-apikey.ts';
 
@@ -21,6 +23,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   historyPosition,
   spotRecord,
   futureRecord,
+  marginRecordRoute,
+  p2pRecordRoute,
   depositWithdrawal,
   fundNetFlow,
   openInterestLimitEndpoint,

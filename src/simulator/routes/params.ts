@@ -83,3 +83,10 @@ export function optionalString(body: JsonObject, name: string): string | undefin
   if (typeof value !== 'string') throw errors.invalidParam(name);
   return value;
 }
+
+/** Unix ms as a decimal string, required (the tax ledgers' startTime and endTime). */
+export function requiredTime(query: URLSearchParams, name: string): number {
+  const value = requiredQuery(query, name);
+  if (!/^\d{1,15}$/.test(value)) throw errors.invalidParam(name);
+  return Number(value);
+}

@@ -5,6 +5,7 @@ import { PRODUCT_TYPE_COLUMN, type ProductTypeValue } from '../positions/table.t
 import { futuresLedgerColumns } from './columns.ts';
 import { FUTURE_RECORD_HORIZON_DAYS, futureRecordEndpoint, futureRecordHorizon } from './endpoint.ts';
 import { futureRecordsReadableFrom, pageFutureRecords } from './pager.ts';
+import { futureRecordData } from './response.ts';
 import { futuresLedgerTable, type ScopedFuturesRecord } from './table.ts';
 
 /**
@@ -14,6 +15,8 @@ import { futuresLedgerTable, type ScopedFuturesRecord } from './table.ts';
  */
 export const futuresLedger: StreamDefinition<ScopedFuturesRecord> = {
   name: 'futures-ledger',
+  title: 'Futures ledger',
+  answer: { schema: futureRecordData, shape: 'array' },
   endpoint: futureRecordEndpoint,
   scopes: PRODUCT_TYPES,
   horizon: {

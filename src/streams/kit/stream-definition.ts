@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { z } from 'zod';
 
 import { msParam, toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient, TimeWindow } from '../../exchange/index.ts';
@@ -48,9 +49,46 @@ export interface LookbackSettings {
  * checked bivariantly, so every `StreamDefinition<R>` is a
  * `StreamDefinition<unknown>` and the registry needs no cast.
  */
+/**
+ * The wallet a ledger's records move (margin, P2P), by its table's columns: what reconciliation
+ * replays and pairs with spot, and what the tax files book. Every value is SQL over the table's
+ * row (no alias), written by the ledger's declaration.
+ */
+export interface WalletFacts {
+  /** The wallet's name in the tax files (Koinly's file suffix, CoinTracking's Exchange), e.g. "margin". */
+  readonly label: string;
+  /** The coin column. */
+  readonly coin: string;
+  /** The type column (the record's tax type). */
+  readonly type: string;
+  /** SQL: the record's signed change to its wallet's balance of the coin. */
+  readonly change: string;
+  /** The column holding the coin's balance in the wallet after the record, when the exchange sends one. */
+  readonly runningTotal?: string;
+  /** Types that move the coin in from spot (each paired with a spot `Transfer out`) and out to spot (`Transfer in`). */
+  readonly transferIn: string;
+  readonly transferOut: string;
+  /** Each listed type's tax treatment (the ledger's tax-types.ts): the reports' category. */
+  readonly treatments: Readonly<Record<string, string>>;
+  /** Treatments a person must look at (flagged `review:<treatment>` in the reports' manifests). */
+  readonly reviewed: readonly string[];
+}
+
+/** How a history's answer carries its records: a bare array, or `{ list, endId }`. */
+export interface AnswerShape {
+  readonly schema: z.ZodType;
+  readonly shape: 'array' | 'list-and-end-id';
+}
+
 export interface StreamDefinition<R> {
   /** The stream's key in the coverage ledger (`sync_window.stream`). */
   readonly name: string;
+  /** Its name for people: the web page's timeline, the demo's summary, `status`. */
+  readonly title: string;
+  /** Its answer page's schema and shape (the tests build answers from it). */
+  readonly answer: AnswerShape;
+  /** Set for a ledger of a wallet of its own (margin, P2P): reconciliation replays it and pairs its transfers with spot. */
+  readonly wallet?: WalletFacts;
   /**
    * The exchange endpoint it is read from, declared in the stream's folder: path, rate budget,
    * request rules, the widest window one request may cover, the horizon and the page size.

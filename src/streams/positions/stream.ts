@@ -3,6 +3,7 @@ import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from '../kit/stream-
 import { positionColumns } from './columns.ts';
 import { historyPositionEndpoint, POSITION_HORIZON_DAYS, positionHorizon } from './endpoint.ts';
 import { pageHistoryPositions, positionsReadableFrom } from './pager.ts';
+import { historyPositionData } from './response.ts';
 import { futuresPositionTable, PRODUCT_TYPE_COLUMN, type ProductTypeValue, type ScopedPosition } from './table.ts';
 
 /** Read once per productType: the endpoint's default is USDT-FUTURES only. */
@@ -15,6 +16,8 @@ export const PRODUCT_TYPES: readonly ProductTypeValue[] = ['USDT-FUTURES', 'COIN
  */
 export const positions: StreamDefinition<ScopedPosition> = {
   name: 'positions',
+  title: 'Futures positions',
+  answer: { schema: historyPositionData, shape: 'list-and-end-id' },
   endpoint: historyPositionEndpoint,
   scopes: PRODUCT_TYPES,
   horizon: {

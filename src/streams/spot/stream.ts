@@ -3,11 +3,14 @@ import { ALWAYS_ELIGIBLE, crowdedInstantsByTs, type StreamDefinition } from '../
 import { spotColumns, type SpotLedgerRecord } from './columns.ts';
 import { spotRecordEndpoint } from './endpoint.ts';
 import { pageSpotRecords } from './pager.ts';
+import { spotRecordData } from './response.ts';
 import { spotRecordTable } from './table.ts';
 
 /** The spot account's finance records (the ledger with a running balance), windowed by ts. */
 export const spot: StreamDefinition<SpotLedgerRecord> = {
   name: 'spot',
+  title: 'Spot records',
+  answer: { schema: spotRecordData, shape: 'array' },
   endpoint: spotRecordEndpoint,
   scopes: [''],
   changesAfterTheFact: false,

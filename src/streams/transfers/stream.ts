@@ -3,6 +3,7 @@ import { crowdedInstantsByTs, type StreamDefinition } from '../kit/stream-defini
 import { transferColumns, type TransferRecord } from './columns.ts';
 import { allSubDepositWithdrawalEndpoint } from './endpoint.ts';
 import { pageSubDepositWithdrawals } from './pager.ts';
+import { allSubDepositWithdrawalData } from './response.ts';
 import { brokerTransferTable } from './table.ts';
 
 /**
@@ -11,6 +12,8 @@ import { brokerTransferTable } from './table.ts';
  */
 export const transfers: StreamDefinition<TransferRecord> = {
   name: 'transfers',
+  title: 'Broker transfers',
+  answer: { schema: allSubDepositWithdrawalData, shape: 'list-and-end-id' },
   endpoint: allSubDepositWithdrawalEndpoint,
   scopes: [''],
   changesAfterTheFact: true,

@@ -1,0 +1,169 @@
+import type { z } from 'zod';
+
+import { msParam, toMs } from '../../db/sql-time.ts';
+import { exchangeBounds, type ExchangeClient, type TimeWindow } from '../../exchange/index.ts';
+import { type Columns, itemSchema, type RecordOf, tableOf } from './columns.ts';
+import { pageList } from './page-list.ts';
+import { pageCap, pageWindow } from './page-window.ts';
+import { ALWAYS_ELIGIBLE, type StreamDefinition, type StreamHorizon, type WalletFacts } from './stream-definition.ts';
+import type { StreamEndpoint } from './stream-endpoint.ts';
+import type { ColumnSpec, TableSpec } from './table-spec.ts';
+
+/**
+ * How a history is paged, named once: the engine derives the pager from it.
+ * `time-windows-id-less-than`: windows on the endpoint's grid (its `maxSpanDays`), each paged
+ * newest to oldest by `idLessThan` = the last record's id of the previous page, the answer a bare
+ * array (spot-record, future-record, margin-record, p2p-record).
+ */
+export type PagingStrategy = { readonly kind: 'time-windows-id-less-than' };
+
+/** A history read once per value of one request parameter (productType, marginType), stored in a column of its own. */
+export interface ScopeDeclaration {
+  /** The request parameter the scope is sent as. */
+  readonly param: string;
+  readonly values: readonly string[];
+  /** The column the scope is stored in, beside the record's own (its Postgres type: `paramType`). */
+  readonly column: ColumnSpec;
+}
+
+/**
+ * A history, declared: everything else (its response reader, table writer, pager, the
+ * reconciliation's key, crowding and replay queries) is derived by `declareLedger`. The
+ * declaration is the stream's folder's `stream.ts`; `test/streams/stream-declarations.unit.test.ts`
+ * holds the Prisma model to its columns.
+ */
+export interface LedgerDeclaration<C extends Columns> {
+  readonly name: string;
+  readonly title: string;
+  readonly endpoint: StreamEndpoint;
+  readonly columns: C;
+  /** The table, keyed by (account_id, the id field's column). */
+  readonly table: string;
+  /** The record's id (its natural key within the account, and the paging cursor). */
+  readonly id: keyof C & string;
+  /** The time field windows are read by. */
+  readonly time: keyof C & string;
+  readonly paging: PagingStrategy;
+  readonly scope?: ScopeDeclaration;
+  readonly horizon?: StreamHorizon;
+  /** The wallet the records move, for reconciliation's replay and transfer pairing (and the tax files). */
+  readonly wallet?: WalletFacts;
+}
+
+/** A record with the scope it was read under (the record itself does not carry it); '' when the history has none. */
+export interface ScopedRecord<R> {
+  scope: string;
+  record: R;
+}
+
+export type LedgerDefinition<C extends Columns> = StreamDefinition<ScopedRecord<RecordOf<C>>> & {
+  readonly responseSchema: z.ZodType<RecordOf<C>[], unknown>;
+};
+
+/** The stream definition a ledger declaration implies. */
+export function declareLedger<C extends Columns>(
+  declaration: LedgerDeclaration<C> & { wallet: WalletFacts },
+): LedgerDefinition<C> & { wallet: WalletFacts };
+export function declareLedger<C extends Columns>(declaration: LedgerDeclaration<C>): LedgerDefinition<C>;
+export function declareLedger<C extends Columns>(declaration: LedgerDeclaration<C>): LedgerDefinition<C> {
+  const { name, endpoint, columns, scope } = declaration;
+  const responseSchema = pageList(itemSchema(columns));
+  const table = scopedTable(
+    tableOf(columns, { table: declaration.table, key: ['account_id', col(declaration.id)] }),
+    scope,
+  );
+  const idColumn = col(declaration.id);
+  const tsColumn = col(declaration.time);
+  const scopeSql = scope ? `${scope.column.name}::text` : `''`;
+  const scopeFilter = scope ? `AND ${scope.column.name} = $4::text::${scope.column.paramType}` : '';
+
+  function col(field: keyof C & string): string {
+    return columns[field]!.column;
+  }
+
+  return {
+    name,
+    title: declaration.title,
+    endpoint,
+    scopes: scope ? scope.values : [''],
+    ...(declaration.horizon ? { horizon: declaration.horizon } : {}),
+    changesAfterTheFact: false,
+    columns,
+    ...(scope ? { scopeColumn: scope.column } : {}),
+    table,
+    answer: { schema: responseSchema, shape: 'array' },
+    responseSchema,
+    ...(declaration.wallet ? { wallet: declaration.wallet } : {}),
+    eligible: ALWAYS_ELIGIBLE,
+    lookbackMs: (settings) => settings.lookbackMs,
+    pages(client, window, scopeValue, resumeFrom) {
+      if (scope && !scope.values.includes(scopeValue)) {
+        // Scopes come from the declaration through the coverage ledger; anything else is a corrupt row.
+        throw new Error(`${name} scope ${JSON.stringify(scopeValue)} is not a ${scope.param}`);
+      }
+      const query = scope ? { [scope.param]: scopeValue } : {};
+      return pageByIdLessThan(client, endpoint, responseSchema, window, query, resumeFrom, {
+        idOf: (record) => (record as Record<string, string>)[declaration.id]!,
+        wrap: (record) => ({ scope: scopeValue, record }),
+      });
+    },
+    keyOf: (record) => (record.record as Record<string, string>)[declaration.id]!,
+    storedKeysQuery: (accountId, scopeValue, window) => ({
+      text: `SELECT ${idColumn} AS key FROM ${declaration.table}
+              WHERE account_id = $1 ${scopeFilter}
+                AND ${tsColumn} >= ${msParam(2)} AND ${tsColumn} < ${msParam(3)}`,
+      values: [accountId, String(window.start), String(window.end), ...(scope ? [scopeValue] : [])],
+    }),
+    crowdedInstantsQuery: (accountId, atLeast, since = 0) => ({
+      text: `SELECT ${scopeSql} AS scope, ${toMs(tsColumn)} AS ts, count(*) AS stored FROM ${declaration.table}
+              WHERE account_id = $1 AND ${tsColumn} >= ${msParam(3)}
+              GROUP BY ${scope ? `${scope.column.name}, ` : ''}${tsColumn} HAVING count(*) >= $2`,
+      values: [accountId, atLeast, String(since)],
+    }),
+    runningBalance: false,
+  };
+}
+
+/** The scope stored beside the record's own columns, after `account_id` (as positions and futures-ledger do). */
+function scopedTable<R>(table: TableSpec<R>, scope: ScopeDeclaration | undefined): TableSpec<ScopedRecord<R>> {
+  if (!scope) {
+    return { ...table, toRow: (scoped, accountId) => table.toRow(scoped.record, accountId) };
+  }
+  return {
+    ...table,
+    columns: [table.columns[0]!, scope.column, ...table.columns.slice(1)],
+    toRow(scoped, accountId) {
+      const [account, ...rest] = table.toRow(scoped.record, accountId);
+      return [account, scoped.scope, ...rest];
+    },
+  };
+}
+
+/** The `time-windows-id-less-than` pager: one window, newest to oldest, idLessThan = the last record's id. */
+function pageByIdLessThan<R, S>(
+  client: ExchangeClient,
+  endpoint: StreamEndpoint,
+  schema: z.ZodType<R[], unknown>,
+  window: TimeWindow,
+  query: Record<string, string>,
+  resumeFrom: string | null,
+  records: { idOf: (record: R) => string; wrap: (record: R) => S },
+) {
+  const request = endpoint.request(() => client.now());
+  return pageWindow<S>(
+    endpoint.name,
+    async (cursor) => {
+      const list: R[] = await client.call(endpoint, request, schema, {
+        ...query,
+        ...exchangeBounds(window),
+        limit: endpoint.pageLimit,
+        idLessThan: cursor ?? undefined,
+      });
+      const last = list.at(-1);
+      return { items: list.map(records.wrap), next: last === undefined ? null : records.idOf(last) };
+    },
+    resumeFrom,
+    'decreasing-id',
+    pageCap(window, endpoint.pageLimit),
+  );
+}

@@ -1,0 +1,32 @@
+import { declareLedger } from '../kit/ledger-declaration.ts';
+import { marginLedgerColumns } from './columns.ts';
+import { MARGIN_TYPES, marginRecordEndpoint } from './endpoint.ts';
+import { MARGIN_TAX_TREATMENT } from './tax-types.ts';
+
+/**
+ * The margin account's finance records (docs/exchange-api.md §5.8): windowed by ts on a 30-day
+ * grid, paged by idLessThan, read once per marginType. Each record carries the coin's balance in
+ * its margin account after it (`total`): each wallet (marginType, coin) replays to it.
+ */
+export const marginLedger = declareLedger({
+  name: 'margin-ledger',
+  title: 'Margin ledger',
+  endpoint: marginRecordEndpoint,
+  columns: marginLedgerColumns,
+  table: 'margin_ledger_record',
+  id: 'id',
+  time: 'ts',
+  paging: { kind: 'time-windows-id-less-than' },
+  scope: { param: 'marginType', values: MARGIN_TYPES, column: { name: 'margin_type', paramType: 'text' } },
+  wallet: {
+    label: 'margin',
+    coin: 'coin',
+    type: 'margin_tax_type',
+    change: 'amount + fee',
+    runningTotal: 'total',
+    transferIn: 'transfer_in',
+    transferOut: 'transfer_out',
+    treatments: MARGIN_TAX_TREATMENT,
+    reviewed: ['review'],
+  },
+});
