@@ -7,7 +7,7 @@ import { coveredRanges } from '../../src/ingest/coverage/window-store.ts';
 import { listShapeDrift } from '../../src/ingest/shape-drift-store.ts';
 import type { FaultConfig } from '../../src/simulator/index.ts';
 import { pageHistoryPositions } from '../../src/streams/positions/pager.ts';
-import type { Stream } from '../../src/streams/registry.ts';
+import { type Stream, STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
 import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 import { pageSpotRecords } from '../../src/streams/spot/pager.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
@@ -20,12 +20,11 @@ import { usePipeline } from '../helpers/pipeline.ts';
  */
 
 const DAY = 86_400_000;
-const PATHS = {
-  spot: '/api/v2/tax/spot-record',
-  positions: '/api/v2/mix/position/history-position',
-  transfers: '/api/v3/broker/all-sub-deposit-withdrawal',
-  'futures-ledger': '/api/v2/tax/future-record',
-} as const;
+/** Each stream's path, as its declaration has it. */
+const PATHS = Object.fromEntries(STREAMS.map((s) => [s, STREAM_DEFINITIONS[s].endpoint.path])) as Record<
+  Stream,
+  string
+>;
 const TABLES = {
   spot: 'spot_record',
   'futures-ledger': 'futures_ledger_record',
