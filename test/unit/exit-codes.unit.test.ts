@@ -50,8 +50,9 @@ describe('exit codes', () => {
     expect(exitCodeFor(error)).toBe(code);
   });
 
-  it('keeps a failed backfill (1) apart from an unreachable exchange (3) and bad input (2)', () => {
-    expect(new Set([EXIT.failed, EXIT.badInput, EXIT.unreachable]).size).toBe(3);
-    expect(EXIT).toEqual({ done: 0, failed: 1, badInput: 2, unreachable: 3 });
+  it('keeps a failed backfill (1) apart from an unreachable exchange (3), bad input (2) and an interruption (130)', () => {
+    expect(new Set([EXIT.failed, EXIT.badInput, EXIT.unreachable, EXIT.interrupted]).size).toBe(4);
+    // 130 is what a shell reports for a process SIGINT ended (128 + 2), so wrappers read it as such.
+    expect(EXIT).toEqual({ done: 0, failed: 1, badInput: 2, unreachable: 3, interrupted: 130 });
   });
 });
