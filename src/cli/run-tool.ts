@@ -1,9 +1,9 @@
 import { type Config, DEMO_SETTINGS_FILE, demoSettingsApplied, getConfig } from '../config/config.ts';
 import { LedgerlineError } from '../errors/index.ts';
+import { printable } from '../vocabulary/printable-text.ts';
 import { checkServices, type Store } from './check-services.ts';
 import { explainDatabaseFailure } from './database-failure.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
-import { printable } from '../vocabulary/printable-text.ts';
 
 export interface ToolOptions {
   /**

@@ -1,12 +1,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
+import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
-import { createRuntime } from '../../jobs/composition/create-runtime.ts';
 import { createMetricsRegistry } from '../../src/app/observability/scrape-metrics.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';

@@ -3,10 +3,10 @@ import type { AddressInfo, Socket } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Runtime } from '../../jobs/runtime.ts';
 import { createRuntime, scaledBudgets } from '../../jobs/composition/create-runtime.ts';
-import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
 import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
+import type { Runtime } from '../../jobs/runtime.ts';
+import { startBackfill, type StartedBackfill } from '../../src/app/services/backfill.ts';
 import { watchWindows, WindowsFailedError } from '../../src/cli/watch-windows.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { streamStatuses } from '../../src/ingest/coverage/stream-status.ts';

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
+import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
-import { createRuntime } from '../../jobs/composition/create-runtime.ts';
 import { alertOnRuns } from '../../src/app/observability/alert-on-runs.ts';
 import type { Alert, AlertSender } from '../../src/app/observability/alert-sender.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { RateBudget } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';

@@ -2,13 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { createRuntime } from '../../jobs/composition/create-runtime.ts';
+import { startWorkers } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import { CLAIM_TTL_MS } from '../../jobs/reconcile/detached-runs.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
-import { createRuntime } from '../../jobs/composition/create-runtime.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { startWorkers } from '../../jobs/composition/workers.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { RateBudget } from '../../src/exchange/index.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';

@@ -8,9 +8,9 @@ import { exportCovered } from '../../export/export-covered.ts';
 import { parseExportRequest } from '../../export/export-request.ts';
 import { parsePeriod } from '../../export/period.ts';
 import { reportByName, REPORTS } from '../../export/reports/index.ts';
+import { printable } from '../../vocabulary/printable-text.ts';
 import { printJson } from '../plain-table.ts';
 import { runTool } from '../run-tool.ts';
-import { printable } from '../../vocabulary/printable-text.ts';
 
 interface ExportOptions {
   report?: string;
