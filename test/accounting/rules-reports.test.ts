@@ -71,7 +71,8 @@ async function exportRows(
   valuation?: string,
   coin?: string,
 ) {
-  const request = parseExportRequest({ report, accountId, from, to, tz: 'UTC', method, valuation, coin });
+  // No zone: UTC, but a filing summary's own (London, Berlin), where its tax years run whole.
+  const request = parseExportRequest({ report, accountId, from, to, method, valuation, coin });
   const sink = new PassThrough();
   const chunks: Buffer[] = [];
   sink.on('data', (c: Buffer) => chunks.push(c));
@@ -260,9 +261,26 @@ describe('--method uk: HMRC share matching, in pounds through a USDT->GBP series
     }
     expect(result.rowCount).toBe(rows.length);
     const summary = await exportRows('realized-gains-summary', uk, 'uk', '2024-04-06', '2025-04-05', undefined, 'SOL');
-    expect(summary.rows.at(-1)).toEqual([
+    const named = [
+      'level',
+      'tax_year',
+      'complete',
+      'coin',
+      'disposals',
+      'proceeds',
+      'allowable_costs',
+      'gains',
+      'losses',
+      'net_gain',
+      'unpriced_disposals',
+      'method',
+      'currency',
+    ];
+    const total = summary.rows.find((r) => r[summary.column('level')] === 'total')!;
+    expect(named.map((c) => total[summary.column(c)])).toEqual([
       'total',
       '2024-25',
+      'true',
       '',
       '3',
       '1120',
