@@ -130,7 +130,8 @@ beforeAll(async () => {
   ]);
   await withClient(db.url, async (c) => {
     await importPrices(c, series('EUR', '0.5', '2022-01-01', '2024-12-31'));
-    await importPrices(c, series('GBP', '0.8', '2024-06-01', '2024-12-31', ['2024-09-18', '2024-09-19']));
+    // No rate for 18 to 20 September: the sale on the 20th finds only the 17th's, 58 hours old.
+    await importPrices(c, series('GBP', '0.8', '2024-06-01', '2024-12-31', ['2024-09-18', '2024-09-19', '2024-09-20']));
   });
 });
 
