@@ -7,9 +7,17 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { importPrices } from '../../src/accounting/prices/import-prices.ts';
+import { exportCovered } from '../../src/export/export-covered.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
-import { insertAccount, insertFuturesLedger, insertSpot, parseCsv, withClient } from '../export/seed.ts';
+import {
+  insertAccount,
+  insertCoverage,
+  insertFuturesLedger,
+  insertSpot,
+  parseCsv,
+  withClient,
+} from '../export/seed.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { independentSa108 } from './independent-filing-figures.ts';
 
@@ -289,5 +297,53 @@ describe('futures results per tax year and margin coin, from the futures ledger'
     // Not in the private sales' figures.
     const total = s.rows.find((r) => r[s.col('level')] === 'total')!;
     expect(total[s.col('taxable_gain')]).toBe('1100.4');
+  });
+});
+
+describe('futures-pnl and futures-summary read the futures ledger: a year’s file is whole', () => {
+  it('a tax year with the futures ledger synced (and no closed positions read) is no _PARTIAL file, its totals the year’s records', async () => {
+    // history-position keeps 3 months (docs/exchange-api.md); the futures ledger the whole year (§5.7).
+    await insertCoverage(db.url, uk, '2024-01-01T00:00:00Z', '2025-06-01T00:00:00Z', ['futures-ledger']);
+    const out = await mkdtemp(path.join(tmpdir(), 'futures-year-'));
+    try {
+      for (const report of ['futures-pnl', 'futures-summary']) {
+        const request = parseExportRequest({
+          report,
+          accountId: uk,
+          from: '2024-04-06',
+          to: '2025-04-05',
+          tz: 'Europe/London',
+        });
+        const file = await exportCovered({
+          databaseUrl: db.url,
+          exportDir: out,
+          request,
+          account: { id: uk, name: 'filing' },
+          partial: 'mark',
+        });
+        expect([file.gap, file.manifest.partial, file.csvPath.includes('_PARTIAL')]).toEqual([undefined, false, false]);
+        const [header, ...rows] = parseCsv(await readFile(file.csvPath, 'utf8'));
+        const col = (name: string) => header!.indexOf(name);
+        if (report === 'futures-pnl') {
+          // The close at 00:30 on 6 April (London) and the funding of September; not the open of 1 April, not the transfer.
+          expect(rows.map((r) => [r[col('record_id')], r[col('category')]])).toEqual([
+            ['futures:f2', 'realized-pnl'],
+            ['futures:f3', 'funding'],
+          ]);
+        } else {
+          const total = rows.find((r) => r[col('level')] === 'margin_coin_total')!;
+          expect(['margin_coin', 'closes', 'pnl', 'fees', 'funding', 'net'].map((c) => total[col(c)])).toEqual([
+            'USDT',
+            '1',
+            '50.5',
+            '-1.25',
+            '-0.3',
+            '48.95',
+          ]);
+        }
+      }
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
   });
 });
