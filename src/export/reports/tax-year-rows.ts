@@ -1,6 +1,6 @@
 import { plain } from '../../accounting/lots/lot-arithmetic.ts';
 import { REVIEW_PREFIX } from '../report-definition.ts';
-import { futuresNet,type FuturesResult } from './futures-results.ts';
+import { futuresNet, type FuturesResult } from './futures-results.ts';
 
 /** The note of every row of a tax year the period holds only part of: its figures are not the year's. */
 export const PART_YEAR_NOTE = 'part of the tax year only: not the year’s figures, no Freigrenze or filing decision';
