@@ -199,8 +199,10 @@ describe('whole tax years (uk: 6 April to 5 April, London; de: the calendar year
   });
 
   it('a year reaching the Freigrenze only with parts beyond the holdings at cost 0 is undecided, flagged and says so', async () => {
-    // EStG section 23 (3) sentence 5: taxable 1,100.40 reaches EUR 1,000 only with the SOL sold
-    // beyond the holdings (gain 600 at cost 0); without it 500.40. Its cost is unknown: no decision.
+    // EStG section 23 (3) sentence 5: taxable 1,100.15 reaches EUR 1,000 only with the SOL sold
+    // beyond the holdings (gain 600 at cost 0); without it 500.15. Its cost is unknown: no decision.
+    // (1,100.40 of spot sales less 0.25: the futures loss and fee paid in USDT dispose of 20.5 USDT
+    // from its pool, proceeds 10 for cost 10.25: pools follow the futures wallet.)
     const s = await exportSummary(de, 'de', '2024-01-01', '2024-12-31');
     expect(s.manifest.complete).toBe(true);
     const total = s.rows.find((r) => r[s.col('level')] === 'total')!;
@@ -208,13 +210,15 @@ describe('whole tax years (uk: 6 April to 5 April, London; de: the calendar year
       s.pick(total, [
         'complete',
         'taxable_gain',
-        'beyond_holdings_matches',
-        'beyond_holdings_gain',
+        'beyond_holdings_quantity',
+        'beyond_holdings_proceeds',
         'below_freigrenze',
         'taxable_amount',
       ]),
-    ).toEqual(['true', '1100.4', '1', '600', 'undecided', '']);
-    expect(total[s.col('note')]).toContain('without them 500.4');
+    ).toEqual(['true', '1100.15', '', '600', 'undecided', '']);
+    const sol = s.rows.find((r) => r[s.col('level')] === 'coin' && r[s.col('coin')] === 'SOL')!;
+    expect(s.pick(sol, ['beyond_holdings_quantity', 'beyond_holdings_proceeds'])).toEqual(['1', '600']);
+    expect(total[s.col('note')]).toContain('without them 500.15');
     expect(s.manifest.review.values['freigrenze-depends-on-beyond-holdings']).toBe(1);
   });
 });
@@ -225,14 +229,11 @@ describe('filing figures in whole units', () => {
     expect(s.manifest.complete).toBe(true);
     const total = s.rows.find((r) => r[s.col('level')] === 'total')!;
     // Exact: proceeds 600.69 + 450.13 + 100.99; costs 400.10 + 600.15 + 0; gains 200.59 + 100.99; losses 150.02.
-    expect(s.pick(total, ['disposals', 'proceeds', 'allowable_costs', 'gains', 'losses', 'net_gain'])).toEqual([
-      '3',
-      '1151.81',
-      '1000.25',
-      '301.58',
-      '150.02',
-      '151.56',
-    ]);
+    // Two more disposals, unpriced (USDT has no GBP price here): the futures fees paid in USDT leave
+    // its pool (pools follow the futures wallet), in no sum.
+    expect(
+      s.pick(total, ['disposals', 'unpriced_disposals', 'proceeds', 'allowable_costs', 'gains', 'losses', 'net_gain']),
+    ).toEqual(['5', '2', '1151.81', '1000.25', '301.58', '150.02', '151.56']);
     const sa108 = s.rows.find((r) => r[s.col('level')] === 'sa108')!;
     expect(s.pick(sa108, ['tax_year', 'disposals', 'proceeds', 'allowable_costs', 'gains', 'losses'])).toEqual([
       '2024-25',
@@ -243,7 +244,9 @@ describe('filing figures in whole units', () => {
       '151',
     ]);
     expect(sa108[s.col('note')]).toContain('round down income and round up expenses');
-    expect(sa108[s.col('note')]).toContain('1 disposals beyond the holdings counted at cost 0');
+    expect(sa108[s.col('note')]).toContain('parts beyond the holdings (proceeds 100.99) counted at cost 0');
+    expect(sa108[s.col('note')]).toContain('2 unpriced disposals not in the figures');
+    expect(sa108[s.col('beyond_holdings_proceeds')]).toBe('100');
   });
 
   it('the SA108 figures equal an independent calculation (no src/ import) from realized-gains --method uk’s rows', async () => {
@@ -262,11 +265,12 @@ describe('filing figures in whole units', () => {
   it('Anlage SO figures for 2024 in whole euros: private sales (EStG section 23) and section 22 no. 3 income', async () => {
     const s = await exportSummary(de, 'de', '2024-01-01', '2024-12-31');
     const so = s.rows.find((r) => r[s.col('level')] === 'anlage-so')!;
-    // Taxable sales: proceeds 1,500.55 + 600 (down), cost 1,000.15 + 0 (up), gain 1,100.40 (down);
-    // interest 101.99 USDT at 0.5 = 50.995 (down).
+    // Taxable sales: proceeds 1,500.55 + 600 + 10 (down), cost 1,000.15 + 0 + 10.25 (up), gain
+    // 1,100.15 (down); the last, 20.5 USDT paying the futures loss and fee on 31 December (pools
+    // follow the futures wallet: a result paid is a disposal). Interest 101.99 USDT at 0.5 = 50.995 (down).
     expect(s.pick(so, ['taxable_proceeds', 'taxable_cost', 'taxable_gain', 'other_income'])).toEqual([
-      '2100',
-      '1001',
+      '2110',
+      '1011',
       '1100',
       '50',
     ]);
@@ -294,9 +298,10 @@ describe('futures results per tax year and margin coin, from the futures ledger'
       ['2024', 'USDT', '-20', '-0.5', '-20.5'],
     ]);
     expect(futures[0]![s.col('note')]).toContain('section 20');
-    // Not in the private sales' figures.
+    // Not in the private sales' figures: only the USDT paying them leaves its pool there, at market
+    // value (20 USDT for EUR 10, gain 0; the 0.5 fee with no proceeds, a loss of its cost 0.25).
     const total = s.rows.find((r) => r[s.col('level')] === 'total')!;
-    expect(total[s.col('taxable_gain')]).toBe('1100.4');
+    expect(total[s.col('taxable_gain')]).toBe('1100.15');
   });
 });
 

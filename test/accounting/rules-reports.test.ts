@@ -289,6 +289,11 @@ describe('--method uk: HMRC share matching, in pounds through a USDT->GBP series
       'unpriced_disposals',
       'method',
       'currency',
+      'unknown_cost_quantity',
+      'unknown_cost_proceeds',
+      'beyond_holdings_quantity',
+      'beyond_holdings_proceeds',
+      'withdrawn_beyond_holdings',
     ];
     const total = summary.rows.find((r) => r[summary.column('level')] === 'total')!;
     expect(named.map((c) => total[summary.column(c)])).toEqual([

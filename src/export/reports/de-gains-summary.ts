@@ -20,7 +20,7 @@ import {
 } from './review-counts.ts';
 import { futuresRowCells, PART_YEAR_NOTE, partYearFlag } from './tax-year-rows.ts';
 
-interface Totals {
+export interface DeYearTotals {
   /** Proceeds and cost of the taxable sales (held one year or less): Anlage SO's Veräußerungspreis, Anschaffungskosten. */
   taxableProceeds: Decimal;
   taxableCost: Decimal;
@@ -41,7 +41,7 @@ interface Totals {
   unpricedIncome: number;
 }
 
-const empty = (): Totals => ({
+const empty = (): DeYearTotals => ({
   taxableProceeds: ZERO,
   taxableCost: ZERO,
   taxable: ZERO,
@@ -53,7 +53,7 @@ const empty = (): Totals => ({
   unpricedIncome: 0,
 });
 
-function sum(into: Totals, t: Totals): void {
+function sum(into: DeYearTotals, t: DeYearTotals): void {
   into.taxableProceeds = plus(into.taxableProceeds, t.taxableProceeds);
   into.taxableCost = plus(into.taxableCost, t.taxableCost);
   into.taxable = plus(into.taxable, t.taxable);
@@ -111,7 +111,7 @@ export const FREIGRENZE_DEPENDS_ON_UNKNOWN_COST = `${REVIEW_PREFIX}freigrenze-de
  *   any loss, so a year is under the limit whatever their cost only if it is under it with their
  *   proceeds added; a year reaching the limit without them may fall under it with them.
  */
-export function decideFreigrenze(year: number, complete: boolean, t: Totals): FreigrenzeDecision {
+export function decideFreigrenze(year: number, complete: boolean, t: DeYearTotals): FreigrenzeDecision {
   const limit = privateSalesFreigrenze(year);
   if (!complete) return { below: 'undecided', taxableAmount: null, note: PART_YEAR_NOTE, flag: null };
   const below = belowFreigrenze(t.taxable, limit);
@@ -147,7 +147,7 @@ export function decideFreigrenze(year: number, complete: boolean, t: Totals): Fr
   return { below: below ? 'yes' : 'no', taxableAmount: below ? ZERO : t.taxable, note: null, flag: null };
 }
 
-function gainsCells(t: Totals, perCoin: boolean): (string | null)[] {
+function gainsCells(t: DeYearTotals, perCoin: boolean): (string | null)[] {
   return [
     String(t.matches),
     plain(t.taxableProceeds),
@@ -159,7 +159,7 @@ function gainsCells(t: Totals, perCoin: boolean): (string | null)[] {
   ];
 }
 
-function coinRow(year: TaxYear, coin: string, t: Totals, currency: string): ReportRow {
+function coinRow(year: TaxYear, coin: string, t: DeYearTotals, currency: string): ReportRow {
   return {
     cells: [
       'coin',
@@ -180,7 +180,7 @@ function coinRow(year: TaxYear, coin: string, t: Totals, currency: string): Repo
   };
 }
 
-function totalRow(year: TaxYear, t: Totals, currency: string): ReportRow {
+function totalRow(year: TaxYear, t: DeYearTotals, currency: string): ReportRow {
   const limit = privateSalesFreigrenze(Number(year.label));
   const decision = decideFreigrenze(Number(year.label), year.complete, t);
   return {
@@ -208,7 +208,7 @@ function totalRow(year: TaxYear, t: Totals, currency: string): ReportRow {
  * or Verlust; section 23 EStG) and the other income of section 22 no. 3 EStG, in whole euros
  * (filing-rounding.ts). The tax-free sales (held over a year) belong on no line.
  */
-function anlageSoRow(year: TaxYear, t: Totals, currency: string): ReportRow {
+function anlageSoRow(year: TaxYear, t: DeYearTotals, currency: string): ReportRow {
   const caveats = [
     ...(year.complete ? [] : [PART_YEAR_NOTE]),
     ...(t.unpriced > 0 ? [`${t.unpriced} unpriced matches not in the figures`] : []),
@@ -282,8 +282,8 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
     async *rows(params, db) {
       const settings = lotSettings(params);
       const years = taxYearsOf('de', params.period.start.getTime(), params.period.end.getTime());
-      const byYear = new Map<string, Map<string, Totals>>(years.map((y) => [y.label, new Map()]));
-      const income = new Map<string, Totals>(years.map((y) => [y.label, empty()]));
+      const byYear = new Map<string, Map<string, DeYearTotals>>(years.map((y) => [y.label, new Map()]));
+      const income = new Map<string, DeYearTotals>(years.map((y) => [y.label, empty()]));
       for await (const event of gainsEvents(params, db, settings, openBook)) {
         if (event.kind === 'income') {
           if (params.coin !== undefined && event.coin !== params.coin) continue;
