@@ -12,9 +12,14 @@ import { emptyReviewCounts } from '../../src/export/reports/review-counts.ts';
 /** A 2024 year (EUR 1,000 Freigrenze, EStG section 23 (3) sentence 5) with a taxable gain and review counts. */
 function year(taxable: string, review: Partial<Record<'beyond' | 'unknown', [string, string]>> = {}): DeYearTotals {
   const counts = emptyReviewCounts();
-  if (review.beyond) [counts.beyondQuantity, counts.beyondProceeds] = review.beyond.map((v) => new Decimal(v));
-  if (review.unknown)
-    [counts.unknownCostQuantity, counts.unknownCostProceeds] = review.unknown.map((v) => new Decimal(v));
+  if (review.beyond) {
+    counts.beyondQuantity = new Decimal(review.beyond[0]);
+    counts.beyondProceeds = new Decimal(review.beyond[1]);
+  }
+  if (review.unknown) {
+    counts.unknownCostQuantity = new Decimal(review.unknown[0]);
+    counts.unknownCostProceeds = new Decimal(review.unknown[1]);
+  }
   const zero = new Decimal(0);
   return {
     taxableProceeds: zero,
