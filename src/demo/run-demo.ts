@@ -129,7 +129,8 @@ export async function runDemo(
     );
     const fiat = await loadSyntheticFiat(runtime.pool, config.exportDir, DateTime.fromMillis(from).toUTC(), day);
     log(
-      `fiat: ${fiat.rows} daily USDT->GBP and USDT->EUR closes imported from ${path.relative(process.cwd(), fiat.file)} ` +
+      `fiat: ${fiat.rows} daily USDT->GBP (London dates) and USDT->EUR (Berlin dates) rates imported from ` +
+        `${fiat.files.map((f) => path.relative(process.cwd(), f)).join(' and ')} ` +
         `(SYNTHETIC, source ${SYNTHETIC_FIAT_SOURCE}: stands in for a downloaded series)`,
     );
     phase('prices');

@@ -4,13 +4,14 @@ import {
   isRulesMethod,
   parseGainsMethod,
 } from '../accounting/gains/gains-method.ts';
+import { TAX_YEAR_ZONE } from '../accounting/gains/tax-years.ts';
 import { DEFAULT_LONG_TERM_DAYS } from '../accounting/lots/lot-method.ts';
 import { coinCode } from '../accounting/prices/price-point.ts';
 import { ValidationError } from '../errors/index.ts';
 import { REPORT_NAMES, type ReportName } from '../vocabulary/report-names.ts';
 import { parsePeriod, type Period } from './period.ts';
 import type { ReportParams } from './report-definition.ts';
-import { reportByName } from './reports/index.ts';
+import { reportByName, reportFor } from './reports/index.ts';
 
 /** A fully validated export: which report, which account, which period, which options. */
 export interface ExportRequest {
@@ -73,7 +74,13 @@ export function parseExportRequest(input: ExportRequestInput): ExportRequest {
   if (!input.accountId || !isUuid(input.accountId)) {
     throw new ValidationError('accountId', 'must be an account id (uuid)', input.accountId);
   }
-  const period = parsePeriod(input);
+  const lots = report.accepts.lots === true;
+  const method = lots ? parseGainsMethod(input.method) : undefined;
+  // A filing summary walks its method's tax years, whose days are London's or Berlin's: with no
+  // zone asked for, its dates are read there, so 2024-04-06..2025-04-05 is a whole tax year.
+  const taxYears = isRulesMethod(method) ? reportFor(report.name, method).taxYears : undefined;
+  const tz = input.tz === undefined || input.tz.trim() === '' ? taxYears && TAX_YEAR_ZONE[taxYears] : input.tz;
+  const period = parsePeriod({ from: input.from, to: input.to, tz });
   // The exchange's coin symbols are upper case: `btc` means BTC, not an empty report.
   const coin = input.coin?.trim().toUpperCase() || undefined;
   if (coin !== undefined && !COIN.test(coin)) {
@@ -86,7 +93,6 @@ export function parseExportRequest(input: ExportRequestInput): ExportRequest {
   if (input.includePending && !report.accepts.includePending) {
     throw new ValidationError('pending', `applies only to broker-transfers, not to ${report.name}`);
   }
-  const lots = report.accepts.lots === true;
   if (!lots) {
     for (const name of ['method', 'longTermDays'] as const) {
       if (input[name] !== undefined && input[name].trim() !== '') {
@@ -97,7 +103,6 @@ export function parseExportRequest(input: ExportRequestInput): ExportRequest {
       }
     }
   }
-  const method = lots ? parseGainsMethod(input.method) : undefined;
   return Object.freeze({
     report: report.name as ReportName,
     accountId: input.accountId.toLowerCase(),

@@ -98,6 +98,7 @@ export async function exportToFile(options: {
         ? (request.valuationCurrency ?? options.valuation?.currency ?? DEFAULT_VALUATION_CURRENCY)
         : undefined,
       account: options.account,
+      taxYears: report.taxYears,
       file: path.basename(csvPath),
       unpairedFile: unpaired ? path.basename(unpairedPath) : null,
       coverage: options.coverage ?? null,

@@ -1,5 +1,6 @@
 import type { OpeningBalances } from '../accounting/balances/opening-balances.ts';
-import { RULES_VERSION } from '../accounting/gains/gains-method.ts';
+import { RULES_VERSION, type RulesMethod } from '../accounting/gains/gains-method.ts';
+import { wholeTaxYears } from '../accounting/gains/tax-years.ts';
 import type { ExportCoverage } from './export-coverage.ts';
 import type { ExportRequest } from './export-request.ts';
 import type { StreamResult, UnmappedSummary } from './stream-report.ts';
@@ -33,6 +34,11 @@ export interface ExportManifest {
   period: { start: string; end: string };
   /** True when the streams the report reads do not cover the whole period (exported with --allow-partial). */
   partial: boolean;
+  /**
+   * Filing summaries only (realized-gains-summary under uk, de): whether the period holds whole
+   * tax years only; false: its figures are part of a year, and no Freigrenze is decided.
+   */
+  complete?: boolean;
   /** Per stream (and scope): the covered ranges of the period, its gaps, and the data's "as of"; null when not checked. */
   coverage: ExportCoverage | null;
   file: string;
@@ -66,6 +72,8 @@ export function buildManifest(input: {
   /** The reports that value coins: the currency they were valued in. */
   valuationCurrency?: string | undefined;
   account: { id: string; name: string };
+  /** The filing summaries' tax years (report-definition `taxYears`): the manifest states `complete`. */
+  taxYears?: RulesMethod | undefined;
   file: string;
   unpairedFile: string | null;
   coverage: ExportCoverage | null;
@@ -90,6 +98,11 @@ export function buildManifest(input: {
     dateZone: input.dateZone ?? null,
     period: { start: request.period.start.toISOString(), end: request.period.end.toISOString() },
     partial: input.coverage ? !input.coverage.complete : false,
+    ...(input.taxYears !== undefined
+      ? {
+          complete: wholeTaxYears(input.taxYears, request.period.start.getTime(), request.period.end.getTime()),
+        }
+      : {}),
     coverage: input.coverage,
     file: input.file,
     columns: input.columns,

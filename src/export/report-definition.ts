@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import type { GainsMethod } from '../accounting/gains/gains-method.ts';
+import type { GainsMethod, RulesMethod } from '../accounting/gains/gains-method.ts';
 import type { Stream } from '../streams/registry.ts';
 import type { CellKind } from './neutralize.ts';
 import type { Period } from './period.ts';
@@ -65,6 +65,11 @@ interface ReportBase {
    * so a tool given only this period can reconcile (the tax-tool files and the spot ledger).
    */
   readonly statesOpeningBalances?: true;
+  /**
+   * A filing summary that walks this method's tax years (tax-years.ts): its manifest states
+   * `complete`, whether the period holds whole tax years only.
+   */
+  readonly taxYears?: RulesMethod;
   /** Which optional parameters the report understands. */
   readonly accepts: {
     readonly coin: boolean;

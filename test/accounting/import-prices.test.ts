@@ -37,20 +37,38 @@ afterAll(async () => {
 });
 
 describe('importPrices', () => {
-  it('imports dates as the end of their UTC day and times as given, exactly, and re-imports idempotently', async () => {
+  it("imports dates as the start of their UTC day (that date's rate) and times as given, exactly, and re-imports idempotently", async () => {
     const file = `date,base,quote,price,source
 2026-01-31,btc,USD,104250.125,coingecko
 2026-02-01,EUR,USD,1.0385,ecb
 `;
-    expect(await importPrices(client, csv(file))).toEqual({ rows: 2, inserted: 2, updated: 0, unchanged: 0 });
+    expect(await importPrices(client, csv(file))).toEqual({
+      rows: 2,
+      points: 2,
+      inserted: 2,
+      updated: 0,
+      unchanged: 0,
+    });
     expect(await stored()).toEqual([
-      '2026-01-31T23:59:59.999Z BTC/USD 104250.125 coingecko',
-      '2026-02-01T23:59:59.999Z EUR/USD 1.0385 ecb',
+      '2026-01-31T00:00:00.000Z BTC/USD 104250.125 coingecko',
+      '2026-02-01T00:00:00.000Z EUR/USD 1.0385 ecb',
     ]);
-    expect(await importPrices(client, csv(file))).toEqual({ rows: 2, inserted: 0, updated: 0, unchanged: 2 });
+    expect(await importPrices(client, csv(file))).toEqual({
+      rows: 2,
+      points: 2,
+      inserted: 0,
+      updated: 0,
+      unchanged: 2,
+    });
     const changed = file.replace('1.0385', '1.0386');
-    expect(await importPrices(client, csv(changed))).toEqual({ rows: 2, inserted: 0, updated: 1, unchanged: 1 });
-    expect((await stored())[1]).toBe('2026-02-01T23:59:59.999Z EUR/USD 1.0386 ecb');
+    expect(await importPrices(client, csv(changed))).toEqual({
+      rows: 2,
+      points: 2,
+      inserted: 0,
+      updated: 1,
+      unchanged: 1,
+    });
+    expect((await stored())[1]).toBe('2026-02-01T00:00:00.000Z EUR/USD 1.0386 ecb');
   });
 
   it('takes time columns with an offset or in Unix ms, and --source for rows without one', async () => {

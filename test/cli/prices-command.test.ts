@@ -26,7 +26,7 @@ describe('ledgerline prices', () => {
     expect(first.stderr).toBe('');
     expect(first.stdout.trim()).toBe('2 rows: 2 imported, 0 updated, 0 unchanged');
     const again = await runCliLive(['prices', 'import', '--file', good, '--source', 'ecb', '--json'], env());
-    expect(JSON.parse(again.stdout)).toEqual({ rows: 2, inserted: 0, updated: 0, unchanged: 2 });
+    expect(JSON.parse(again.stdout)).toEqual({ rows: 2, points: 2, inserted: 0, updated: 0, unchanged: 2 });
 
     const bad = file(
       'bad.csv',
@@ -39,8 +39,8 @@ describe('ledgerline prices', () => {
     const listed = await runCliLive(['prices', 'list', '--base', 'eur', '--json'], env());
     expect(JSON.parse(listed.stdout)).toEqual({
       prices: [
-        { time: '2026-01-31T23:59:59.999Z', base: 'EUR', quote: 'USD', price: '1.0385', source: 'ecb', account: null },
-        { time: '2026-02-01T23:59:59.999Z', base: 'EUR', quote: 'USD', price: '1.04', source: 'ecb', account: null },
+        { time: '2026-01-31T00:00:00.000Z', base: 'EUR', quote: 'USD', price: '1.0385', source: 'ecb', account: null },
+        { time: '2026-02-01T00:00:00.000Z', base: 'EUR', quote: 'USD', price: '1.04', source: 'ecb', account: null },
       ],
     });
     const windowed = await runCliLive(['prices', 'list', '--from', '2026-02-01', '--to', '2026-02-02'], env());

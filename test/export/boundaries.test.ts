@@ -6,7 +6,7 @@ import { parseExportRequest, reportParams } from '../../src/export/export-reques
 import { reportByName } from '../../src/export/reports/index.ts';
 import { streamReport } from '../../src/export/stream-report.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { insertAccount, insertPositions, insertSpot, insertTransfers, parseCsv } from './seed.ts';
+import { insertAccount, insertFuturesLedger, insertSpot, insertTransfers, parseCsv } from './seed.ts';
 
 const db = useTestDatabase('exportbounds');
 
@@ -142,25 +142,33 @@ describe('formula injection', () => {
 
   it('neutralizes futures and transfer text fields too, including values kept from raw', async () => {
     const accountId = await insertAccount(db.url, 'inject-2');
-    await insertPositions(db.url, accountId, [
+    await insertFuturesLedger(db.url, accountId, [
       {
-        positionId: 'p1',
+        recordId: 'p1',
         symbol: '=EVIL',
         marginCoin: '@USDT',
-        holdSide: '=long',
-        pnl: '-12.5',
-        cTime: '2026-06-01T00:00:00Z',
-        uTime: '2026-06-02T00:00:00Z',
-        unmapped: ['holdSide'],
+        futureTaxType: '=CLOSE_LONG',
+        amount: '-12.5',
+        ts: Date.parse('2026-06-02T00:00:00Z'),
+        unmapped: ['symbol'],
       },
     ]);
     await insertTransfers(db.url, accountId, [
       { txId: '-5', coin: '=1', amount: '3.000', status: '+weird', ts: '2026-06-03T00:00:00Z', unmapped: ['status'] },
     ]);
     const pnl = await run({ report: 'futures-pnl', accountId, from: '2026-06-01', to: '2026-06-30' });
-    expect(pnl.rows[1]!.slice(0, 5)).toEqual(['position:p1', 'USDT-FUTURES', "'=EVIL", "'@USDT", "'=long"]);
-    expect(pnl.rows[1]![11]).toBe('-12.5');
-    expect(pnl.result.unmapped).toEqual({ rows: 1, values: { 'unmapped=holdSide': 1 } });
+    expect(pnl.rows[1]!.slice(0, 7)).toEqual([
+      'futures:p1',
+      'USDT-FUTURES',
+      "'=EVIL",
+      "'@USDT",
+      "'=CLOSE_LONG",
+      'unmapped',
+      'long',
+    ]);
+    // A type outside the documented list: its amount under `other`, flagged.
+    expect(pnl.rows[1]![10]).toBe('-12.5');
+    expect(pnl.result.unmapped).toEqual({ rows: 1, values: { 'futureTaxType==CLOSE_LONG': 1 } });
     const transfers = await run({ report: 'broker-transfers', accountId, from: '2026-06-01', to: '2026-06-30' });
     expect(transfers.rows[1]!.slice(0, 7)).toEqual([
       '1001',

@@ -6,15 +6,17 @@ import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { FUTURES_BOOKINGS } from '../../src/booking/futures-bookings.ts';
 import { bookingOf } from '../../src/booking/spot-bookings.ts';
 import { labelsOf } from '../../src/booking/tax-tool-labels.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { type ExportedFile, exportToFile } from '../../src/export/export-to-file.ts';
 import { COINTRACKING_TYPES } from '../../src/export/reports/cointracking.ts';
+import { FUTURES_WALLETS } from '../../src/simulator/data/futures-wallets.ts';
 import { FUTURES_MARKETS } from '../../src/simulator/data/markets.ts';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { insertAccount, insertSpot, insertTruth, parseCsv, type Truth, withClient } from './seed.ts';
+import { insertAccount, insertSpot, insertTruth, parseCsv, type Truth } from './seed.ts';
 
 /**
  * Acceptance 1: on the simulator's demo data, stored exactly as the exchange returns it, every
@@ -29,6 +31,8 @@ const ACCOUNT_NAME = 'demo-account';
 const UNKNOWN_TYPE = 'Quantum staking bonus';
 
 let truth: Truth;
+let futuresLedger: Array<Record<string, string>>;
+let futuresAccount: string;
 let accountId: string;
 let dir: string;
 
@@ -43,8 +47,14 @@ function within(from: string, to: string) {
   return (ms: string) => Number(ms) >= start && Number(ms) < end;
 }
 
-async function exportCsv(report: string, from: string, to: string, extra: { includePending?: boolean } = {}) {
-  const request = parseExportRequest({ report, accountId, from, to, tz: TZ, ...extra });
+async function exportCsv(
+  report: string,
+  from: string,
+  to: string,
+  extra: { includePending?: boolean; account?: string } = {},
+) {
+  const { account = accountId, ...rest } = extra;
+  const request = parseExportRequest({ report, accountId: account, from, to, tz: TZ, ...rest });
   const file: ExportedFile = await exportToFile({
     databaseUrl: db.url,
     request,
@@ -56,6 +66,7 @@ async function exportCsv(report: string, from: string, to: string, extra: { incl
 }
 
 beforeAll(async () => {
+  const productTypeOfCoin = new Map(FUTURES_WALLETS.map((w) => [w.marginCoin, w.productType]));
   const sim = await startSimulator({ scale: 'demo', now: NOW, seed: 42, rateLimits: { enabled: false } });
   try {
     truth = {
@@ -63,6 +74,9 @@ beforeAll(async () => {
       positions: sim.truth('positions').map((r) => ({ ...r })),
       transfers: sim.truth('transfers').map((r) => ({ ...r })),
     };
+    futuresLedger = sim
+      .truth('futures-ledger')
+      .map((r) => ({ ...r, productType: productTypeOfCoin.get(r.marginCoin!)! }));
   } finally {
     await sim.close();
   }
@@ -80,6 +94,9 @@ beforeAll(async () => {
   accountId = await insertAccount(db.url, ACCOUNT_NAME);
   const productType = new Map(FUTURES_MARKETS.map((m) => [m.symbol, m.productType]));
   await insertTruth(db.url, accountId, truth, (symbol) => productType.get(symbol)!);
+  // The futures ledger in an account of its own (the tax-tool files here are checked against spot alone).
+  futuresAccount = await insertAccount(db.url, 'futures-only');
+  await insertTruth(db.url, futuresAccount, { spot: [], positions: [], transfers: [], futuresLedger }, () => '');
   // Another account's records must never leak into this account's reports.
   const other = await insertAccount(db.url, 'other');
   await insertSpot(db.url, other, [
@@ -139,82 +156,76 @@ describe('reports on the demo data', () => {
     expect(manifest.unmapped).toEqual({ rows: 1, values: { [`spotTaxType=${UNKNOWN_TYPE}`]: 1 } });
   });
 
-  it('futures P&L: one row per position closed in the period, every field exact', async () => {
-    const { rows, manifest } = await exportCsv('futures-pnl', '2025-01-01', '2026-12-31');
-    const time = (r: Record<string, string>, lower: string, camel: string) => r[lower] ?? r[camel]!;
-    const productType = new Map(FUTURES_MARKETS.map((m) => [m.symbol, m.productType]));
-    const expected = truth.positions
-      .filter((r) => within('2025-01-01', '2026-12-31')(time(r, 'utime', 'uTime')))
-      .sort(
-        (a, b) =>
-          Number(time(a, 'utime', 'uTime')) - Number(time(b, 'utime', 'uTime')) ||
-          byteCompare(a.positionId!, b.positionId!),
-      )
-      .map((r) => [
-        `position:${r.positionId}`,
-        productType.get(r.symbol!),
-        r.symbol,
-        r.marginCoin,
-        r.holdSide,
-        r.posMode,
-        r.marginMode,
-        r.openAvgPrice,
-        r.closeAvgPrice,
-        r.openTotalPos,
-        r.closeTotalPos,
-        r.pnl,
-        r.openFee,
-        r.closeFee,
-        r.totalFunding,
-        r.netProfit,
-        isoUtc(time(r, 'ctime', 'cTime')),
-        isoUtc(time(r, 'utime', 'uTime')),
-        isoLocal(time(r, 'ctime', 'cTime')),
-        isoLocal(time(r, 'utime', 'uTime')),
-        '',
-      ]);
-    expect(rows).toEqual(expected);
-    expect(manifest.rowCount).toBe(truth.positions.length);
+  it('futures P&L: one row per futures result of the futures ledger (transfers left out), every amount exact, the whole period', async () => {
+    const { rows, manifest } = await exportCsv('futures-pnl', '2025-01-01', '2026-12-31', { account: futuresAccount });
+    const categories = FUTURES_BOOKINGS as Readonly<Record<string, string>>;
+    const ledger = futuresLedger;
+    const expected = ledger
+      .filter((r) => within('2025-01-01', '2026-12-31')(r.ts!) && categories[r.futureTaxType!] !== 'transfer')
+      .sort((a, b) => Number(a.ts) - Number(b.ts) || byteCompare(a.id!, b.id!))
+      .map((r) => {
+        const category = categories[r.futureTaxType!] ?? 'unmapped';
+        const amount = new Decimal(r.amount!);
+        const zero = new Decimal(0);
+        const pnl = category === 'realized-pnl' || category === 'liquidation' ? amount : zero;
+        const fees = new Decimal(r.fee!).plus(category === 'fee' ? amount : zero);
+        const funding = category === 'funding' ? amount : zero;
+        return [
+          `futures:${r.id}`,
+          r.marginCoin,
+          r.futureTaxType,
+          category,
+          pnl,
+          fees,
+          funding,
+          amount.plus(r.fee!),
+        ].map((v) => (v instanceof Decimal ? v.toFixed() : v));
+      });
+    expect(expected.length).toBeGreaterThan(1_000);
+    expect(manifest.rowCount).toBe(expected.length);
+    expect(manifest.partial).toBe(false);
+    expect(
+      rows.map((r) => [r[0], r[3], r[4], r[5], ...[r[7], r[8], r[9], r[11]].map((v) => new Decimal(v!).toFixed())]),
+    ).toEqual(expected);
+    // Every position's close is in the ledger, including those older than history-position's 3 months.
+    const closes = rows.filter((r) => r[5] === 'realized-pnl' || r[5] === 'liquidation');
+    expect(closes.length).toBe(
+      truth.positions.filter((r) => within('2025-01-01', '2026-12-31')(r.utime ?? r.uTime!)).length,
+    );
   });
 
-  it('futures summary: totals per symbol and margin coin equal the sums Postgres and decimal.js compute', async () => {
+  it('futures summary: totals per symbol and margin coin equal the exact sums of the futures-pnl rows', async () => {
     const from = '2025-01-01';
     const to = '2026-12-31';
-    const summary = await exportCsv('futures-summary', from, to);
-    const request = parseExportRequest({ report: 'futures-summary', accountId, from, to, tz: TZ });
-    const sql = await withClient(db.url, (c) =>
-      c.query<Record<string, string>>(
-        `SELECT margin_coin, symbol, count(*)::text AS n, sum(pnl)::text AS pnl, sum(open_fee)::text AS open_fee,
-                sum(close_fee)::text AS close_fee, sum(total_funding)::text AS funding, sum(net_profit)::text AS net
-         FROM futures_position WHERE account_id = $1 AND updated_time >= $2 AND updated_time < $3
-         GROUP BY margin_coin, symbol`,
-        [accountId, request.period.start, request.period.end],
-      ),
-    );
-    const symbolRows = summary.rows.filter((r) => r[0] === 'symbol');
-    expect(symbolRows).toHaveLength(sql.rows.length);
-    for (const s of sql.rows) {
-      const row = symbolRows.find((r) => r[1] === s.margin_coin && r[2] === s.symbol);
-      expect(row?.slice(3)).toEqual([s.n, s.pnl, s.open_fee, s.close_fee, s.funding, s.net]);
-    }
-    // Independently: the margin-coin totals are the exact decimal sums of the detailed P&L rows.
-    const detail = await exportCsv('futures-pnl', from, to);
+    const summary = await exportCsv('futures-summary', from, to, { account: futuresAccount });
+    const detail = await exportCsv('futures-pnl', from, to, { account: futuresAccount });
     const coins = new Set(detail.rows.map((r) => r[3]!));
     expect(summary.rows.filter((r) => r[0] === 'margin_coin_total').map((r) => r[1])).toEqual([...coins].sort());
-    for (const coin of coins) {
-      const mine = detail.rows.filter((r) => r[3] === coin);
-      const total = summary.rows.find((r) => r[0] === 'margin_coin_total' && r[1] === coin)!;
+    const check = (total: string[], mine: string[][]) => {
       expect(total[3]).toBe(String(mine.length));
+      expect(total[4]).toBe(String(mine.filter((r) => r[5] === 'realized-pnl' || r[5] === 'liquidation').length));
       for (const [column, index] of [
-        [4, 11],
-        [5, 12],
-        [6, 13],
-        [7, 14],
-        [8, 15],
+        [5, 7],
+        [6, 8],
+        [7, 9],
+        [8, 10],
+        [9, 11],
       ] as const) {
         const sum = mine.reduce((acc, r) => acc.plus(r[index]!), new Decimal(0));
-        expect(new Decimal(total[column]!).equals(sum), `${coin} column ${column}`).toBe(true);
+        expect(new Decimal(total[column]!).equals(sum), `${total[1]} ${total[2]} column ${column}`).toBe(true);
       }
+    };
+    for (const coin of coins) {
+      check(
+        summary.rows.find((r) => r[0] === 'margin_coin_total' && r[1] === coin)!,
+        detail.rows.filter((r) => r[3] === coin),
+      );
+    }
+    for (const row of summary.rows.filter((r) => r[0] === 'symbol')) {
+      check(
+        row,
+        detail.rows.filter((r) => r[3] === row[1] && r[2] === row[2]),
+      );
     }
   });
 

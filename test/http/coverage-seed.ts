@@ -1,7 +1,7 @@
 import { withClient } from '../export/seed.ts';
 
 export interface WindowSeed {
-  stream: 'positions' | 'spot' | 'transfers';
+  stream: 'positions' | 'spot' | 'transfers' | 'futures-ledger';
   scope?: string;
   start: string;
   end: string;

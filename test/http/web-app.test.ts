@@ -399,6 +399,14 @@ describe('exports', () => {
         end: `${daysAgo(170)}T00:00:00Z`,
         status: 'done',
       },
+      // The futures ledger (what futures-pnl reads) likewise, beyond its 366-day horizon.
+      {
+        stream: 'futures-ledger',
+        scope: 'USDT-FUTURES',
+        start: `${daysAgo(600)}T00:00:00Z`,
+        end: `${daysAgo(570)}T00:00:00Z`,
+        status: 'done',
+      },
     ]);
     const home = flat(await web.app.inject({ method: 'GET', url: '/', headers: { cookie } }));
     const section = home.slice(home.indexOf('<h3>horizon-gmbh</h3>'));
@@ -424,8 +432,8 @@ describe('exports', () => {
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       });
     // Wholly beyond the horizon: no advice to run a backfill, which could never read it.
-    const lost = flat(await ask(daysAgo(160), daysAgo(120)));
-    expect(lost).toContain('Futures positions (USDT-FUTURES): not read from');
+    const lost = flat(await ask(daysAgo(500), daysAgo(450)));
+    expect(lost).toContain('Futures ledger (USDT-FUTURES): not read from');
     expect(lost).toContain("beyond the exchange's horizon and cannot be read any more");
     expect(lost).not.toContain('Run a backfill');
     // Within the horizon: a backfill or the sync can still read it.

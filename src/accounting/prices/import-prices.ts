@@ -6,12 +6,15 @@ import { DateTime } from 'luxon';
 import type pg from 'pg';
 
 import { ValidationError } from '../../errors/index.ts';
+import { parseTimeZone } from '../../export/period.ts';
 import { parseInstant } from '../../ingest/time-arguments.ts';
 import { coinCode, priceValue, sourceName, TRADE_SOURCE } from './price-point.ts';
 
 export interface ImportPricesResult {
   /** Rows of the file (the header not counted). */
   readonly rows: number;
+  /** Points the rows stand for: one per row, one per day of its month for a monthly row. */
+  readonly points: number;
   /** Points new to the table. */
   readonly inserted: number;
   /** Points already there whose price the file changed. */
@@ -23,12 +26,28 @@ export interface ImportPricesResult {
 export interface ImportPricesOptions {
   /** The source of every row without a `source` column (or with it empty), e.g. `ecb`. */
   readonly source?: string | undefined;
+  /**
+   * Where a `date` starts: the zone whose calendar the rate belongs to (default UTC). A GBP series
+   * for `--method uk` is imported with Europe/London, a EUR series for `--method de` with
+   * Europe/Berlin, so a rate values the transactions of its London or Berlin date.
+   */
+  readonly zone?: string | undefined;
+  /**
+   * `daily` (default): a `date` row is that date's rate. `monthly`: the `date` column holds months
+   * (yyyy-MM, e.g. HMRC's monthly exchange rates) and each row is the rate of every day of its
+   * calendar month: stored as one point per day, so the lookup and its tolerance stay as they are.
+   */
+  readonly period?: PricePeriod | undefined;
 }
+
+export const PRICE_PERIODS = ['daily', 'monthly'] as const;
+export type PricePeriod = (typeof PRICE_PERIODS)[number];
 
 const COLUMNS = ['time', 'date', 'base', 'quote', 'price', 'source'] as const;
 const BATCH = 2_000;
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T.+(Z|[+-]\d{2}:?\d{2})$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const MONTH = /^\d{4}-\d{2}$/;
 
 /** A checked row, as staged. */
 interface StagedRow {
@@ -46,8 +65,9 @@ interface StagedRow {
  * Header required; columns (any order, names case-insensitive): `time` or `date` (exactly one),
  * `base`, `quote`, `price`, and `source` unless `options.source` is given (a row's own non-empty
  * source wins). `time` is an ISO-8601 date-time with Z or an offset, or Unix ms. `date` (yyyy-MM-dd)
- * is that UTC day's close, stamped at its last millisecond (23:59:59.999Z): the price is known only
- * at the end of the day, so a day's events are valued with the previous close, never a later one.
+ * is that date's rate in `options.zone` (default UTC), stamped at the date's first instant, so it
+ * values that date's transactions (HMRC and the BMF value a transaction at its day's rate);
+ * `--period monthly` takes months (yyyy-MM) and stores a month's rate for each of its days.
  * `price` is a plain positive decimal (1 base = price quote), kept exactly as written. `trade` is
  * not an import's source (it names the account's own fills).
  *
@@ -62,6 +82,10 @@ export async function importPrices(
   options: ImportPricesOptions = {},
 ): Promise<ImportPricesResult> {
   const defaultSource = options.source === undefined ? undefined : checkedSource('--source', options.source);
+  const calendar: Calendar = {
+    zone: parseTimeZone(options.zone, '--zone'),
+    period: parsePeriodOption(options.period),
+  };
   const input = typeof file === 'string' ? await openFile(file) : file;
   // Cell counts are checked per row below (naming the line); csv-parse would raise the same later, unhandled.
   const parser = parse({ bom: true, trim: true, skip_empty_lines: true, info: true, relax_column_count: true });
@@ -72,6 +96,7 @@ export async function importPrices(
   input.pipe(parser);
   let header: Header | undefined;
   let rows = 0;
+  let points = 0;
   let batch: StagedRow[] = [];
   await db.query('BEGIN');
   try {
@@ -85,9 +110,16 @@ export async function importPrices(
           header = readHeader(record.record, line, defaultSource);
           continue;
         }
-        batch.push(checkRow(header, record.record, line, defaultSource));
+        if (calendar.period === 'monthly' && header.index.date === undefined) {
+          throw new ValidationError(
+            `line ${header.line}`,
+            'must have a date column of months (yyyy-MM) with --period monthly',
+          );
+        }
+        batch.push(...checkRow(header, record.record, line, defaultSource, calendar));
         rows += 1;
         if (batch.length >= BATCH) {
+          points += batch.length;
           await stage(db, batch);
           batch = [];
         }
@@ -101,6 +133,7 @@ export async function importPrices(
     }
     if (header === undefined)
       throw new ValidationError('file', 'must start with a header line (time or date, base, quote, price, source)');
+    points += batch.length;
     await stage(db, batch);
     await refuseRepeats(db);
     const { rows: written } = await db.query<{ inserted: boolean }>(
@@ -113,7 +146,7 @@ export async function importPrices(
     await db.query('COMMIT');
     const inserted = written.filter((row) => row.inserted).length;
     const updated = written.length - inserted;
-    return { rows, inserted, updated, unchanged: rows - inserted - updated };
+    return { rows, points, inserted, updated, unchanged: points - inserted - updated };
   } catch (error) {
     await db.query('ROLLBACK').catch(() => undefined);
     parser.destroy();
@@ -133,6 +166,12 @@ async function openFile(path: string): Promise<Readable> {
 interface Header {
   readonly index: Partial<Record<(typeof COLUMNS)[number], number>>;
   readonly width: number;
+  readonly line: number;
+}
+
+interface Calendar {
+  readonly zone: string;
+  readonly period: PricePeriod;
 }
 
 function readHeader(names: string[], line: number, defaultSource: string | undefined): Header {
@@ -155,17 +194,28 @@ function readHeader(names: string[], line: number, defaultSource: string | undef
   if (index.source === undefined && defaultSource === undefined) {
     throw new ValidationError(`line ${line}`, 'must have a column source, or give --source', names.join(','));
   }
-  return { index, width: names.length };
+  return { index, width: names.length, line };
 }
 
-function checkRow(header: Header, cells: string[], line: number, defaultSource: string | undefined): StagedRow {
+function checkRow(
+  header: Header,
+  cells: string[],
+  line: number,
+  defaultSource: string | undefined,
+  calendar: Calendar,
+): StagedRow[] {
   const { index } = header;
   const cell = (name: (typeof COLUMNS)[number]) => (index[name] === undefined ? '' : (cells[index[name]] ?? ''));
   const field = (name: string) => `line ${line}, ${name}`;
   if (cells.length !== header.width) {
     throw new ValidationError(`line ${line}`, `must have ${header.width} cells like the header`, cells.length);
   }
-  const ms = index.time !== undefined ? timeCell(field('time'), cell('time')) : dateCell(field('date'), cell('date'));
+  const instants =
+    index.time !== undefined
+      ? [timeCell(field('time'), cell('time'))]
+      : calendar.period === 'monthly'
+        ? monthCell(field('date'), cell('date'), calendar.zone)
+        : [dateCell(field('date'), cell('date'), calendar.zone)];
   const base = coinCode(field('base'), cell('base'));
   const quote = coinCode(field('quote'), cell('quote'));
   if (base === quote) throw new ValidationError(field('quote'), 'must differ from base', cell('quote'));
@@ -173,7 +223,7 @@ function checkRow(header: Header, cells: string[], line: number, defaultSource: 
   const own = cell('source');
   const source = own !== '' ? checkedSource(field('source'), own) : defaultSource;
   if (source === undefined) throw new ValidationError(field('source'), 'must not be empty (or give --source)', own);
-  return { line, ms, base, quote, price, source };
+  return instants.map((ms) => ({ line, ms, base, quote, price, source }));
 }
 
 function timeCell(field: string, text: string): number {
@@ -187,12 +237,38 @@ function timeCell(field: string, text: string): number {
   return parseInstant(field, text);
 }
 
-function dateCell(field: string, text: string): number {
-  const day = DATE.test(text) ? DateTime.fromISO(text, { zone: 'utc' }) : undefined;
+/**
+ * A date's rate is stamped at the date's first instant in the zone: the lookup takes the newest
+ * point at or before a transaction, so every transaction of that date (London's, Berlin's, UTC's)
+ * gets that date's rate, and none of the day before gets it.
+ */
+function dateCell(field: string, text: string, zone: string): number {
+  const day = DATE.test(text) ? DateTime.fromISO(text, { zone }) : undefined;
   if (day === undefined || !day.isValid || day.year < 1970 || day.year > 9999) {
     throw new ValidationError(field, 'must be a calendar date written yyyy-MM-dd (1970 to 9999)', text);
   }
-  return day.endOf('day').toMillis();
+  return day.startOf('day').toMillis();
+}
+
+/** A month's rate: the first instant of each of its days, so it values that calendar month and no other. */
+function monthCell(field: string, text: string, zone: string): number[] {
+  const month = MONTH.test(text) ? DateTime.fromISO(`${text}-01`, { zone }) : undefined;
+  if (month === undefined || !month.isValid || month.year < 1970 || month.year > 9999) {
+    throw new ValidationError(field, 'must be a month written yyyy-MM (1970 to 9999) with --period monthly', text);
+  }
+  const days: number[] = [];
+  for (let day = month.startOf('month'); day.month === month.month; day = day.plus({ days: 1 })) {
+    days.push(day.startOf('day').toMillis());
+  }
+  return days;
+}
+
+function parsePeriodOption(value: string | undefined): PricePeriod {
+  if (value === undefined) return 'daily';
+  if (!(PRICE_PERIODS as readonly string[]).includes(value)) {
+    throw new ValidationError('--period', `must be one of ${PRICE_PERIODS.join(', ')}`, value);
+  }
+  return value as PricePeriod;
 }
 
 function checkedSource(field: string, text: string): string {

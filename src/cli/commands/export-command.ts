@@ -38,7 +38,10 @@ export function registerExportCommand(program: Command): void {
     .requiredOption('--account <name>', 'the account, by name')
     .requiredOption('--from <date>', 'first day, yyyy-MM-dd (local midnight in --tz)')
     .requiredOption('--to <date>', 'last day included, yyyy-MM-dd')
-    .option('--tz <zone>', 'IANA time zone of the dates and of local times', 'UTC')
+    .option(
+      '--tz <zone>',
+      'IANA time zone of the dates and of local times (default UTC; realized-gains-summary under --method uk / de: Europe/London / Europe/Berlin, where its tax years run)',
+    )
     .option('--coin <coin>', 'only this coin (margin coin for futures reports)')
     .option('--pending', 'broker-transfers: include records still pending')
     .option(

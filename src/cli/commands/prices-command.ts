@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import pg from 'pg';
 
-import { importPrices } from '../../accounting/prices/import-prices.ts';
+import { importPrices, type PricePeriod } from '../../accounting/prices/import-prices.ts';
 import { listPrices } from '../../accounting/prices/list-prices.ts';
 import { refreshTradePrices } from '../../accounting/prices/refresh-trade-prices.ts';
 import { ValidationError } from '../../errors/index.ts';
@@ -48,17 +48,29 @@ export function registerPricesCommands(program: Command): void {
     .description('import prices from a CSV file (header: time or date, base, quote, price, source); all rows or none')
     .requiredOption('--file <path>', 'the CSV file')
     .option('--source <name>', 'the source of rows without a source column, e.g. ecb or coingecko')
-    .option('--json', 'one JSON object on stdout: { rows, inserted, updated, unchanged }')
-    .action((options: { file: string; source?: string; json?: boolean }) =>
+    .option(
+      '--zone <tz>',
+      'the zone of the date column: a rate values the transactions of its date there (Europe/London for --method uk, Europe/Berlin for de; default UTC)',
+    )
+    .option(
+      '--period <period>',
+      'daily (a date column of days, the default) or monthly (months, yyyy-MM: each values its calendar month)',
+    )
+    .option('--json', 'one JSON object on stdout: { rows, points, inserted, updated, unchanged }')
+    .action((options: { file: string; source?: string; zone?: string; period?: string; json?: boolean }) =>
       runTool(
         async (config) => {
           const result = await withClient(config.databaseUrl, (client) =>
-            importPrices(client, options.file, { source: options.source }),
+            importPrices(client, options.file, {
+              source: options.source,
+              zone: options.zone,
+              period: options.period as PricePeriod | undefined,
+            }),
           );
           if (options.json) console.log(JSON.stringify(result));
           else
             console.log(
-              `${result.rows} rows: ${result.inserted} imported, ${result.updated} updated, ${result.unchanged} unchanged`,
+              `${result.rows} rows${result.points !== result.rows ? ` (${result.points} daily points)` : ''}: ${result.inserted} imported, ${result.updated} updated, ${result.unchanged} unchanged`,
             );
         },
         { needs: ['postgres'] },

@@ -1,10 +1,13 @@
 import type { Decimal } from 'decimal.js';
 
-import { belowFreigrenze, deYear, privateSalesFreigrenze } from '../../accounting/gains/de-private-sales.ts';
+import { belowFreigrenze, privateSalesFreigrenze } from '../../accounting/gains/de-private-sales.ts';
+import { DE_FILING_ROUNDING_RULE, wholeUnits } from '../../accounting/gains/filing-rounding.ts';
+import { type TaxYear, taxYearOf, taxYearsOf } from '../../accounting/gains/tax-years.ts';
 import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
-import { decimal, text } from '../report-definition.ts';
+import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 import { deTaxable } from './de-gains.ts';
+import { futuresResultsByYear } from './futures-results.ts';
 import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 import { reportedCostBasis, UNPRICED } from './realized-gains.ts';
 import {
@@ -15,87 +18,283 @@ import {
   reviewCells,
   type ReviewCounts,
 } from './review-counts.ts';
+import { futuresRowCells, PART_YEAR_NOTE, partYearFlag } from './tax-year-rows.ts';
 
-interface Totals {
-  /** Net gain of the taxable sales (held one year or less). */
+export interface DeYearTotals {
+  /** Proceeds and cost of the taxable sales (held one year or less): Anlage SO's Veräußerungspreis, Anschaffungskosten. */
+  taxableProceeds: Decimal;
+  taxableCost: Decimal;
+  /** Net gain of the taxable sales. */
   taxable: Decimal;
   /** Net gain of the sales held more than one year (not taxable). */
   taxFree: Decimal;
   matches: number;
   unpriced: number;
-  /** Unknown costs and parts beyond the holdings, beside the sums (review-counts.ts). */
+  /**
+   * Beside the sums (review-counts.ts): parts of unknown cost (in `unpriced`, not in the sums) and
+   * parts sold beyond the holdings (in the sums at cost 0, so their gain, their proceeds, is the
+   * most it can be). Both have no acquisition date, so both are taxable sales (deTaxable).
+   */
   review: ReviewCounts;
+  /** Other income (section 22 no. 3 EStG) valued at receipt; year rows only. */
+  income: Decimal;
+  unpricedIncome: number;
 }
 
-const empty = (): Totals => ({ taxable: ZERO, taxFree: ZERO, matches: 0, unpriced: 0, review: emptyReviewCounts() });
+const empty = (): DeYearTotals => ({
+  taxableProceeds: ZERO,
+  taxableCost: ZERO,
+  taxable: ZERO,
+  taxFree: ZERO,
+  matches: 0,
+  unpriced: 0,
+  review: emptyReviewCounts(),
+  income: ZERO,
+  unpricedIncome: 0,
+});
 
-function row(level: string, year: number, coin: string, t: Totals, currency: string): ReportRow {
+function sum(into: DeYearTotals, t: DeYearTotals): void {
+  into.taxableProceeds = plus(into.taxableProceeds, t.taxableProceeds);
+  into.taxableCost = plus(into.taxableCost, t.taxableCost);
+  into.taxable = plus(into.taxable, t.taxable);
+  into.taxFree = plus(into.taxFree, t.taxFree);
+  into.matches += t.matches;
+  into.unpriced += t.unpriced;
+  addReviewCounts(into.review, t.review);
+}
+
+const COLUMNS = [
+  text('level'),
+  text('year'),
+  text('complete'),
+  text('coin'),
+  decimal('matches'),
+  decimal('taxable_proceeds'),
+  decimal('taxable_cost'),
+  decimal('taxable_gain'),
+  decimal('tax_free_gain'),
+  decimal('unpriced_matches'),
+  ...REVIEW_COUNT_COLUMNS,
+  decimal('freigrenze'),
+  text('below_freigrenze'),
+  decimal('taxable_amount'),
+  decimal('other_income'),
+  decimal('realized_pnl'),
+  decimal('fees'),
+  decimal('funding'),
+  decimal('other'),
+  decimal('futures_net'),
+  text('method'),
+  text('currency'),
+  text('note'),
+];
+
+/** The Freigrenze of private sales (section 23 (3) sentence 5 EStG), decided only where the figure allows it. */
+export interface FreigrenzeDecision {
+  readonly below: 'yes' | 'no' | 'undecided';
+  readonly taxableAmount: Decimal | null;
+  readonly note: string | null;
+  readonly flag: string | null;
+}
+
+export const FREIGRENZE_DEPENDS = `${REVIEW_PREFIX}freigrenze-depends-on-beyond-holdings`;
+export const FREIGRENZE_DEPENDS_ON_UNKNOWN_COST = `${REVIEW_PREFIX}freigrenze-depends-on-unknown-cost`;
+
+/**
+ * Under the limit nothing is taxable; reaching it, all of it is (a Freigrenze, not an allowance).
+ * Decided only for a whole calendar year (part of one says nothing about the year's total), and
+ * not where the answer depends on a cost nobody knows yet (both kinds are taxable sales, having no
+ * acquisition date):
+ * - parts sold beyond the holdings count at cost 0, the most they can gain: a year under the limit
+ *   with them is under it whatever their cost, a year reaching it may fall under it once it is known;
+ * - parts of unknown cost are in no sum: their gain is at most their proceeds (cost 0) and may be
+ *   any loss, so a year is under the limit whatever their cost only if it is under it with their
+ *   proceeds added; a year reaching the limit without them may fall under it with them.
+ */
+export function decideFreigrenze(year: number, complete: boolean, t: DeYearTotals): FreigrenzeDecision {
   const limit = privateSalesFreigrenze(year);
+  if (!complete) return { below: 'undecided', taxableAmount: null, note: PART_YEAR_NOTE, flag: null };
   const below = belowFreigrenze(t.taxable, limit);
-  const total = level === 'total';
+  const beyond = t.review.beyondQuantity.greaterThan(0);
+  const unknown = t.review.unknownCostQuantity.greaterThan(0);
+  const atMost = plus(t.taxable, t.review.unknownCostProceeds);
+  const unknownNote = `parts of unknown cost not in the taxable gain (proceeds ${plain(t.review.unknownCostProceeds)}: with cost 0 the gain would be ${plain(atMost)})`;
+  if (!below && (beyond || unknown)) {
+    const without = minus(t.taxable, t.review.beyondProceeds);
+    const reasons = [
+      ...(beyond
+        ? [
+            `counting parts beyond the holdings at cost 0 (gain ${plain(t.review.beyondProceeds)}; without them ${plain(without)})`,
+          ]
+        : []),
+      ...(unknown ? [`with ${unknownNote}`] : []),
+    ];
+    return {
+      below: 'undecided',
+      taxableAmount: null,
+      note: `reaches the Freigrenze ${reasons.join(' and ')}: decided once their cost is known`,
+      flag: beyond ? FREIGRENZE_DEPENDS : FREIGRENZE_DEPENDS_ON_UNKNOWN_COST,
+    };
+  }
+  if (below && unknown && !belowFreigrenze(atMost, limit)) {
+    return {
+      below: 'undecided',
+      taxableAmount: null,
+      note: `under the Freigrenze without ${unknownNote}: decided once their cost is known`,
+      flag: FREIGRENZE_DEPENDS_ON_UNKNOWN_COST,
+    };
+  }
+  return { below: below ? 'yes' : 'no', taxableAmount: below ? ZERO : t.taxable, note: null, flag: null };
+}
+
+function gainsCells(t: DeYearTotals, perCoin: boolean): (string | null)[] {
+  return [
+    String(t.matches),
+    plain(t.taxableProceeds),
+    plain(t.taxableCost),
+    plain(t.taxable),
+    plain(t.taxFree),
+    String(t.unpriced),
+    ...reviewCells(t.review, perCoin),
+  ];
+}
+
+function coinRow(year: TaxYear, coin: string, t: DeYearTotals, currency: string): ReportRow {
   return {
     cells: [
-      level,
-      String(year),
+      'coin',
+      year.label,
+      String(year.complete),
       coin,
-      String(t.matches),
-      plain(t.taxable),
-      plain(t.taxFree),
-      total ? String(limit) : null,
-      total ? (below ? 'yes' : 'no') : null,
-      // Under the limit nothing is taxable; reaching it, all of it is (a Freigrenze, not an allowance).
-      total ? plain(below ? ZERO : t.taxable) : null,
-      String(t.unpriced),
+      ...gainsCells(t, true),
+      null,
+      null,
+      null,
+      null,
+      ...futuresRowCells(null),
       'de',
       currency,
-      ...reviewCells(t.review, !total),
+      year.complete ? null : PART_YEAR_NOTE,
     ],
-    flag: t.unpriced > 0 ? UNPRICED : null,
+    flag: t.unpriced > 0 ? UNPRICED : partYearFlag(year.complete),
+  };
+}
+
+function totalRow(year: TaxYear, t: DeYearTotals, currency: string): ReportRow {
+  const limit = privateSalesFreigrenze(Number(year.label));
+  const decision = decideFreigrenze(Number(year.label), year.complete, t);
+  return {
+    cells: [
+      'total',
+      year.label,
+      String(year.complete),
+      '',
+      ...gainsCells(t, false),
+      String(limit),
+      decision.below,
+      decision.taxableAmount === null ? null : plain(decision.taxableAmount),
+      plain(t.income),
+      ...futuresRowCells(null),
+      'de',
+      currency,
+      decision.note,
+    ],
+    flag: t.unpriced > 0 ? UNPRICED : (decision.flag ?? partYearFlag(year.complete)),
   };
 }
 
 /**
- * realized-gains-summary under `--method de`: per calendar year and coin the net gain of the
- * taxable private sales and of the tax-free ones (held over a year); per year the total with the
- * Freigrenze of section 23 (3) EStG (EUR 600 up to 2023, EUR 1,000 from 2024) and what stays
- * taxable. A negative year is a loss for the accountant to carry (section 23 (3) sentences 7-8):
- * the report shows it and decides nothing about it.
+ * Anlage SO: the taxable private sales of the year (Veräußerungspreis, Anschaffungskosten, Gewinn
+ * or Verlust; section 23 EStG) and the other income of section 22 no. 3 EStG, in whole euros
+ * (filing-rounding.ts). The tax-free sales (held over a year) belong on no line.
+ */
+function anlageSoRow(year: TaxYear, t: DeYearTotals, currency: string): ReportRow {
+  const caveats = [
+    ...(year.complete ? [] : [PART_YEAR_NOTE]),
+    ...(t.unpriced > 0 ? [`${t.unpriced} unpriced matches not in the figures`] : []),
+    ...(t.unpricedIncome > 0 ? [`${t.unpricedIncome} unpriced receipts not in other_income`] : []),
+    ...(t.review.unknownCostQuantity.greaterThan(0)
+      ? [`parts of unknown cost (proceeds ${plain(t.review.unknownCostProceeds)}) not in the figures`]
+      : []),
+    ...(t.review.beyondQuantity.greaterThan(0)
+      ? [`parts beyond the holdings (proceeds ${plain(t.review.beyondProceeds)}) counted at cost 0`]
+      : []),
+    DE_FILING_ROUNDING_RULE,
+  ];
+  return {
+    cells: [
+      'anlage-so',
+      year.label,
+      String(year.complete),
+      '',
+      String(t.matches - t.unpriced),
+      wholeUnits(t.taxableProceeds, 'down'),
+      wholeUnits(t.taxableCost, 'up'),
+      wholeUnits(t.taxable, 'down'),
+      null,
+      String(t.unpriced),
+      null,
+      wholeUnits(t.review.unknownCostProceeds, 'down'),
+      null,
+      wholeUnits(t.review.beyondProceeds, 'down'),
+      null,
+      null,
+      null,
+      null,
+      wholeUnits(t.income, 'down'),
+      ...futuresRowCells(null),
+      'de',
+      currency,
+      caveats.join('; '),
+    ],
+    flag:
+      t.unpriced > 0 || t.unpricedIncome > 0
+        ? UNPRICED
+        : t.review.beyondQuantity.greaterThan(0)
+          ? `${REVIEW_PREFIX}anlage-so-includes-beyond-holdings`
+          : partYearFlag(year.complete),
+  };
+}
+
+const DE_FUTURES_NOTE =
+  'futures results in the margin coin, from the futures ledger: Termingeschäfte, section 20 (2) sentence 1 no. 3 EStG (capital income, Anlage KAP), not private sales of section 23; losses only against Termingeschäfte (section 20 (6) sentence 5), decided by the accountant';
+
+/**
+ * realized-gains-summary under `--method de`, one block per calendar year (Berlin) the period
+ * touches: per coin the taxable private sales' proceeds, cost and net gain and the tax-free sales'
+ * net gain; the year's total with the Freigrenze of section 23 (3) EStG (EUR 600 up to 2023, EUR
+ * 1,000 from 2024; decideFreigrenze) and the other income of section 22 no. 3; the `anlage-so` row
+ * in whole euros; then the futures results per margin coin (section 20, kept apart). A negative
+ * year is a loss for the accountant to carry (section 23 (3) sentences 7-8): shown, not decided.
  */
 export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefinition {
   return {
     name: 'realized-gains-summary',
     title: 'Realized gains summary (German private sales)',
     description:
-      'per calendar year and coin: net gain of taxable private sales (held one year or less) and of tax-free ones, then per year the Freigrenze (EUR 600 to 2023, EUR 1,000 from 2024) and the taxable amount',
-    streams: ['spot'],
+      'per calendar year (Berlin) and coin: taxable private sales (held one year or less) and tax-free ones; per year the Freigrenze (EUR 600 to 2023, EUR 1,000 from 2024), the Anlage SO figures in whole euros and the futures results (section 20) per margin coin',
+    streams: ['spot', 'futures-ledger'],
     coverage: 'history',
+    taxYears: 'de',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
-    columns: [
-      text('level'),
-      text('year'),
-      text('coin'),
-      decimal('matches'),
-      decimal('taxable_gain'),
-      decimal('tax_free_gain'),
-      decimal('freigrenze'),
-      text('below_freigrenze'),
-      decimal('taxable_amount'),
-      decimal('unpriced_matches'),
-      text('method'),
-      text('valuation_currency'),
-      ...REVIEW_COUNT_COLUMNS,
-    ],
+    columns: COLUMNS,
     kind: 'computed',
     async *rows(params, db) {
       const settings = lotSettings(params);
-      const byYear = new Map<number, Map<string, Totals>>();
+      const years = taxYearsOf('de', params.period.start.getTime(), params.period.end.getTime());
+      const byYear = new Map<string, Map<string, DeYearTotals>>(years.map((y) => [y.label, new Map()]));
+      const income = new Map<string, DeYearTotals>(years.map((y) => [y.label, empty()]));
       for await (const event of gainsEvents(params, db, settings, openBook)) {
-        if (event.kind !== 'disposal') continue;
+        if (event.kind === 'income') {
+          if (params.coin !== undefined && event.coin !== params.coin) continue;
+          const t = income.get(taxYearOf('de', event.atMs))!;
+          if (event.value === null) t.unpricedIncome++;
+          else t.income = plus(t.income, event.value);
+          continue;
+        }
         const match = event.match;
         if (params.coin !== undefined && match.coin !== params.coin) continue;
-        const year = deYear(match.disposedAtMs);
-        let coins = byYear.get(year);
-        if (coins === undefined) byYear.set(year, (coins = new Map()));
+        const coins = byYear.get(taxYearOf('de', match.disposedAtMs))!;
         let totals = coins.get(match.coin);
         if (totals === undefined) coins.set(match.coin, (totals = empty()));
         countPart(totals.review, {
@@ -112,22 +311,39 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           continue;
         }
         const gain = minus(match.proceeds, cost);
-        if (deTaxable(match)) totals.taxable = plus(totals.taxable, gain);
-        else totals.taxFree = plus(totals.taxFree, gain);
+        if (deTaxable(match)) {
+          totals.taxableProceeds = plus(totals.taxableProceeds, match.proceeds);
+          totals.taxableCost = plus(totals.taxableCost, cost);
+          totals.taxable = plus(totals.taxable, gain);
+        } else totals.taxFree = plus(totals.taxFree, gain);
       }
-      for (const year of [...byYear.keys()].sort((a, b) => a - b)) {
-        const coins = byYear.get(year)!;
-        const total = empty();
+      const futures = await futuresResultsByYear(db, params.accountId, years, params.period, params.coin);
+      for (const year of years) {
+        const coins = byYear.get(year.label)!;
+        const total = income.get(year.label)!;
         for (const coin of [...coins.keys()].sort()) {
           const t = coins.get(coin)!;
-          yield row('coin', year, coin, t, settings.currency);
-          total.matches += t.matches;
-          total.unpriced += t.unpriced;
-          addReviewCounts(total.review, t.review);
-          total.taxable = plus(total.taxable, t.taxable);
-          total.taxFree = plus(total.taxFree, t.taxFree);
+          yield coinRow(year, coin, t, settings.currency);
+          sum(total, t);
         }
-        yield row('total', year, '', total, settings.currency);
+        yield totalRow(year, total, settings.currency);
+        yield anlageSoRow(year, total, settings.currency);
+        for (const r of futures.get(year.label)!) {
+          yield {
+            cells: [
+              'futures',
+              year.label,
+              String(year.complete),
+              r.marginCoin,
+              ...Array<null>(10 + REVIEW_COUNT_COLUMNS.length).fill(null),
+              ...futuresRowCells(r),
+              'de',
+              r.marginCoin,
+              year.complete ? DE_FUTURES_NOTE : `${PART_YEAR_NOTE}; ${DE_FUTURES_NOTE}`,
+            ],
+            flag: r.unmapped > 0 ? `${REVIEW_PREFIX}futures-unmapped-type` : partYearFlag(year.complete),
+          };
+        }
       }
     },
   };

@@ -1,43 +1,44 @@
 import { byteOrder } from '../../booking/sql-fragments.ts';
-import { accountAndPeriod, SqlParams } from '../../booking/sql-params.ts';
+import { SqlParams } from '../../booking/sql-params.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
+import { futuresResultRecordsSql } from './futures-results-sql.ts';
 
 /**
- * Totals of the futures P&L report: one row per (margin coin, symbol), then one total row per
- * margin coin. Summed by Postgres in numeric, so the totals are exact. Amounts in different
- * margin coins are never added together.
+ * Totals of futures-pnl: one row per (margin coin, symbol), then one total row per margin coin,
+ * from the futures ledger (a year's file is whole). Summed by Postgres in numeric, so the totals
+ * are exact. Amounts in different margin coins are never added together.
  */
 export const futuresSummaryReport: SqlReportDefinition = {
   name: 'futures-summary',
   title: 'Futures P&L summary',
-  description: 'totals per symbol and per margin coin of the positions closed in the period',
-  streams: ['positions'],
+  description: 'totals per symbol and per margin coin of the futures results of the period, from the futures ledger',
+  streams: ['futures-ledger'],
   accepts: { coin: true, includePending: false },
   columns: [
     text('level'),
     text('margin_coin'),
     text('symbol'),
-    decimal('positions'),
+    decimal('records'),
+    decimal('closes'),
     decimal('pnl'),
-    decimal('open_fee'),
-    decimal('close_fee'),
-    decimal('total_funding'),
-    decimal('net_profit'),
+    decimal('fees'),
+    decimal('funding'),
+    decimal('other'),
+    decimal('net'),
   ],
   kind: 'sql',
   query(params) {
     const p = new SqlParams();
-    const where = accountAndPeriod(p, params, 'updated_time');
-    const coin = params.coin ? ` AND margin_coin = ${p.add(params.coin)}` : '';
-    const sql = `SELECT CASE WHEN grouping(symbol) = 1 THEN 'margin_coin_total' ELSE 'symbol' END,
-        margin_coin, coalesce(symbol, ''), count(*)::text,
-        sum(pnl)::text, sum(open_fee)::text, sum(close_fee)::text, sum(total_funding)::text, sum(net_profit)::text,
+    const records = futuresResultRecordsSql(p, params);
+    const sql = `SELECT CASE WHEN grouping(x.symbol) = 1 THEN 'margin_coin_total' ELSE 'symbol' END,
+        x.margin_coin, coalesce(x.symbol, ''), count(*)::text,
+        count(*) FILTER (WHERE x.category IN ('realized-pnl', 'liquidation'))::text,
+        sum(x.pnl)::text, sum(x.fees)::text, sum(x.funding)::text, sum(x.other)::text, sum(x.net)::text,
         NULL::text
-      FROM futures_position
-      WHERE ${where}${coin}
-      GROUP BY GROUPING SETS ((margin_coin, symbol), (margin_coin))
-      ORDER BY ${byteOrder('margin_coin')}, grouping(symbol), ${byteOrder('symbol')}`;
+      FROM (${records}) x
+      GROUP BY GROUPING SETS ((x.margin_coin, x.symbol), (x.margin_coin))
+      ORDER BY ${byteOrder('x.margin_coin')}, grouping(x.symbol), ${byteOrder('x.symbol')}`;
     return { text: sql, values: p.values };
   },
 };

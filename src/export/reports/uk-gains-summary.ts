@@ -1,10 +1,12 @@
 import type { Decimal } from 'decimal.js';
 
-import { ukTaxYear } from '../../accounting/gains/uk-day.ts';
+import { UK_FILING_ROUNDING_RULE, wholeUnits } from '../../accounting/gains/filing-rounding.ts';
+import { taxYearOf, taxYearsOf } from '../../accounting/gains/tax-years.ts';
 import type { UkMatch } from '../../accounting/gains/uk-matching.ts';
 import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
-import { decimal, text } from '../report-definition.ts';
+import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
+import { futuresResultsByYear } from './futures-results.ts';
 import { lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
 import { UNPRICED } from './realized-gains.ts';
 import {
@@ -15,6 +17,7 @@ import {
   reviewCells,
   type ReviewCounts,
 } from './review-counts.ts';
+import { futuresRowCells, PART_YEAR_NOTE, partYearFlag } from './tax-year-rows.ts';
 
 interface Totals {
   disposals: number;
@@ -24,7 +27,10 @@ interface Totals {
   /** Positive: the sum of the disposals that made a loss, as HMRC's returns ask for it. */
   losses: Decimal;
   unpriced: number;
-  /** Unknown costs and parts beyond the holdings, beside the sums (review-counts.ts). */
+  /**
+   * Unknown costs (in `unpriced`, not in the sums) and parts beyond the holdings (in the sums at
+   * cost 0: their gain overstated by the missing cost), beside the sums (review-counts.ts).
+   */
   review: ReviewCounts;
 }
 
@@ -50,8 +56,8 @@ interface Disposal {
 }
 
 function add(totals: Totals, d: Disposal): void {
-  addReviewCounts(totals.review, d.review);
   totals.disposals++;
+  addReviewCounts(totals.review, d.review);
   if (d.unpriced) {
     totals.unpriced++;
     return;
@@ -63,11 +69,52 @@ function add(totals: Totals, d: Disposal): void {
   else totals.gains = plus(totals.gains, net);
 }
 
-function row(level: string, taxYear: string, coin: string, t: Totals, currency: string): ReportRow {
+function sum(into: Totals, t: Totals): void {
+  into.disposals += t.disposals;
+  into.unpriced += t.unpriced;
+  addReviewCounts(into.review, t.review);
+  into.proceeds = plus(into.proceeds, t.proceeds);
+  into.costs = plus(into.costs, t.costs);
+  into.gains = plus(into.gains, t.gains);
+  into.losses = plus(into.losses, t.losses);
+}
+
+const COLUMNS = [
+  text('level'),
+  text('tax_year'),
+  text('complete'),
+  text('coin'),
+  decimal('disposals'),
+  decimal('proceeds'),
+  decimal('allowable_costs'),
+  decimal('gains'),
+  decimal('losses'),
+  decimal('net_gain'),
+  decimal('unpriced_disposals'),
+  ...REVIEW_COUNT_COLUMNS,
+  decimal('realized_pnl'),
+  decimal('fees'),
+  decimal('funding'),
+  decimal('other'),
+  decimal('futures_net'),
+  text('method'),
+  text('currency'),
+  text('note'),
+];
+
+function gainsRow(
+  level: string,
+  year: string,
+  complete: boolean,
+  coin: string,
+  t: Totals,
+  currency: string,
+): ReportRow {
   return {
     cells: [
       level,
-      taxYear,
+      year,
+      String(complete),
       coin,
       String(t.disposals),
       plain(t.proceeds),
@@ -76,57 +123,110 @@ function row(level: string, taxYear: string, coin: string, t: Totals, currency: 
       plain(t.losses),
       plain(minus(t.gains, t.losses)),
       String(t.unpriced),
+      ...reviewCells(t.review, level === 'coin'),
+      ...futuresRowCells(null),
       'uk',
       currency,
-      ...reviewCells(t.review, level === 'coin'),
+      complete ? null : PART_YEAR_NOTE,
     ],
-    flag: t.unpriced > 0 ? UNPRICED : null,
+    flag: t.unpriced > 0 ? UNPRICED : partYearFlag(complete),
   };
 }
 
+/** Whether a year's sums count parts beyond the holdings (at cost 0). */
+const hasBeyond = (t: Totals) => t.review.beyondQuantity.greaterThan(0);
+const hasUnknownCost = (t: Totals) => t.review.unknownCostQuantity.greaterThan(0);
+
 /**
- * realized-gains-summary under `--method uk`: per UK tax year and token, then per tax year: the
- * number of disposals (a token's disposals of one day are one), proceeds, allowable costs, the sum
- * of the gains and of the losses (each disposal's net, as the Capital Gains summary pages ask for
- * them) and the net. Exact sums of the realized-gains rows; unpriced disposals are counted, not summed.
+ * The SA108 figures for cryptoassets of one tax year: number of disposals, disposal proceeds,
+ * allowable costs (including purchase price), gains in the year before losses, losses in the year,
+ * in whole pounds (filing-rounding.ts). What they leave out is said in `note`: unpriced disposals
+ * (not in the sums; among them those of unknown cost), parts beyond the holdings (proceeds counted
+ * with no cost), part of a year. The review counts are beside them, proceeds in whole pounds too.
+ */
+function sa108Row(year: string, complete: boolean, t: Totals, currency: string): ReportRow {
+  const caveats = [
+    ...(complete ? [] : [PART_YEAR_NOTE]),
+    ...(t.unpriced > 0 ? [`${t.unpriced} unpriced disposals not in the figures`] : []),
+    ...(hasUnknownCost(t)
+      ? [`parts of unknown cost (proceeds ${plain(t.review.unknownCostProceeds)}) not in the figures`]
+      : []),
+    ...(hasBeyond(t)
+      ? [`parts beyond the holdings (proceeds ${plain(t.review.beyondProceeds)}) counted at cost 0`]
+      : []),
+    UK_FILING_ROUNDING_RULE,
+  ];
+  return {
+    cells: [
+      'sa108',
+      year,
+      String(complete),
+      '',
+      String(t.disposals - t.unpriced),
+      wholeUnits(t.proceeds, 'down'),
+      wholeUnits(t.costs, 'up'),
+      wholeUnits(t.gains, 'down'),
+      wholeUnits(t.losses, 'up'),
+      null,
+      String(t.unpriced),
+      null,
+      wholeUnits(t.review.unknownCostProceeds, 'down'),
+      null,
+      wholeUnits(t.review.beyondProceeds, 'down'),
+      null,
+      ...futuresRowCells(null),
+      'uk',
+      currency,
+      caveats.join('; '),
+    ],
+    flag:
+      t.unpriced > 0
+        ? UNPRICED
+        : hasBeyond(t)
+          ? `${REVIEW_PREFIX}sa108-includes-beyond-holdings`
+          : partYearFlag(complete),
+  };
+}
+
+/** Futures results are in the file and in no total: how they are taxed is the accountant's decision. */
+const UK_FUTURES_NOTE =
+  'futures results in the margin coin, from the futures ledger; in no SA108 figure: whether they are capital gains (TCGA 1992 s143) or income (trading, miscellaneous) is the accountant’s call';
+
+/**
+ * realized-gains-summary under `--method uk`, one block per UK tax year the period touches (6 April
+ * to 5 April, London: tax-years.ts): per token, then the year's total of the disposals (a token's
+ * disposals of one day are one), proceeds, allowable costs, the sum of the gains and of the losses
+ * (each disposal's net, as the Capital Gains summary pages ask for them) and the net, exact; then
+ * the `sa108` row, those figures in whole pounds as the return's boxes take them; then the
+ * year's `futures` results per margin coin from the futures ledger. Every row says whether the
+ * period holds the whole tax year (`complete`); the manifest says whether all of them are whole.
  */
 export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefinition {
   return {
     name: 'realized-gains-summary',
     title: 'Realized gains summary (UK tax years)',
     description:
-      'per UK tax year (6 April to 5 April) and token: disposals, proceeds, allowable costs, gains, losses and net gain under HMRC’s share matching, then per tax year',
-    streams: ['spot'],
+      'per UK tax year (6 April to 5 April, London) and token: disposals, proceeds, allowable costs, gains, losses and net gain under HMRC’s share matching, the year’s total and its SA108 figures in whole pounds, then the year’s futures results per margin coin',
+    streams: ['spot', 'futures-ledger'],
     coverage: 'history',
+    taxYears: 'uk',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
-    columns: [
-      text('level'),
-      text('tax_year'),
-      text('coin'),
-      decimal('disposals'),
-      decimal('proceeds'),
-      decimal('allowable_costs'),
-      decimal('gains'),
-      decimal('losses'),
-      decimal('net_gain'),
-      decimal('unpriced_disposals'),
-      text('method'),
-      text('valuation_currency'),
-      ...REVIEW_COUNT_COLUMNS,
-    ],
+    columns: COLUMNS,
     kind: 'computed',
     async *rows(params, db) {
       const settings = lotSettings(params);
-      const byYear = new Map<string, Map<string, Totals>>();
+      const years = taxYearsOf('uk', params.period.start.getTime(), params.period.end.getTime());
+      const byYear = new Map<string, Map<string, Totals>>(years.map((y) => [y.label, new Map()]));
       let current: Disposal | undefined;
-      const withdrawn: UkMatch[] = [];
+      const totalsOf = (taxYear: string, coin: string): Totals => {
+        const coins = byYear.get(taxYear)!;
+        let totals = coins.get(coin);
+        if (totals === undefined) coins.set(coin, (totals = empty()));
+        return totals;
+      };
       const close = () => {
         if (current === undefined) return;
-        let coins = byYear.get(current.taxYear);
-        if (coins === undefined) byYear.set(current.taxYear, (coins = new Map()));
-        let totals = coins.get(current.coin);
-        if (totals === undefined) coins.set(current.coin, (totals = empty()));
-        add(totals, current);
+        add(totalsOf(current.taxYear, current.coin), current);
         current = undefined;
       };
       for await (const event of ukGainsEvents(params, db, settings, openBook)) {
@@ -135,7 +235,8 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
         if (params.coin !== undefined && m.coin !== params.coin) continue;
         if (m.rule === 'withdrawal-beyond-holdings') {
           // Nothing realized: counted beside the sums of its tax year and token only.
-          withdrawn.push(m);
+          const totals = totalsOf(taxYearOf('uk', m.disposedAtMs), m.coin);
+          countPart(totals.review, { ...m, unknownCost: false, beyondHoldings: true, withdrawal: true });
           continue;
         }
         const key = `${m.disposedOn} ${m.coin}`;
@@ -143,7 +244,7 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           close();
           current = {
             key,
-            taxYear: ukTaxYear(m.disposedAtMs),
+            taxYear: taxYearOf('uk', m.disposedAtMs),
             coin: m.coin,
             proceeds: ZERO,
             costs: ZERO,
@@ -164,29 +265,33 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
         }
       }
       close();
-      for (const m of withdrawn) {
-        const taxYear = ukTaxYear(m.disposedAtMs);
-        let coins = byYear.get(taxYear);
-        if (coins === undefined) byYear.set(taxYear, (coins = new Map()));
-        let totals = coins.get(m.coin);
-        if (totals === undefined) coins.set(m.coin, (totals = empty()));
-        countPart(totals.review, { ...m, unknownCost: false, beyondHoldings: true, withdrawal: true });
-      }
-      for (const year of [...byYear.keys()].sort()) {
-        const coins = byYear.get(year)!;
+      const futures = await futuresResultsByYear(db, params.accountId, years, params.period, params.coin);
+      for (const year of years) {
+        const coins = byYear.get(year.label)!;
         const total = empty();
         for (const coin of [...coins.keys()].sort()) {
           const t = coins.get(coin)!;
-          yield row('coin', year, coin, t, settings.currency);
-          total.disposals += t.disposals;
-          total.unpriced += t.unpriced;
-          total.proceeds = plus(total.proceeds, t.proceeds);
-          total.costs = plus(total.costs, t.costs);
-          total.gains = plus(total.gains, t.gains);
-          total.losses = plus(total.losses, t.losses);
-          addReviewCounts(total.review, t.review);
+          yield gainsRow('coin', year.label, year.complete, coin, t, settings.currency);
+          sum(total, t);
         }
-        yield row('total', year, '', total, settings.currency);
+        yield gainsRow('total', year.label, year.complete, '', total, settings.currency);
+        yield sa108Row(year.label, year.complete, total, settings.currency);
+        for (const r of futures.get(year.label)!) {
+          yield {
+            cells: [
+              'futures',
+              year.label,
+              String(year.complete),
+              r.marginCoin,
+              ...Array<null>(7 + REVIEW_COUNT_COLUMNS.length).fill(null),
+              ...futuresRowCells(r),
+              'uk',
+              r.marginCoin,
+              year.complete ? UK_FUTURES_NOTE : `${PART_YEAR_NOTE}; ${UK_FUTURES_NOTE}`,
+            ],
+            flag: r.unmapped > 0 ? `${REVIEW_PREFIX}futures-unmapped-type` : partYearFlag(year.complete),
+          };
+        }
       }
     },
   };
