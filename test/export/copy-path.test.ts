@@ -21,6 +21,7 @@ import {
   insertTransfers,
   withClient,
 } from './seed.ts';
+import { insertMarginLedger, insertP2pLedger } from './seed-wallet-ledgers.ts';
 
 /**
  * Every SQL report written by COPY (the default path) must be byte for byte what the Node encoder
@@ -155,6 +156,37 @@ beforeAll(async () => {
       unmapped: i % 4 === 2 ? ['futureTaxType', text] : [],
     })),
   );
+  // The wallet ledgers: listed and unlisted types, both margin scopes, the nasty text in every text column.
+  const marginTypes = ['transfer_in', 'deal_out', 'confiscated', 'No such type, "x"', '=Evil'];
+  await insertMarginLedger(
+    db.url,
+    accountId,
+    NASTY.map((text, i) => ({
+      recordId: `m${i}${text}`,
+      marginType: i % 2 ? 'isolated' : 'crossed',
+      coin: text,
+      symbol: i % 2 ? `${text}USDT` : '',
+      marginTaxType: i % 3 === 0 ? text : marginTypes[i % marginTypes.length]!,
+      amount: AMOUNTS[i % AMOUNTS.length]!,
+      fee: i % 3 === 0 ? '-0.001' : '0',
+      total: AMOUNTS[(i + 4) % AMOUNTS.length]!,
+      ts: ts(i),
+      unmapped: i % 4 === 3 ? ['marginTaxType', text] : [],
+    })),
+  );
+  const p2pTypes = ['buy', 'sell', 'transfer_out', 'No such type, "x"', '=Evil'];
+  await insertP2pLedger(
+    db.url,
+    accountId,
+    NASTY.map((text, i) => ({
+      recordId: `q${i}${text}`,
+      coin: text,
+      p2pTaxType: i % 3 === 0 ? text : p2pTypes[i % p2pTypes.length]!,
+      total: AMOUNTS[i % AMOUNTS.length]!,
+      ts: ts(i),
+      unmapped: i % 4 === 0 ? ['p2pTaxType', text] : [],
+    })),
+  );
 });
 
 async function exportBytes(report: string, encoder: 'copy' | 'node') {
@@ -187,6 +219,8 @@ describe('COPY path', () => {
         'koinly',
         'cointracking',
         'futures-ledger',
+        'margin-ledger',
+        'p2p-ledger',
       ]),
     );
   });
