@@ -20,6 +20,7 @@ import {
   type SpotRow,
   withClient,
 } from './seed.ts';
+import { insertMarginLedger, insertP2pLedger } from './seed-wallet-ledgers.ts';
 
 const db = useTestDatabase('exportmanifest');
 let accountId: string;
@@ -119,6 +120,33 @@ beforeAll(async () => {
       ts: Date.parse('2026-02-21T00:00:00Z'),
     })),
   );
+  // Margin and P2P records, several at one instant (only the id tiebreak orders them).
+  await insertMarginLedger(
+    db.url,
+    accountId,
+    Array.from({ length: 10 }, (_, i) => ({
+      recordId: String(700 + ((i * 3) % 10)),
+      marginType: i % 2 ? 'isolated' : 'crossed',
+      coin: i % 2 ? 'BTC' : 'USDT',
+      symbol: i % 2 ? 'BTCUSDT' : '',
+      marginTaxType: ['transfer_in', 'borrow', 'deal_in', 'interest_repay', 'confiscated'][i % 5]!,
+      amount: `${i + 1}.5`,
+      fee: i % 3 ? '0' : '-0.01',
+      total: `${(i + 1) * 10}`,
+      ts: Date.parse('2026-02-22T00:00:00Z'),
+    })),
+  );
+  await insertP2pLedger(
+    db.url,
+    accountId,
+    Array.from({ length: 8 }, (_, i) => ({
+      recordId: String(600 + ((i * 5) % 8)),
+      coin: 'USDT',
+      p2pTaxType: ['buy', 'transfer_out', 'sell', 'transfer_in'][i % 4]!,
+      total: `${i + 1}00`,
+      ts: Date.parse('2026-02-23T00:00:00Z'),
+    })),
+  );
 });
 
 afterAll(async () => {
@@ -129,11 +157,14 @@ describe('manifests and re-exports', () => {
   it('re-exports byte-identical CSVs, even after the rows were stored again in another physical order', async () => {
     const first = await exportAll('first', new Date('2026-03-01T00:00:00Z'));
     const second = await exportAll('second', new Date('2026-03-02T10:00:00Z'));
-    // Rewrite the spot table in reverse order: same data, other physical layout.
+    // Rewrite the spot and wallet ledger tables in reverse order: same data, other physical layout.
     await withClient(db.url, async (c) => {
-      await c.query('CREATE TEMP TABLE keep AS SELECT * FROM spot_record ORDER BY record_id DESC');
-      await c.query('DELETE FROM spot_record');
-      await c.query('INSERT INTO spot_record SELECT * FROM keep ORDER BY record_id DESC');
+      for (const table of ['spot_record', 'margin_ledger_record', 'p2p_ledger_record']) {
+        await c.query(`CREATE TEMP TABLE keep AS SELECT * FROM ${table} ORDER BY record_id DESC`);
+        await c.query(`DELETE FROM ${table}`);
+        await c.query(`INSERT INTO ${table} SELECT * FROM keep ORDER BY record_id DESC`);
+        await c.query('DROP TABLE keep');
+      }
     });
     const third = await exportAll('third', new Date('2026-03-03T00:00:00Z'));
     for (const report of REPORT_NAMES) {
