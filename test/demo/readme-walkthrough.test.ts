@@ -116,8 +116,8 @@ describe("the README's first hour: the demo, then its next commands as written",
       expect(result.status, `${line}\n${result.out}`).toBe(0);
       if (line.includes(' runs')) {
         // The demo's backfill and reconciliation, recorded as runs.
-        expect(result.out).toMatch(/reconciliation\s+succeeded demo/);
-        expect(result.out).toMatch(/sync\s+succeeded demo/);
+        expect(result.out).toMatch(/reconciliation\s+succeeded\s+demo/);
+        expect(result.out).toMatch(/sync\s+succeeded\s+demo/);
       }
       if (line.includes(' export')) expect(result.out).toMatch(/^wrote spot-ledger of demo, .*: [1-9]\d* rows/m);
     }

@@ -24,7 +24,7 @@ const cases: Array<[string, string[], RegExp]> = [
   [
     'unknown stream',
     ['--stream', 'futures', '--from', '2026-01-01'],
-    /^ValidationError: --stream: must be one of positions, spot, transfers, futures-ledger, all/,
+    /^ValidationError: --stream: must be one of positions, spot, transfers, futures-ledger, margin-ledger, p2p-ledger, all/,
   ],
   [
     'from after to',

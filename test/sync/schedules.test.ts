@@ -69,8 +69,8 @@ describe('schedules', () => {
         (rows) => rows.length > 0 && rows.every((w) => w.status === 'done'),
       );
       expect(new Set(windows.map((w) => w.stream))).toEqual(
-        // The stored enum value (the stream's name is futures-ledger).
-        new Set(['positions', 'spot', 'transfers', 'futures_ledger']),
+        // The stored enum values (the streams' names are futures-ledger, margin-ledger, p2p-ledger).
+        new Set(['positions', 'spot', 'transfers', 'futures_ledger', 'margin_ledger', 'p2p_ledger']),
       );
       expect(await db.prisma.spotRecord.count()).toBeGreaterThan(0);
       // The sync-finish job ran after its windows (children) were done.

@@ -122,7 +122,9 @@ export async function settleCoveredWindows(
     `UPDATE sync_window w SET status = 'done', updated_at = now()
        FROM sync_coverage c
       -- "<> 'done'" as the partial index of the windows not done is written, so the planner takes it.
-      WHERE w.account_id = $1 AND w.stream = ANY($2::sync_stream[]) AND w.status <> 'done'
+      -- The streams compared as text: a filter on the account's few open windows, not one index
+      -- descent per stream (the index is reached by the account alone).
+      WHERE w.account_id = $1 AND w.stream::text = ANY($2::text[]) AND w.status <> 'done'
         AND w.status IN ('pending', 'failed') AND w.finished_at IS NULL
         AND c.account_id = w.account_id AND c.stream = w.stream AND c.scope = w.scope
         AND c.covered @> tstzrange(w.window_start, w.window_end, '[)')`,

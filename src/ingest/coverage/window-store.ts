@@ -134,7 +134,9 @@ export async function unfinishedWindows(
   streams: readonly Stream[],
 ): Promise<SyncWindowRow[]> {
   const result = await db.query<RawRow>(
-    `${SELECT_WINDOW} WHERE w.account_id = $1 AND w.stream = ANY($2::sync_stream[]) AND w.status <> 'done'
+    // The streams compared as text: the account's few open windows filtered, not one descent of
+    // the open-window index per stream.
+    `${SELECT_WINDOW} WHERE w.account_id = $1 AND w.stream::text = ANY($2::text[]) AND w.status <> 'done'
       ORDER BY w.window_start, w.stream, w.scope`,
     [accountId, streams],
   );
