@@ -1,6 +1,9 @@
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
 
 import { ValidationError } from '../errors/index.ts';
+import { parseTimeZone } from '../vocabulary/time-zone.ts';
+
+export { parseTimeZone };
 
 /**
  * A reporting period of whole local days: `from` and `to` are calendar dates in `tz`, both
@@ -20,16 +23,6 @@ export interface Period {
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Checks an IANA time zone name and returns its canonical spelling (e.g. `europe/berlin` -> `Europe/Berlin`). */
-export function parseTimeZone(tz: string | undefined, field = 'tz'): string {
-  const value = (tz ?? 'UTC').trim();
-  // Luxon also accepts fixed offsets and 'system'; only IANA names mean the same thing in Postgres.
-  if (!IANAZone.isValidZone(value)) {
-    throw new ValidationError(field, 'must be an IANA time zone name such as UTC or Europe/Berlin', tz);
-  }
-  return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
-}
 
 function localMidnight(value: string | undefined, field: string, tz: string): DateTime {
   if (value === undefined || value.trim() === '') throw new ValidationError(field, 'is required (yyyy-MM-dd)');

@@ -6,8 +6,8 @@ import { DateTime } from 'luxon';
 import type pg from 'pg';
 
 import { ValidationError } from '../../errors/index.ts';
-import { parseTimeZone } from '../../export/period.ts';
 import { parseInstant } from '../../ingest/time-arguments.ts';
+import { parseTimeZone } from '../../vocabulary/time-zone.ts';
 import { coinCode, priceValue, sourceName, TRADE_SOURCE } from './price-point.ts';
 
 export interface ImportPricesResult {
