@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type pg from 'pg';
 
 import { ENTRY_ORDER, ledgerEntriesCte } from './ledger-entries.ts';
-import type { LedgerEntry } from './ledger-entry.ts';
+import { ENTRY_WALLETS, type LedgerEntry } from './ledger-entry.ts';
 import { SqlParams } from './sql-params.ts';
 
 /** Entries fetched per round trip: the most held at once. */
@@ -11,7 +11,7 @@ const BATCH = 2_000;
 export const BEGINNING = new Date(0);
 
 /**
- * The account's spot ledger from its first record up to `end` (exclusive), as the tax-tool reports
+ * The account's ledger (spot, futures, margin and P2P wallets) from its first record up to `end` (exclusive), as the tax-tool reports
  * pair it (ledger-entries.ts: one pairing for every report), in (time, record id) order. Read with
  * DECLARE/FETCH inside a read-only repeatable-read transaction rather than a protocol-level cursor:
  * each FETCH is a complete statement, so the price book's own queries can run on the same
@@ -45,7 +45,8 @@ export async function* fetchLedgerEntries(
   period: { readonly start: Date; readonly end: Date },
 ): AsyncGenerator<LedgerEntry> {
   const p = new SqlParams();
-  const cte = ledgerEntriesCte(p, { accountId, period });
+  // The gains walk's lots follow every wallet: spot, futures, margin and P2P.
+  const cte = ledgerEntriesCte(p, { accountId, period }, { walletLedgers: true });
   const text = `DECLARE ledger_entries NO SCROLL CURSOR FOR ${cte}
     SELECT (extract(epoch FROM ts) * 1000)::bigint::text, sent_amount::text, sent_coin,
            received_amount::text, received_coin, fee_amount::text, fee_coin,
@@ -81,7 +82,7 @@ function toEntry(row: (string | boolean | null)[]): LedgerEntry {
     spotTypes: spotTypes ?? '',
     recordIds: recordIds ?? '',
     flag: flag ?? null,
-    wallet: wallet === 'futures' ? 'futures' : 'spot',
+    wallet: ENTRY_WALLETS.find((w) => w === wallet) ?? 'spot',
     thirdFee:
       typeof thirdAmount === 'string' && typeof thirdCoin === 'string'
         ? { amount: new Decimal(thirdAmount), coin: thirdCoin, recordIds: thirdIds ?? '' }

@@ -1,5 +1,9 @@
 import type { Decimal } from 'decimal.js';
 
+/** The wallets whose ledgers are entries (ledger-entries.ts, wallet-entries.ts). */
+export const ENTRY_WALLETS = ['spot', 'futures', 'margin', 'p2p'] as const;
+export type EntryWallet = (typeof ENTRY_WALLETS)[number];
+
 /**
  * One entry of the spot ledger as the tax-tool reports see it (ledger-entries.ts): a
  * paired trade (one fill or one order) or a single record, amounts positive, fees positive.
@@ -21,7 +25,7 @@ export interface LedgerEntry {
   /** null, `unpaired-leg`, `omitted:...`, `review:...` or `spotTaxType=...` (ledger-entries.ts). */
   readonly flag: string | null;
   /** The wallet the entry moves (absent: spot). */
-  readonly wallet?: 'spot' | 'futures';
+  readonly wallet?: EntryWallet;
   /** A trade's fee paid in a third coin (BGB `Transaction fee deduct`), with the fee record's id. */
   readonly thirdFee?: { readonly amount: Decimal; readonly coin: string; readonly recordIds: string } | null;
   /** This is such a fee's own record: its trade's entry already carries it (`thirdFee`). */

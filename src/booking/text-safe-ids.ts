@@ -23,6 +23,10 @@ export const ID_KINDS = {
   position: 'position:',
   /** A broker sub-account deposit or withdrawal (`txId`). */
   transfer: 'transfer:',
+  /** A margin finance record (margin-record `id`), as the margin-ledger report writes it. */
+  margin: 'margin:',
+  /** A P2P finance record (p2p-record `id`), as the p2p-ledger report writes it. */
+  p2p: 'p2p:',
 } as const;
 
 export type IdKind = keyof typeof ID_KINDS;

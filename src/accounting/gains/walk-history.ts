@@ -45,7 +45,7 @@ export interface WalkOptions {
 export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise<Valuation | null>;
 
 /**
- * Walks the ledger (spot and futures wallets) in time order through the lot engine and yields every
+ * Walks the ledger (spot, futures, margin and P2P wallets) in time order through the lot engine and yields every
  * disposal match and every income event. Holds nothing but the engine's open lots and the price
  * book's latest points, so memory does not grow with the number of entries. Each entry is treated
  * as the treatment table says (src/accounting/treatments, docs/reports.md "Treatments"):
@@ -59,6 +59,9 @@ export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise
  * - own moves (locks, earn, spot <-> futures): the lots stay;
  * - a deposit: supplied lots (cost-basis import) or a lot of unknown cost, never invented;
  * - a withdrawal: its lots leave, nothing realized; beyond the holdings it is flagged;
+ * - a margin loan (`borrowing`): no tax event; borrowed coins join the lots at market value (what is
+ *   owed for them), repaid coins leave them as a withdrawal's do;
+ * - a sale whose proceeds the record does not state (a P2P sell): a disposal, proceeds unknown;
  * - anything else: acquired or disposed of at market value (futures results in the margin coin).
  */
 export async function* walkHistory<M = LotMatch>(
@@ -113,12 +116,17 @@ async function* single<M>(
     // disposed of at market value, with no further allowable cost (HMRC CRYPTO22150, CRYPTO22280).
     const total = plus(entry.sentAmount, fee);
     yield* dispose(total, await atMarket(total));
-  } else if (kind === 'own-move' || kind === 'withdrawal') {
-    if (kind === 'withdrawal') {
+  } else if (kind === 'own-move' || kind === 'withdrawal' || kind === 'borrowing') {
+    // A withdrawal's coins, and a repaid loan's (no tax event), leave the lots: nothing realized.
+    if (kind !== 'own-move') {
       for (const match of engine.withdraw(coin, entry.sentAmount, atMs, recordIds)) yield { kind: 'disposal', match };
     }
     // The move's own fee pays for no trade: a disposal at market value.
     yield* dispose(fee, await atMarket(fee));
+  } else if (kind === 'unknown-proceeds') {
+    // Sold for fiat the record does not state (a P2P sell): a disposal whose proceeds stay unknown,
+    // never the market value (the row is flagged review:unknown-proceeds).
+    yield* dispose(plus(entry.sentAmount, fee), null);
   } else {
     // A disposal at market value, its own fee an incidental cost (it brings no proceeds).
     yield* dispose(plus(entry.sentAmount, fee), await atMarket(entry.sentAmount));
@@ -154,6 +162,8 @@ async function* acquireIncoming<M>(
     engine.acquire(coin, quantity, ZERO, atMs, recordIds);
     return;
   }
+  // Everything else comes in at market value: income, results, and borrowed coins (a loan: the
+  // coins are held, their cost what is owed for them on the day; no income, no gain).
   const valuation = await valueOf(coin, quantity, atMs);
   if (kind === 'income') {
     yield {

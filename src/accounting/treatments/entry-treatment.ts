@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
-import { listedTreatment, type Treatment, type TreatmentKind } from './treatment-table.ts';
+import { type Ledger, listedTreatment, type Treatment, type TreatmentKind } from './treatment-table.ts';
 
 /**
  * The accounting category's treatment, for an entry whose tax type no table knows (an entry built
@@ -20,7 +20,11 @@ const BY_CATEGORY: Readonly<Record<string, TreatmentKind>> = {
 };
 
 /** The ledger and tax type of an entry (ledger-entries.ts names them in `spot_types`). */
-export function entryTaxType(entry: LedgerEntry): { ledger: 'spot' | 'futures'; taxType: string } {
+export function entryTaxType(entry: LedgerEntry): { ledger: Ledger; taxType: string } {
+  if (entry.wallet === 'margin' || entry.wallet === 'p2p') {
+    // `<type> <scope...>` (wallet-entries.ts); a fee row `<type> ... fee`.
+    return { ledger: entry.wallet, taxType: entry.spotTypes.split(' ')[0] ?? '' };
+  }
   if (entry.wallet === 'futures' || entry.category === 'futures') {
     // `<futureTaxType> <symbol> <category>`; a closed position's row (before the ledger) has none.
     const taxType = entry.recordIds.startsWith('position:') ? '' : (entry.spotTypes.split(' ')[0] ?? '');

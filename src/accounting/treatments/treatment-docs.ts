@@ -49,6 +49,11 @@ export const KIND_BY_METHOD: Readonly<Record<TreatmentKind, Readonly<Record<Meth
     uk: 'same (review: CRYPTO61000 lending and borrowing)',
     de: 'same (review)',
   },
+  borrowing: {
+    lots: 'no tax event: borrowed coins join the lots at market value on the day (what is owed for them), repaid coins leave as a withdrawal’s do, nothing realized',
+    uk: 'same: no disposal and no income (CRYPTO61000s: the borrower’s side turns on the loan’s terms; the reading taken: "Margin and P2P")',
+    de: 'same (a Darlehen is no Anschaffung or Veräußerung: review)',
+  },
   deposit: {
     lots: 'supplied lots (cost-basis import) or a lot of unknown cost and no date: consumers flagged review:unknown-cost',
     uk: 'same; a pool holding tokens of unknown cost has unknown cost until emptied',
@@ -58,6 +63,11 @@ export const KIND_BY_METHOD: Readonly<Record<TreatmentKind, Readonly<Record<Meth
     lots: 'lots leave, nothing realized; beyond the holdings flagged review:withdrawal-exceeds-holdings',
     uk: 'tokens leave the pool at average cost at the day’s end; beyond it flagged',
     de: 'as fifo',
+  },
+  'unknown-proceeds': {
+    lots: 'disposal with proceeds left empty (never the market value), flagged review:unknown-proceeds',
+    uk: 'same; the day’s disposal of that token has unknown proceeds (CRYPTO22100: a sale for money is a disposal)',
+    de: 'same (a Veräußerung, BMF 10.5.2022 Rn. 54)',
   },
   market: {
     lots: 'acquisition or disposal at market value (futures results, adjustments, refunds, expenses)',

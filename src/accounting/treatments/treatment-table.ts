@@ -1,5 +1,7 @@
 import type { SpotTaxType } from '../../exchange/spot-tax-types.ts';
 import type { FUTURE_TAX_TYPES } from '../../streams/futures-ledger/tax-types.ts';
+import type { MarginTaxType } from '../../streams/margin-ledger/tax-types.ts';
+import type { P2pTaxType } from '../../streams/p2p-ledger/tax-types.ts';
 
 /**
  * What a record does to the lots, pools and income, for every method (docs/reports.md, "Treatments",
@@ -18,10 +20,16 @@ import type { FUTURE_TAX_TYPES } from '../../streams/futures-ledger/tax-types.ts
  *                    over the coins' life is the fee reduced by the rebate. Going out: at market value.
  * - `own-move`       no change of owner (locks, earn, the user's own accounts, spot <-> futures): lots stay.
  * - `loan`           borrowing or repaying: acquisition / disposal at market value, flagged for review.
+ * - `borrowing`      a margin loan taken or repaid inside the account: no tax event. Borrowed coins join
+ *                    the lots at their market value (what is owed for them), repaid coins leave them as a
+ *                    withdrawal's do, nothing realized (HMRC CRYPTO61000s leave the borrower's side to the
+ *                    loan's terms: docs/reports.md, "Margin and P2P").
  * - `deposit`        coins from outside: cost unknown and no acquisition date until `cost-basis import`
  *                    supplies them; never invented.
  * - `withdrawal`     coins sent out, presumed still the owner's: their lots leave, nothing is realized; more
  *                    than held is flagged.
+ * - `unknown-proceeds` a sale for fiat the record does not state (a P2P sell): a disposal whose proceeds
+ *                    are left empty and flagged `review:unknown-proceeds`, never the market value.
  * - `market`         anything else changing ownership: acquisition or disposal at market value (adjustments,
  *                    refunds, expenses, futures results paid or received in the margin coin).
  */
@@ -33,13 +41,15 @@ export const TREATMENT_KINDS = [
   'rebate',
   'own-move',
   'loan',
+  'borrowing',
   'deposit',
   'withdrawal',
+  'unknown-proceeds',
   'market',
 ] as const;
 export type TreatmentKind = (typeof TREATMENT_KINDS)[number];
 
-export const LEDGERS = ['spot', 'futures'] as const;
+export const LEDGERS = ['spot', 'futures', 'margin', 'p2p'] as const;
 export type Ledger = (typeof LEDGERS)[number];
 
 export interface Treatment {
@@ -171,10 +181,55 @@ const FUTURES = {
   CONTRACT_MAIN_SETTLE_FEE_USER_OUT: t('market', 'funding paid: a disposal at market value'),
 } satisfies Record<(typeof FUTURE_TAX_TYPES)[number], Treatment>;
 
-/** Every ledger's table. A ledger added later (margin, P2P) adds its section here. */
+/**
+ * The margin account's records (docs/exchange-api.md §5.8). They carry no order id: a `deal_out` and
+ * a `deal_in` of one margin account at one instant are one trade (src/booking/wallet-entries.ts).
+ */
+const MARGIN = {
+  transfer_in: t('own-move', 'from the user’s spot wallet (paired with spot’s `Transfer out`)'),
+  transfer_out: t('own-move', 'to the user’s spot wallet (paired with spot’s `Transfer in`)'),
+  borrow: t(
+    'borrowing',
+    'a margin loan taken: no tax event (CRYPTO61000s leave the borrower’s side to the terms; the reading taken: docs/reports.md)',
+  ),
+  repay: t('borrowing', 'a margin loan repaid: no tax event (CRYPTO61000s)'),
+  liquidation_fee: t('other-fee', 'a liquidation’s fee: pays no trade (CRYPTO22150, CRYPTO22280)'),
+  compensate: t('market', 'review: coins the exchange paid in, reason not stated: an acquisition at market value'),
+  deal_in: t(
+    'trade-leg',
+    'a margin trade’s received side (CRYPTO22100 exchange of tokens; BMF 10.5.2022 Rn. 54, 58 Tausch)',
+  ),
+  deal_out: t(
+    'trade-leg',
+    'a margin trade’s given side (CRYPTO22100 exchange of tokens; BMF 10.5.2022 Rn. 54, 58 Tausch)',
+  ),
+  system_fee_in: t('income', 'a fee the exchange pays in, what for not stated: income at market value (CRYPTO21200)'),
+  interest_repay: t('other-fee', 'interest paid on a margin loan: a disposal at market value (CRYPTO22150)'),
+  confiscated: t('market', 'review: coins the exchange took, reason not stated: a disposal at market value'),
+  exchange_in: t('trade-leg', 'a conversion inside the margin account, received side (CRYPTO22100; BMF Rn. 58)'),
+  exchange_out: t('trade-leg', 'a conversion inside the margin account, given side (CRYPTO22100; BMF Rn. 58)'),
+} satisfies Record<MarginTaxType, Treatment>;
+
+/** The P2P wallet's records (docs/exchange-api.md §5.9): no fiat amount in any of them. */
+const P2P = {
+  transfer_in: t('own-move', 'from the user’s spot wallet (paired with spot’s `Transfer out`)'),
+  transfer_out: t('own-move', 'to the user’s spot wallet (paired with spot’s `Transfer in`)'),
+  buy: t(
+    'deposit',
+    'bought for fiat the record does not state: cost unknown, never invented, until `cost-basis import` (TCGA92 s38(1)(a); BMF Rn. 54 Kauf)',
+  ),
+  sell: t(
+    'unknown-proceeds',
+    'sold for fiat the record does not state: proceeds unknown, never the market value (CRYPTO22100; BMF Rn. 54)',
+  ),
+} satisfies Record<P2pTaxType, Treatment>;
+
+/** Every ledger's table. */
 export const TREATMENTS: Readonly<Record<Ledger, Readonly<Record<string, Treatment>>>> = Object.freeze({
   spot: Object.freeze(SPOT),
   futures: Object.freeze(FUTURES),
+  margin: Object.freeze(MARGIN),
+  p2p: Object.freeze(P2P),
 });
 
 /**

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 
 import { minus, plain, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
+import { ID_KINDS } from '../../booking/text-safe-ids.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 import { gainsEvents, type LotSettings, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
@@ -23,12 +24,23 @@ export const UNPRICED = `${REVIEW_PREFIX}unpriced`;
 export const UNKNOWN_COST = `${REVIEW_PREFIX}unknown-cost`;
 /** Flag of a withdrawal of more than was held: nothing realized (0, 0, 0), only flagged. */
 export const WITHDRAWAL_EXCEEDS_HOLDINGS = `${REVIEW_PREFIX}withdrawal-exceeds-holdings`;
+/**
+ * Flag of a disposal whose proceeds no record states: a P2P sell, paid in fiat outside the
+ * exchange's ledgers (docs/reports.md, "Margin and P2P"). Proceeds left empty, never the market value.
+ */
+export const UNKNOWN_PROCEEDS = `${REVIEW_PREFIX}unknown-proceeds`;
+
+/** Whether unpriced proceeds are a P2P sell's (its record id among the disposal's): unknown, not unpriced. */
+export function proceedsUnknown(proceeds: unknown, disposalRecordIds: string): boolean {
+  return proceeds === null && disposalRecordIds.split(/[ +]/).some((id) => id.startsWith(ID_KINDS.p2p));
+}
 
 /** The flag of a lot-engine match, in order of what an accountant must look at first. */
 export function matchFlag(match: LotMatch, gain: string | null): string | null {
   if (match.withdrawal === true) return WITHDRAWAL_EXCEEDS_HOLDINGS;
   if (match.beyondHoldings) return EXCEEDS_HOLDINGS;
   if (match.unknownCost === true) return UNKNOWN_COST;
+  if (proceedsUnknown(match.proceeds, match.disposalRecordIds)) return UNKNOWN_PROCEEDS;
   return gain === null ? UNPRICED : null;
 }
 

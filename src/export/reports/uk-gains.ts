@@ -5,13 +5,21 @@ import { minus, plain } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
-import { EXCEEDS_HOLDINGS, UNKNOWN_COST, UNPRICED, WITHDRAWAL_EXCEEDS_HOLDINGS } from './realized-gains.ts';
+import {
+  EXCEEDS_HOLDINGS,
+  proceedsUnknown,
+  UNKNOWN_COST,
+  UNKNOWN_PROCEEDS,
+  UNPRICED,
+  WITHDRAWAL_EXCEEDS_HOLDINGS,
+} from './realized-gains.ts';
 
 /** A UK match's flag (realized-gains.ts's matchFlag, by HMRC rule). */
 export function ukMatchFlag(match: UkMatch, gain: string | null): string | null {
   if (match.rule === 'withdrawal-beyond-holdings') return WITHDRAWAL_EXCEEDS_HOLDINGS;
   if (match.rule === 'beyond-holdings') return EXCEEDS_HOLDINGS;
   if (match.unknownCost === true) return UNKNOWN_COST;
+  if (proceedsUnknown(match.proceeds, match.disposalRecordIds)) return UNKNOWN_PROCEEDS;
   return gain === null ? UNPRICED : null;
 }
 
