@@ -10,12 +10,17 @@ import type { PricePointInput } from '../../src/accounting/prices/price-point.ts
 import type { LedgerEntry } from '../../src/booking/ledger-entry.ts';
 
 /**
- * Pools follow both wallets (docs/reports.md, "Treatments"): spot <-> futures transfers keep the
- * lots, futures results paid or received in the margin coin move them (HMRC CRYPTO22150). So at
- * every Berlin day's end each coin's open lots (fifo, de) and, once every day is decided (the 30-day
- * rule holds a day back for 30 days), its section 104 pool (uk) equal the spot + futures holdings of that coin. Checked on a
- * generated year of the demo's kinds of records (trades with fees in every coin, BGB fee deducts,
- * User fees, deposits, withdrawals, transfers, futures losses, profits, fees and funding).
+ * Pools follow every wallet (docs/reports.md, "Treatments", "Margin and P2P"): transfers between spot
+ * and futures, margin or P2P keep the lots; futures results paid or received in the margin coin move
+ * them (HMRC CRYPTO22150); margin trades dispose and acquire (CRYPTO22100), a margin loan's coins
+ * join and leave them (no tax event, CRYPTO61000s), interest and liquidation fees are disposals; a
+ * P2P buy brings a lot of unknown cost, a P2P sell disposes. So at every Berlin day's end each coin's
+ * open lots (fifo, de) and, once every day is decided (the 30-day rule holds a day back for 30
+ * days), its section 104 pool (uk) equal the spot + futures + margin + P2P holdings of that coin.
+ * Checked on a generated year of the demo's kinds of records (trades with fees in every coin, BGB
+ * fee deducts, User fees, deposits, withdrawals, transfers, futures losses, profits, fees and
+ * funding; margin transfers, loans, trades, interest, liquidation fees, confiscations and
+ * compensations; P2P buys, sells and transfers).
  */
 const DAY = 86_400_000;
 const t0 = Date.UTC(2025, 3, 1, 0, 30);
@@ -38,6 +43,9 @@ function history(days: number): { entries: LedgerEntry[]; points: PricePointInpu
   const rnd = random(33);
   const spot = new Map<string, Decimal>();
   const futures = new Map<string, Decimal>();
+  const margin = new Map<string, Decimal>();
+  const p2p = new Map<string, Decimal>();
+  let owed = new Decimal(0);
   const held = (w: Map<string, Decimal>, c: string) => w.get(c) ?? new Decimal(0);
   const move = (w: Map<string, Decimal>, c: string, q: Decimal) => w.set(c, held(w, c).plus(q));
   const entries: LedgerEntry[] = [];
@@ -186,11 +194,110 @@ function history(days: number): { entries: LedgerEntry[]; points: PricePointInpu
         move(spot, 'USDT', q);
       }
     }
+    for (let k = 0; k < 3; k++) {
+      // After the day’s spot and futures records (entries are in time order).
+      const at = t0 + day * DAY + 21_000_000 + k * 3_100_000;
+      const coin = COINS[Math.floor(rnd() * COINS.length)]!;
+      walletMove(rnd(), at, coin);
+    }
   }
   return { entries, points };
+
+  /** One margin or P2P record (or a pair of them), as wallet-entries.ts reads them from the ledgers. */
+  function walletMove(r: number, at: number, coin: string): void {
+    const onMargin = (e: Partial<LedgerEntry> & { spotTypes: string; category?: string }) =>
+      add(at, { category: 'margin', wallet: 'margin', ...e, spotTypes: `${e.spotTypes} crossed` });
+    const onP2p = (e: Partial<LedgerEntry> & { spotTypes: string }) =>
+      add(at, { category: 'p2p', wallet: 'p2p', ...e });
+    const usdt = held(margin, 'USDT');
+    if (r < 0.1 && held(spot, 'USDT').gt(100)) {
+      const q = d(held(spot, 'USDT').toNumber() * 0.2);
+      add(at, { spotTypes: 'Transfer out', category: 'internal-transfer', sentAmount: q, sentCoin: 'USDT' });
+      onMargin({ spotTypes: 'transfer_in', receivedAmount: q, receivedCoin: 'USDT' });
+      move(spot, 'USDT', q.neg());
+      move(margin, 'USDT', q);
+    } else if (r < 0.2) {
+      const q = d(100 + rnd() * 400);
+      onMargin({ spotTypes: 'borrow', receivedAmount: q, receivedCoin: 'USDT' });
+      move(margin, 'USDT', q);
+      owed = owed.plus(q);
+    } else if (r < 0.35 && usdt.gt(20)) {
+      // A margin buy: deal_out of USDT, deal_in of the coin with its fee in the coin.
+      const give = d(usdt.toNumber() * rnd() * 0.4);
+      const get = d(0.01 + rnd());
+      const fee = d(get.toNumber() * 0.001, 8);
+      onMargin({
+        spotTypes: 'deal_out / deal_in',
+        category: 'trade',
+        sentAmount: give,
+        sentCoin: 'USDT',
+        receivedAmount: get,
+        receivedCoin: coin,
+        feeAmount: fee,
+        feeCoin: coin,
+      });
+      move(margin, 'USDT', give.neg());
+      move(margin, coin, get.minus(fee));
+    } else if (r < 0.45 && held(margin, coin).gt(0.01)) {
+      const give = d(held(margin, coin).toNumber() * rnd() * 0.6, 8);
+      const get = d(10 + rnd() * 100);
+      onMargin({
+        spotTypes: 'deal_out / deal_in',
+        category: 'trade',
+        sentAmount: give,
+        sentCoin: coin,
+        receivedAmount: get,
+        receivedCoin: 'USDT',
+      });
+      move(margin, coin, give.neg());
+      move(margin, 'USDT', get);
+    } else if (r < 0.55 && owed.gt(0) && usdt.gt(10)) {
+      const q = Decimal.min(owed, d(usdt.toNumber() * 0.5));
+      const interest = d(q.toNumber() * 0.002, 8);
+      onMargin({ spotTypes: 'interest_repay', sentAmount: interest, sentCoin: 'USDT' });
+      onMargin({ spotTypes: 'repay', sentAmount: q, sentCoin: 'USDT' });
+      move(margin, 'USDT', q.plus(interest).neg());
+      owed = owed.minus(q);
+    } else if (r < 0.6 && usdt.gt(5)) {
+      const [type, category] = rnd() < 0.5 ? ['liquidation_fee', 'margin'] : ['confiscated', 'margin'];
+      onMargin({ spotTypes: type, category, sentAmount: new Decimal('1.5'), sentCoin: 'USDT' });
+      move(margin, 'USDT', new Decimal('-1.5'));
+    } else if (r < 0.65) {
+      const type = rnd() < 0.5 ? 'compensate' : 'system_fee_in';
+      onMargin({ spotTypes: type, receivedAmount: new Decimal('0.75'), receivedCoin: 'USDT' });
+      move(margin, 'USDT', new Decimal('0.75'));
+    } else if (r < 0.72 && usdt.gt(50)) {
+      const q = d(usdt.toNumber() * 0.3);
+      onMargin({ spotTypes: 'transfer_out', sentAmount: q, sentCoin: 'USDT' });
+      add(at, { spotTypes: 'Transfer in', category: 'internal-transfer', receivedAmount: q, receivedCoin: 'USDT' });
+      move(margin, 'USDT', q.neg());
+      move(spot, 'USDT', q);
+    } else if (r < 0.8) {
+      // A P2P buy: cost unknown (a deposit's treatment), never invented.
+      const q = d(0.5 + rnd() * 3);
+      onP2p({ spotTypes: 'buy', receivedAmount: q, receivedCoin: coin });
+      move(p2p, coin, q);
+    } else if (r < 0.87 && held(p2p, coin).gt(0.1)) {
+      const q = d(held(p2p, coin).toNumber() * rnd() * 0.5, 8);
+      onP2p({ spotTypes: 'sell', sentAmount: q, sentCoin: coin });
+      move(p2p, coin, q.neg());
+    } else if (r < 0.93 && held(p2p, coin).gt(0.1)) {
+      const q = d(held(p2p, coin).toNumber() * 0.5, 8);
+      onP2p({ spotTypes: 'transfer_out', sentAmount: q, sentCoin: coin });
+      add(at, { spotTypes: 'Transfer in', category: 'internal-transfer', receivedAmount: q, receivedCoin: coin });
+      move(p2p, coin, q.neg());
+      move(spot, coin, q);
+    } else if (held(spot, coin).gt(0.1)) {
+      const q = d(held(spot, coin).toNumber() * 0.3, 8);
+      add(at, { spotTypes: 'Transfer out', category: 'internal-transfer', sentAmount: q, sentCoin: coin });
+      onP2p({ spotTypes: 'transfer_in', receivedAmount: q, receivedCoin: coin });
+      move(spot, coin, q.neg());
+      move(p2p, coin, q);
+    }
+  }
 }
 
-/** Spot + futures holdings of every coin after each entry, read from the entries themselves. */
+/** Spot + futures + margin + P2P holdings of every coin after each entry, read from the entries themselves. */
 function holdingsAfter(entries: LedgerEntry[], upToMs: number): Map<string, Decimal> {
   const out = new Map<string, Decimal>();
   const move = (c: string | null, q: Decimal | null, sign: number) => {
@@ -210,7 +317,7 @@ async function* from<T>(items: T[]): AsyncGenerator<T> {
   for (const item of items) yield await Promise.resolve(item);
 }
 
-describe('pools follow both wallets', () => {
+describe('pools follow all four wallets', () => {
   const { entries, points } = history(400);
   const dayEnds = (tz: string) => {
     const ends: number[] = [];
@@ -223,7 +330,7 @@ describe('pools follow both wallets', () => {
   };
 
   it.each(['fifo', 'de'])(
-    '%s: at every Berlin day end each coin’s open lots equal spot + futures holdings',
+    '%s: at every Berlin day end each coin’s open lots equal spot + futures + margin + P2P holdings',
     async () => {
       const engine = new LotEngine('fifo', 'EUR');
       const ends = dayEnds('Europe/Berlin');
@@ -249,7 +356,7 @@ describe('pools follow both wallets', () => {
     },
   );
 
-  it('uk: once every London day is decided (the history’s end), each coin’s s104 pool equals spot + futures holdings', async () => {
+  it('uk: once every London day is decided (the history’s end), each coin’s s104 pool equals spot + futures + margin + P2P holdings', async () => {
     const matcher = new UkMatcher('GBP');
     const gbp = points.map((p) => ({ ...p, quote: 'GBP' }));
     for await (const event of walkHistory(from(entries), memoryPriceBook('GBP', gbp), matcher)) void event;
