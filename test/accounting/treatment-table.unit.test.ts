@@ -13,12 +13,47 @@ import { TREATMENT_KINDS, treatmentOf, TREATMENTS } from '../../src/accounting/t
 import { SPOT_TAX_TYPES } from '../../src/exchange/spot-tax-types.ts';
 import { markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
 import { FUTURE_TAX_TYPES } from '../../src/streams/futures-ledger/tax-types.ts';
+import { MARGIN_TAX_TREATMENT, MARGIN_TAX_TYPES } from '../../src/streams/margin-ledger/tax-types.ts';
+import { P2P_TAX_TREATMENT, P2P_TAX_TYPES } from '../../src/streams/p2p-ledger/tax-types.ts';
 import { normalizeBlock } from '../../src/streams/tools/endpoint-table.ts';
 
 describe('the treatment table', () => {
   it('classifies every documented spotTaxType and futureTaxType exactly once', () => {
     expect(Object.keys(TREATMENTS.spot).sort()).toEqual([...SPOT_TAX_TYPES].sort());
     expect(Object.keys(TREATMENTS.futures).sort()).toEqual([...FUTURE_TAX_TYPES].sort());
+  });
+
+  it('classifies every documented marginTaxType and p2pTaxType exactly once (docs/exchange-api.md §5.8, §5.9)', () => {
+    expect(Object.keys(TREATMENTS.margin).sort()).toEqual([...MARGIN_TAX_TYPES].sort());
+    expect(Object.keys(TREATMENTS.p2p).sort()).toEqual([...P2P_TAX_TYPES].sort());
+  });
+
+  it('agrees with the category each wallet ledger’s own report shows (margin-ledger, p2p-ledger)', () => {
+    // The ledgers' booking categories (their tax-types.ts) and the tax treatment they imply.
+    const implied: Record<string, string> = {
+      'trade-leg': 'trade-leg',
+      loan: 'borrowing',
+      'incidental-cost': 'other-fee',
+      'own-move': 'own-move',
+      income: 'income',
+      review: 'market',
+      'unknown-cost-acquisition': 'deposit',
+      'unknown-proceeds-disposal': 'unknown-proceeds',
+    };
+    for (const [type, category] of Object.entries(MARGIN_TAX_TREATMENT)) {
+      expect(`${type} ${treatmentOf('margin', type).kind}`).toBe(`${type} ${implied[category]}`);
+    }
+    for (const [type, category] of Object.entries(P2P_TAX_TREATMENT)) {
+      expect(`${type} ${treatmentOf('p2p', type).kind}`).toBe(`${type} ${implied[category]}`);
+    }
+  });
+
+  it('cites a rule for every margin and P2P row (an HMRC CRYPTO page, TCGA92 or the BMF letter), or says it is for review', () => {
+    for (const ledger of ['margin', 'p2p'] as const) {
+      for (const [type, treatment] of Object.entries(TREATMENTS[ledger])) {
+        expect(`${type}: ${treatment.note ?? ''}`).toMatch(/CRYPTO\d{5}|TCGA92|BMF|review:|user’s spot wallet/);
+      }
+    }
   });
 
   it('says for every kind what each method does', () => {

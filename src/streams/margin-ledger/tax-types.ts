@@ -21,13 +21,14 @@ export const MARGIN_TAX_TYPES = [
 export type MarginTaxType = (typeof MARGIN_TAX_TYPES)[number];
 
 /**
- * How each marginTaxType is treated for tax: the margin ledger's rows of the project's treatment
- * table (the one place they are classified; they join the spot and futures types' table when it
- * lands). `trade-leg`: one side of a margin buy or sell (a disposal and an acquisition);
- * `loan`: money borrowed or paid back, no tax event; `incidental-cost`: a cost of the margin
- * trading (interest, a liquidation's fee); `own-move`: a transfer between the account's own
- * wallets (paired with spot); `review`: the exchange took or gave money for reasons the record
- * does not state (confiscated, compensate), flagged for a person to classify.
+ * Each marginTaxType's category, as the margin-ledger report shows it. The tax treatment per
+ * method is the project's treatment table (src/accounting/treatments/treatment-table.ts,
+ * docs/reports.md "Treatments"), which a test holds to these categories. `trade-leg`: one side of
+ * a margin buy or sell (a disposal and an acquisition); `loan`: money borrowed or paid back, no
+ * tax event; `incidental-cost`: a cost of the margin trading (interest, a liquidation's fee);
+ * `own-move`: a transfer between the account's own wallets (paired with spot); `review`: the
+ * exchange took or gave money for reasons the record does not state (confiscated, compensate),
+ * flagged for a person to classify.
  */
 export type MarginTreatment = 'trade-leg' | 'loan' | 'incidental-cost' | 'own-move' | 'income' | 'review';
 

@@ -4,10 +4,11 @@ export const P2P_TAX_TYPES = ['transfer_in', 'transfer_out', 'sell', 'buy'] as c
 export type P2pTaxType = (typeof P2P_TAX_TYPES)[number];
 
 /**
- * How each p2pTaxType is treated for tax: the P2P ledger's rows of the project's treatment table
- * (they join the spot and futures types' table when it lands). A `buy` is an acquisition whose
- * cost the record does not give (no fiat amount): `unknown-cost-acquisition`, flagged, never
- * priced by ledgerline; a `sell` a disposal for fiat the record does not give either.
+ * Each p2pTaxType's category, as the p2p-ledger report shows it; the tax treatment per method is
+ * the project's treatment table (src/accounting/treatments/treatment-table.ts), which a test holds
+ * to these categories. A `buy` is an acquisition whose cost the record does not give (no fiat
+ * amount): `unknown-cost-acquisition`, flagged, never invented (`ledgerline cost-basis import`
+ * supplies it); a `sell` a disposal for fiat the record does not give either.
  */
 export type P2pTreatment = 'own-move' | 'unknown-cost-acquisition' | 'unknown-proceeds-disposal';
 

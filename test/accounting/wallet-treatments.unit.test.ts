@@ -1,0 +1,286 @@
+import { Decimal } from 'decimal.js';
+import { describe, expect, it } from 'vitest';
+
+import type { GainsEvent } from '../../src/accounting/gains/gains-event.ts';
+import { SuppliedCosts, type SuppliedLot } from '../../src/accounting/gains/supplied-costs.ts';
+import { type UkMatch, UkMatcher } from '../../src/accounting/gains/uk-matching.ts';
+import { type LotSink, walkHistory } from '../../src/accounting/gains/walk-history.ts';
+import { LotEngine, type LotMatch } from '../../src/accounting/lots/lot-engine.ts';
+import { memoryPriceBook } from '../../src/accounting/prices/memory-price-book.ts';
+import type { PricePointInput } from '../../src/accounting/prices/price-point.ts';
+import { entryTreatment } from '../../src/accounting/treatments/entry-treatment.ts';
+import type { LedgerEntry } from '../../src/booking/ledger-entry.ts';
+import { deTaxable } from '../../src/export/reports/de-gains.ts';
+import { matchFlag } from '../../src/export/reports/realized-gains.ts';
+import { ukMatchFlag } from '../../src/export/reports/uk-gains.ts';
+
+/**
+ * The margin and P2P rows of the treatment table (docs/reports.md, "Treatments", "Margin and P2P"),
+ * walked one by one as the cursor reads them (src/booking/wallet-entries.ts: wallet `margin`/`p2p`,
+ * `spotTypes` starting with the record's own type). Each test names the rule it follows.
+ */
+const DAY = 86_400_000;
+const t0 = Date.UTC(2026, 0, 5, 12);
+type Side = [string, string] | null;
+
+function margin(day: number, id: string, type: string, sent: Side, received: Side, extra: Partial<LedgerEntry> = {}) {
+  return entry(day, `margin:${id}`, `${type} crossed`, 'margin', 'margin', sent, received, extra);
+}
+function p2p(day: number, id: string, type: string, sent: Side, received: Side) {
+  return entry(day, `p2p:${id}`, type, 'p2p', 'p2p', sent, received);
+}
+function spot(day: number, id: string, type: string, category: string, sent: Side, received: Side) {
+  return entry(day, `spot:${id}`, type, category, 'spot', sent, received);
+}
+
+function entry(
+  day: number,
+  id: string,
+  types: string,
+  category: string,
+  wallet: LedgerEntry['wallet'],
+  sent: Side,
+  received: Side,
+  extra: Partial<LedgerEntry> = {},
+): LedgerEntry {
+  return {
+    atMs: t0 + day * DAY,
+    sentAmount: sent ? new Decimal(sent[0]) : null,
+    sentCoin: sent ? sent[1] : null,
+    receivedAmount: received ? new Decimal(received[0]) : null,
+    receivedCoin: received ? received[1] : null,
+    feeAmount: null,
+    feeCoin: null,
+    category,
+    spotTypes: types,
+    recordIds: id,
+    flag: null,
+    wallet,
+    ...extra,
+  };
+}
+
+const price = (day: number, base: string, value: string): PricePointInput => ({
+  at: new Date(t0 + day * DAY - 1000),
+  base,
+  quote: 'GBP',
+  price: value,
+  source: 'daily',
+});
+
+async function* from<T>(items: T[]): AsyncGenerator<T> {
+  for (const item of items) yield await Promise.resolve(item);
+}
+
+async function walk<M>(
+  entries: LedgerEntry[],
+  points: PricePointInput[],
+  sink: LotSink<M>,
+  supplied: SuppliedLot[] = [],
+): Promise<GainsEvent<M>[]> {
+  const out: GainsEvent<M>[] = [];
+  const options = { supplied: new SuppliedCosts(supplied, 'GBP') };
+  for await (const e of walkHistory(from(entries), memoryPriceBook('GBP', points), sink, options)) out.push(e);
+  return out;
+}
+
+const fifo = () => new LotEngine('fifo', 'GBP');
+const lots = (list: GainsEvent[]): LotMatch[] => list.flatMap((e) => (e.kind === 'disposal' ? [e.match] : []));
+const brief = (m: LotMatch) =>
+  `${m.coin} ${m.quantity.toFixed()} ${m.proceeds?.toFixed() ?? '-'} ${m.costBasis?.toFixed() ?? '-'} ${matchFlag(m, m.proceeds && m.costBasis ? 'x' : null) ?? ''}`.trim();
+const ukParts = (list: GainsEvent<UkMatch>[]) => list.flatMap((e) => (e.kind === 'disposal' ? [e.match] : []));
+
+/** 1000 USDT bought for 800 GBP on spot, moved to the margin account (own move: the lots stay). */
+const funded = [
+  spot(0, 'buy', 'Buy', 'trade', ['800', 'GBP'], ['1000', 'USDT']),
+  spot(1, 'out', 'Transfer out', 'internal-transfer', ['1000', 'USDT'], null),
+  margin(1, 'in', 'transfer_in', null, ['1000', 'USDT']),
+];
+
+describe('margin ledger rows', () => {
+  it('each margin type is read from its ledger’s own table row, not the spot table', () => {
+    expect(entryTreatment(margin(0, 'a', 'interest_repay', ['1', 'USDT'], null)).kind).toBe('other-fee');
+    expect(entryTreatment(margin(0, 'a', 'borrow', null, ['1', 'USDT'])).kind).toBe('borrowing');
+    expect(entryTreatment(margin(0, 'a', 'confiscated', ['1', 'USDT'], null)).kind).toBe('market');
+    expect(entryTreatment(p2p(0, 'a', 'buy', null, ['1', 'USDT'])).kind).toBe('deposit');
+    expect(entryTreatment(p2p(0, 'a', 'sell', ['1', 'USDT'], null)).kind).toBe('unknown-proceeds');
+    // A type the exchange adds later: at market value (flagged by the entry, marginTaxType=...).
+    expect(entryTreatment(margin(0, 'a', 'new_type', ['1', 'USDT'], null)).kind).toBe('market');
+  });
+
+  it('a margin trade pair (deal_out + deal_in at one instant) disposes of the coin given and acquires the coin received at one market value (HMRC CRYPTO22100; BMF 10.5.2022 Rn. 54, 58)', async () => {
+    const list = await walk(
+      [
+        ...funded,
+        // 500 USDT for 0.01 BTC (BTC at 40,000 GBP): both at 400 GBP; later 0.01 BTC sold on margin for 600 USDT.
+        margin(2, 'd1+margin:d2', 'deal_out / deal_in', ['500', 'USDT'], ['0.01', 'BTC'], { category: 'trade' }),
+        margin(3, 'd3+margin:d4', 'deal_out / deal_in', ['0.01', 'BTC'], ['600', 'USDT'], { category: 'trade' }),
+      ],
+      [price(2, 'BTC', '40000'), price(3, 'USDT', '0.8')],
+      fifo(),
+    );
+    expect(lots(list).map(brief)).toEqual([
+      // The USDT given: proceeds the BTC's market value 400, cost 500/1000 of 800.
+      'USDT 500 400 400',
+      // The BTC: acquired at 400; sold for 600 USDT at 0.8 = 480.
+      'BTC 0.01 480 400',
+    ]);
+  });
+
+  it('conversions inside the margin account (exchange_out + exchange_in) are trades too (CRYPTO22100)', async () => {
+    const list = await walk(
+      [
+        ...funded,
+        margin(2, 'x1+margin:x2', 'exchange_out / exchange_in', ['100', 'USDT'], ['0.5', 'SOL'], { category: 'trade' }),
+      ],
+      [price(2, 'SOL', '170')],
+      fifo(),
+    );
+    expect(lots(list).map(brief)).toEqual(['USDT 100 85 80']);
+  });
+
+  it('a margin trade leg without its other side is walked at market value, as spot’s unpaired legs are', async () => {
+    const list = await walk(
+      [...funded, margin(2, 'lone', 'deal_out', ['100', 'USDT'], null, { category: 'trade', flag: 'unpaired-leg' })],
+      [price(2, 'USDT', '0.81')],
+      fifo(),
+    );
+    expect(lots(list).map(brief)).toEqual(['USDT 100 81 80']);
+  });
+
+  it('interest paid on a margin loan (interest_repay) is a disposal at market value with no further allowable cost: gain = market value - cost (CRYPTO22150, CRYPTO22280)', async () => {
+    const list = await walk(
+      [...funded, margin(20, 'int', 'interest_repay', ['10', 'USDT'], null)],
+      [price(20, 'USDT', '0.85')],
+      fifo(),
+    );
+    // 10 USDT cost 8 GBP, worth 8.5 when paid: a gain of 0.5 (not a loss of 8).
+    expect(lots(list).map(brief)).toEqual(['USDT 10 8.5 8']);
+  });
+
+  it('a liquidation fee is a disposal at market value too (CRYPTO22150)', async () => {
+    const list = await walk(
+      [...funded, margin(20, 'liq', 'liquidation_fee', ['4', 'USDT'], null)],
+      [price(20, 'USDT', '0.75')],
+      fifo(),
+    );
+    expect(lots(list).map(brief)).toEqual(['USDT 4 3 3.2']);
+  });
+
+  it('a margin loan (borrow, repay) is no tax event: no disposal, no income; the borrowed coins are held at their market value and the repaid ones leave (CRYPTO61000s: the reading taken)', async () => {
+    const entries = [margin(0, 'b', 'borrow', null, ['1000', 'USDT']), margin(9, 'r', 'repay', ['1000', 'USDT'], null)];
+    const points = [price(0, 'USDT', '0.8'), price(9, 'USDT', '0.9')];
+    const engine = fifo();
+    const list = await walk(entries, points, engine);
+    expect(list).toEqual([]);
+    expect(engine.held('USDT').toFixed()).toBe('0');
+    const uk = new UkMatcher('GBP');
+    expect(ukParts(await walk(entries, points, uk))).toEqual([]);
+    expect(uk.pool('USDT').quantity.toFixed()).toBe('0');
+  });
+
+  it('borrowed coins spent in a margin trade are disposed of against their cost at borrowing (the debt taken on), the trade at market value', async () => {
+    const list = await walk(
+      [
+        margin(0, 'b', 'borrow', null, ['1000', 'USDT']),
+        margin(1, 'd1+margin:d2', 'deal_out / deal_in', ['1000', 'USDT'], ['0.02', 'BTC'], { category: 'trade' }),
+      ],
+      [price(0, 'USDT', '0.8'), price(1, 'BTC', '40500')],
+      fifo(),
+    );
+    expect(lots(list).map(brief)).toEqual(['USDT 1000 810 800']);
+  });
+
+  it('repaying more than is held is flagged like a withdrawal beyond the holdings, nothing realized', async () => {
+    const list = await walk([margin(0, 'r', 'repay', ['5', 'USDT'], null)], [], fifo());
+    expect(lots(list).map(brief)).toEqual(['USDT 5 0 - review:withdrawal-exceeds-holdings']);
+  });
+
+  it('confiscated (taken) is a disposal at market value and compensate (paid in) an acquisition at market value, no income: both for review (docs: the record does not say why)', async () => {
+    const list = await walk(
+      [
+        ...funded,
+        margin(2, 'c', 'confiscated', ['5', 'USDT'], null),
+        margin(3, 'p', 'compensate', null, ['5', 'USDT']),
+        margin(40, 'f', 'liquidation_fee', ['1000', 'USDT'], null),
+      ],
+      [price(2, 'USDT', '0.7'), price(3, 'USDT', '0.9'), price(40, 'USDT', '0.8')],
+      fifo(),
+    );
+    expect(list.filter((e) => e.kind === 'income')).toEqual([]);
+    // The compensated 5 USDT cost 4.5 (their market value), the last lot FIFO consumes.
+    expect(lots(list).map(brief)).toEqual(['USDT 5 3.5 4', 'USDT 995 796 796', 'USDT 5 4 4.5']);
+  });
+
+  it('system_fee_in is income at market value on receipt (CRYPTO21200; EStG §22 Nr. 3), the lot costing that value', async () => {
+    const list = await walk(
+      [margin(0, 'sys', 'system_fee_in', null, ['2', 'USDT'])],
+      [price(0, 'USDT', '0.8')],
+      fifo(),
+    );
+    expect(list.map((e) => (e.kind === 'income' ? `${e.spotTaxType} ${e.value?.toFixed()}` : 'disposal'))).toEqual([
+      'system_fee_in crossed 1.6',
+    ]);
+  });
+
+  it('transfers between spot and margin keep the lots: nothing realized, the pool unchanged (CRYPTO22150: no disposal without a change of owner)', async () => {
+    const uk = new UkMatcher('GBP');
+    const back = [
+      ...funded,
+      margin(2, 'o', 'transfer_out', ['1000', 'USDT'], null),
+      spot(2, 'in', 'Transfer in', 'internal-transfer', null, ['1000', 'USDT']),
+    ];
+    expect(await walk(back, [], uk)).toEqual([]);
+    expect([uk.pool('USDT').quantity.toFixed(), uk.pool('USDT').cost?.toFixed()]).toEqual(['1000', '800']);
+  });
+});
+
+describe('P2P ledger rows', () => {
+  const bought = [
+    p2p(0, 'b', 'buy', null, ['2', 'ETH']),
+    p2p(1, 'o', 'transfer_out', ['2', 'ETH'], null),
+    spot(1, 'i', 'Transfer in', 'internal-transfer', null, ['2', 'ETH']),
+    spot(200, 's', 'Sell', 'trade', ['1', 'ETH'], ['3000', 'GBP']),
+  ];
+
+  it('a P2P buy is an acquisition of unknown cost and no date (no fiat amount in the record): the sale consuming it is flagged review:unknown-cost, never invented', async () => {
+    const [m] = lots(await walk(bought, [price(0, 'ETH', '2000')], fifo()));
+    expect([m!.costBasis, m!.acquiredAtMs, matchFlag(m!, null)]).toEqual([null, null, 'review:unknown-cost']);
+    const [u] = ukParts(await walk(bought, [price(0, 'ETH', '2000')], new UkMatcher('GBP')));
+    expect(ukMatchFlag(u!, null)).toBe('review:unknown-cost');
+  });
+
+  it('then priced by `cost-basis import` (a supplied lot): the supplied cost and date, de counting the year from it (EStG §23(1) Nr. 2)', async () => {
+    const supplied: SuppliedLot[] = [
+      {
+        coin: 'ETH',
+        quantity: new Decimal('2'),
+        acquiredAtMs: t0 - 200 * DAY,
+        cost: new Decimal('3600'),
+        currency: 'GBP',
+        source: 'bank-statement',
+      },
+    ];
+    const [m] = lots(await walk(bought, [], fifo(), supplied));
+    expect([m!.costBasis?.toFixed(), m!.acquiredAtMs, matchFlag(m!, 'x')]).toEqual(['1800', t0 - 200 * DAY, null]);
+    expect(deTaxable(m!)).toBe(false);
+  });
+
+  it('a P2P sell is a disposal whose proceeds are unknown: left empty and flagged review:unknown-proceeds, never the market value', async () => {
+    const entries = [
+      spot(0, 'buy', 'Buy', 'trade', ['800', 'GBP'], ['1000', 'USDT']),
+      spot(1, 'out', 'Transfer out', 'internal-transfer', ['100', 'USDT'], null),
+      p2p(1, 'in', 'transfer_in', null, ['100', 'USDT']),
+      p2p(2, 'sell', 'sell', ['100', 'USDT'], null),
+    ];
+    const [m] = lots(await walk(entries, [price(2, 'USDT', '0.8')], fifo()));
+    expect(brief(m!)).toBe('USDT 100 - 80 review:unknown-proceeds');
+    const [u] = ukParts(await walk(entries, [price(2, 'USDT', '0.8')], new UkMatcher('GBP')));
+    expect([u!.rule, u!.proceeds, u!.cost?.toFixed(), ukMatchFlag(u!, null)]).toEqual([
+      's104',
+      null,
+      '80',
+      'review:unknown-proceeds',
+    ]);
+  });
+});
