@@ -172,6 +172,41 @@ describe('the gains walk over the margin and P2P wallets', () => {
     expect(review).toEqual({ 'unknown-cost': 4 });
   });
 
+  it('a margin or P2P record stored, changed or deleted logs the instant it changes the walk from (so stored lot checkpoints after it stop matching); one rewritten unchanged logs nothing', async () => {
+    const logged = () =>
+      withClient(db.url, async (c) => {
+        const { rows: log } = await c.query<{ source: string; from: string }>(
+          `SELECT source, to_char(changed_from AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS from FROM gains_input_change
+            WHERE account_id = $1 AND source IN ('margin_ledger_record', 'p2p_ledger_record') ORDER BY id`,
+          [account],
+        );
+        return log.map((r) => `${r.source} ${r.from}`);
+      });
+    const before = (await logged()).length;
+    await withClient(db.url, async (c) => {
+      await c.query(`UPDATE margin_ledger_record SET amount = amount WHERE account_id = $1`, [account]);
+      await c.query(`UPDATE p2p_ledger_record SET total = total WHERE account_id = $1`, [account]);
+    });
+    expect((await logged()).length).toBe(before);
+    await withClient(db.url, async (c) => {
+      await c.query(`UPDATE margin_ledger_record SET fee = '-0.1' WHERE account_id = $1 AND record_id = 'm9'`, [
+        account,
+      ]);
+      await c.query(`UPDATE margin_ledger_record SET fee = '0' WHERE account_id = $1 AND record_id = 'm9'`, [account]);
+      await c.query(`UPDATE p2p_ledger_record SET total = total WHERE account_id = $1 AND record_id = 'p4'`, [account]);
+    });
+    await insertP2p([{ id: 'p9', coin: 'USDT', type: 'transfer_in', total: '0', ts: at('12-30') }]);
+    await withClient(db.url, (c) =>
+      c.query(`DELETE FROM p2p_ledger_record WHERE account_id = $1 AND record_id = 'p9'`, [account]),
+    );
+    expect((await logged()).slice(before)).toEqual([
+      'margin_ledger_record 2025-03-05',
+      'margin_ledger_record 2025-03-05',
+      'p2p_ledger_record 2025-12-30',
+      'p2p_ledger_record 2025-12-30',
+    ]);
+  });
+
   it('`cost-basis import` prices the P2P buy: the margin trade consuming it has the supplied cost, no longer flagged', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'p2p-cost-'));
     const file = path.join(dir, 'p2p.csv');
