@@ -161,6 +161,7 @@ describe('the realized-gains report', () => {
       'disposal_record_ids',
       'lot_record_ids',
       'term',
+      'wallet',
     ]);
     // 1998 shared by quantity: 1998 x 0.01998 / 0.025 = 1596.8016; the second lot's 0.00502 of 0.02 cost 376.5.
     expect(rows).toEqual([
@@ -178,6 +179,7 @@ describe('the realized-gains report', () => {
         'spot:c1+spot:c2',
         'spot:a1+spot:a2',
         'short',
+        'spot',
       ],
       [
         '2026-03-01T10:00:00.000+00:00',
@@ -193,9 +195,25 @@ describe('the realized-gains report', () => {
         'spot:c1+spot:c2',
         'spot:b1+spot:b2',
         'short',
+        'spot',
       ],
       // Sold beyond the holdings: cost basis 0 (the whole proceeds are gain), flagged for review.
-      ['2026-04-01T10:00:00.000+00:00', 'DOGE', '10', '5', '0', '5', '', '', 'fifo', 'USDT', 'spot:f1+spot:f2', '', ''],
+      [
+        '2026-04-01T10:00:00.000+00:00',
+        'DOGE',
+        '10',
+        '5',
+        '0',
+        '5',
+        '',
+        '',
+        'fifo',
+        'USDT',
+        'spot:f1+spot:f2',
+        '',
+        '',
+        'spot',
+      ],
       [
         '2026-06-01T10:00:00.000+00:00',
         'ETH',
@@ -210,6 +228,7 @@ describe('the realized-gains report', () => {
         'spot:i1+spot:i2',
         'spot:h1+spot:h2',
         'short',
+        'spot',
       ],
     ]);
     expect(result.review).toEqual({ rows: 1, values: { 'disposal-exceeds-holdings': 1 } });

@@ -174,6 +174,7 @@ describe('--method de: private sales under section 23 EStG, in euros', () => {
       'valuation_currency',
       'disposal_record_ids',
       'lot_record_ids',
+      'wallet',
     ]);
     const pick = (r: string[]) =>
       ['coin', 'quantity', 'proceeds', 'cost_basis', 'gain', 'days_held', 'taxable'].map((c) => r[column(c)]);

@@ -134,39 +134,41 @@ describe('the gains walk over the margin and P2P wallets', () => {
     const { rows: de, review } = await rows('de');
     expect(
       de.map((r) =>
-        pick(r, 'disposed_at', 'coin', 'quantity', 'proceeds', 'cost_basis', 'gain', 'disposal_record_ids'),
+        pick(r, 'disposed_at', 'coin', 'quantity', 'proceeds', 'cost_basis', 'gain', 'disposal_record_ids', 'wallet'),
       ),
     ).toEqual([
       // The margin buy (CRYPTO22100): 1500 USDT given for the 0.02997 BTC kept, worth 0.02997 x 45,000 = 1348.65;
       // FIFO: the 1000 USDT bought through P2P (cost unknown, flagged), then 500 of the 600 borrowed (cost 540 x 5/6).
-      '2025-02-03T10:00:00.000+00:00 USDT 1000 899.1 ' + '  margin:m4+margin:m3',
-      '2025-02-03T10:00:00.000+00:00 USDT 500 449.55 450 -0.45 margin:m4+margin:m3',
+      '2025-02-03T10:00:00.000+00:00 USDT 1000 899.1 ' + '  margin:m4+margin:m3 margin',
+      '2025-02-03T10:00:00.000+00:00 USDT 500 449.55 450 -0.45 margin:m4+margin:m3 margin',
       // The margin sell: 0.01 BTC for 520 USDT (468 EUR); the BTC cost 1348.65 x 0.01/0.02997.
-      '2025-03-03T10:00:00.000+00:00 BTC 0.01 468 450 18 margin:m5+margin:m6',
+      '2025-03-03T10:00:00.000+00:00 BTC 0.01 468 450 18 margin:m5+margin:m6 margin',
       // Interest paid (CRYPTO22150): 2 USDT disposed of at market value 1.8, cost 1.8 (the borrowed lot's): gain 0.
-      '2025-03-04T10:00:00.000+00:00 USDT 2 1.8 1.8 0 margin:m7',
+      '2025-03-04T10:00:00.000+00:00 USDT 2 1.8 1.8 0 margin:m7 margin',
       // The repayment (m8) realizes nothing; the liquidation fee is a disposal at market value.
-      '2025-03-05T10:00:00.000+00:00 USDT 1 0.9 0.9 0 margin:m9',
+      '2025-03-05T10:00:00.000+00:00 USDT 1 0.9 0.9 0 margin:m9 margin',
       // The P2P sell: proceeds unknown (never the market value).
-      '2025-03-08T10:00:00.000+00:00 USDT 10  9 ' + ' p2p:p4',
+      '2025-03-08T10:00:00.000+00:00 USDT 10  9 ' + ' p2p:p4 p2p',
     ]);
     expect(review).toEqual({ 'unknown-cost': 1, 'unknown-proceeds': 1 });
   });
 
   it('under uk the same events: the loan no disposal; HMRC’s 30-day rule matches the margin sell’s USDT with the margin buy’s (TCGA92 s106A)', async () => {
     const { rows: uk, review } = await rows('uk');
-    expect(uk.map((r) => pick(r, 'disposed_on', 'coin', 'rule', 'quantity', 'proceeds', 'allowable_cost'))).toEqual([
+    expect(
+      uk.map((r) => pick(r, 'disposed_on', 'coin', 'rule', 'quantity', 'proceeds', 'allowable_cost', 'wallet')),
+    ).toEqual([
       // 1500 USDT for 0.03 BTC, the fee apportioned (CRYPTO22150): 0.02997 x 40,000 + 0.00003 x 40,000 / 2 = 1199.4.
       // The 520 USDT received on 3 March match first (30-day rule) at their cost 520 x 0.8 = 416; the rest
       // comes from the pool, which holds the P2P buy of unknown cost (its cost unknown, flagged).
-      '2025-02-03 USDT 30-day 520 415.792 416',
-      '2025-02-03 USDT s104 980 783.608 ',
-      '2025-03-03 BTC s104 0.01 416 400.2002002002',
+      '2025-02-03 USDT 30-day 520 415.792 416 margin',
+      '2025-02-03 USDT s104 980 783.608  margin',
+      '2025-03-03 BTC s104 0.01 416 400.2002002002 margin',
       // Interest and the liquidation fee: disposals at market value (2 x 0.8, 1 x 0.8), from the pool.
-      '2025-03-04 USDT s104 2 1.6 ',
-      '2025-03-05 USDT s104 1 0.8 ',
+      '2025-03-04 USDT s104 2 1.6  margin',
+      '2025-03-05 USDT s104 1 0.8  margin',
       // The P2P sell: proceeds unknown; its pool's cost too (unknown cost is flagged first).
-      '2025-03-08 USDT s104 10  ',
+      '2025-03-08 USDT s104 10   p2p',
     ]);
     // Nothing beyond the holdings: the pool followed the coins into margin, through the loan and back.
     expect(review).toEqual({ 'unknown-cost': 4 });

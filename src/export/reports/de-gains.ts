@@ -5,7 +5,7 @@ import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
-import { localTime, matchFlag, reportedCostBasis } from './realized-gains.ts';
+import { localTime, matchFlag, reportedCostBasis, walletsOf } from './realized-gains.ts';
 
 /**
  * Whether a match is a taxable private sale: held one year or less. A part sold beyond the
@@ -37,6 +37,7 @@ export function deGainRow(match: LotMatch, currency: string, tz: string): Report
       currency,
       match.disposalRecordIds,
       match.lotRecordIds,
+      walletsOf(match.disposalRecordIds),
     ],
     flag: matchFlag(match, gain),
   };
@@ -72,6 +73,7 @@ export function deGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
       text('valuation_currency'),
       text('disposal_record_ids'),
       text('lot_record_ids'),
+      text('wallet'),
     ],
     kind: 'computed',
     async *rows(params, db) {

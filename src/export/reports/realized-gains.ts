@@ -35,6 +35,29 @@ export function proceedsUnknown(proceeds: unknown, disposalRecordIds: string): b
   return proceeds === null && disposalRecordIds.split(/[ +]/).some((id) => id.startsWith(ID_KINDS.p2p));
 }
 
+/** The wallets the record ids name, by their kind (text-safe-ids.ts): a closed position is the futures wallet's. */
+const WALLET_OF_KIND: Readonly<Record<string, string>> = {
+  spot: 'spot',
+  futures: 'futures',
+  position: 'futures',
+  margin: 'margin',
+  p2p: 'p2p',
+};
+
+/**
+ * The `wallet` cell of a gains row: the wallet(s) its disposal's records come from (`spot`,
+ * `futures`, `margin`, `p2p`; a UK day's disposal of records in two wallets `spot+margin`), so an
+ * accountant sees where each row came from (docs/reports.md, "Margin and P2P").
+ */
+export function walletsOf(disposalRecordIds: string): string {
+  const wallets = new Set<string>();
+  for (const id of disposalRecordIds.split(/[ +]/)) {
+    const wallet = WALLET_OF_KIND[id.slice(0, id.indexOf(':'))];
+    if (wallet !== undefined) wallets.add(wallet);
+  }
+  return [...wallets].join('+');
+}
+
 /** The flag of a lot-engine match, in order of what an accountant must look at first. */
 export function matchFlag(match: LotMatch, gain: string | null): string | null {
   if (match.withdrawal === true) return WITHDRAWAL_EXCEEDS_HOLDINGS;
@@ -89,6 +112,7 @@ export function gainRow(match: LotMatch, settings: LotSettings, tz: string): Rep
       match.disposalRecordIds,
       match.lotRecordIds,
       days === null ? null : termOf(days, settings.longTermDays),
+      walletsOf(match.disposalRecordIds),
     ],
     flag,
   };
@@ -119,6 +143,7 @@ export function realizedGainsReportWith(openBook: OpenBook): ComputedReportDefin
       text('disposal_record_ids'),
       text('lot_record_ids'),
       text('term'),
+      text('wallet'),
     ],
     kind: 'computed',
     async *rows(params, db) {

@@ -11,6 +11,7 @@ import {
   UNKNOWN_COST,
   UNKNOWN_PROCEEDS,
   UNPRICED,
+  walletsOf,
   WITHDRAWAL_EXCEEDS_HOLDINGS,
 } from './realized-gains.ts';
 
@@ -44,6 +45,7 @@ export function ukGainRow(match: UkMatch, currency: string): ReportRow {
       currency,
       match.disposalRecordIds,
       match.acquisitionRecordIds,
+      walletsOf(match.disposalRecordIds),
     ],
     flag: ukMatchFlag(match, gain),
   };
@@ -80,6 +82,7 @@ export function ukGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
       text('valuation_currency'),
       text('disposal_record_ids'),
       text('acquisition_record_ids'),
+      text('wallet'),
     ],
     kind: 'computed',
     async *rows(params, db) {
