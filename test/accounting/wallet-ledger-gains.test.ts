@@ -23,7 +23,8 @@ import { useTestDatabase } from '../helpers/test-database.ts';
  *   (CRYPTO22150, CRYPTO22280);
  * - a P2P buy: cost unknown, flagged review:unknown-cost until `cost-basis import` prices it;
  * - a P2P sell: proceeds unknown, flagged review:unknown-proceeds, never the market value;
- * - transfers between spot and margin / P2P keep the lots (nothing realized).
+ * - transfers between spot and margin / P2P keep the lots (nothing realized);
+ * - confiscated: a disposal at market value, its rows flagged review:confiscated.
  */
 const db = useTestDatabase('walletgains');
 let account: string;
@@ -117,6 +118,8 @@ beforeAll(async () => {
     { id: 'm8', coin: 'USDT', type: 'repay', amount: '-600', ts: at('03-04') },
     { id: 'm9', coin: 'USDT', type: 'liquidation_fee', amount: '-1', ts: at('03-05') },
     { id: 'ma', coin: 'USDT', type: 'transfer_out', amount: '-10', ts: at('03-06') },
+    // Coins the exchange took, the record not saying why: a disposal at market value, for review.
+    { id: 'mb', coin: 'USDT', type: 'confiscated', amount: '-0.5', ts: at('03-09') },
   ]);
   // Daily prices: USDT at 0.9 EUR / 0.8 GBP; BTC at 45,000 EUR / 40,000 GBP in February, 50,000 / 44,000 in March.
   const lines = ['date,base,quote,price,source'];
@@ -149,8 +152,10 @@ describe('the gains walk over the margin and P2P wallets', () => {
       '2025-03-05T10:00:00.000+00:00 USDT 1 0.9 0.9 0 margin:m9 margin',
       // The P2P sell: proceeds unknown (never the market value).
       '2025-03-08T10:00:00.000+00:00 USDT 10  9 ' + ' p2p:p4 p2p',
+      // confiscated: at market value, flagged review:confiscated.
+      '2025-03-09T10:00:00.000+00:00 USDT 0.5 0.45 0.45 0 margin:mb margin',
     ]);
-    expect(review).toEqual({ 'unknown-cost': 1, 'unknown-proceeds': 1 });
+    expect(review).toEqual({ 'unknown-cost': 1, 'unknown-proceeds': 1, confiscated: 1 });
   });
 
   it('under uk the same events: the loan no disposal; HMRC’s 30-day rule matches the margin sell’s USDT with the margin buy’s (TCGA92 s106A)', async () => {
@@ -169,9 +174,10 @@ describe('the gains walk over the margin and P2P wallets', () => {
       '2025-03-05 USDT s104 1 0.8  margin',
       // The P2P sell: proceeds unknown; its pool's cost too (unknown cost is flagged first).
       '2025-03-08 USDT s104 10   p2p',
+      '2025-03-09 USDT s104 0.5 0.4  margin',
     ]);
     // Nothing beyond the holdings: the pool followed the coins into margin, through the loan and back.
-    expect(review).toEqual({ 'unknown-cost': 4 });
+    expect(review).toEqual({ 'unknown-cost': 5 });
   });
 
   it('a margin or P2P record stored, changed or deleted logs the instant it changes the walk from (so stored lot checkpoints after it stop matching); one rewritten unchanged logs nothing', async () => {
@@ -221,6 +227,6 @@ describe('the gains walk over the margin and P2P wallets', () => {
     expect(pick(de[0]!, 'coin', 'quantity', 'proceeds', 'cost_basis', 'gain', 'acquired_at')).toBe(
       'USDT 1000 899.1 905 -5.9 2025-01-10T00:00:00.000+00:00',
     );
-    expect(review).toEqual({ 'unknown-proceeds': 1 });
+    expect(review).toEqual({ 'unknown-proceeds': 1, confiscated: 1 });
   });
 });

@@ -212,6 +212,21 @@ describe('margin ledger rows', () => {
     expect(lots(list).map(brief)).toEqual(['USDT 5 3.5 4', 'USDT 995 796 796', 'USDT 5 4 4.5']);
   });
 
+  it('a confiscated record’s disposal rows carry its review flag, under fifo at once and under uk when the day is decided', async () => {
+    const taken = margin(2, 'c', 'confiscated', ['5', 'USDT'], null, { flag: 'review:confiscated' });
+    const points = [price(2, 'USDT', '0.7')];
+    const fifoEvents = await walk([...funded, taken], points, fifo());
+    expect(fifoEvents.map((e) => (e.kind === 'disposal' ? e.review : 'income'))).toEqual(['review:confiscated']);
+    const ukEvents = await walk([...funded, taken], points, new UkMatcher('GBP'));
+    expect(ukEvents.map((e) => (e.kind === 'disposal' ? `${e.match.rule} ${e.review}` : 'income'))).toEqual([
+      's104 review:confiscated',
+    ]);
+    // Other disposals are not flagged.
+    const fee = margin(3, 'i', 'interest_repay', ['1', 'USDT'], null);
+    const plain = await walk([...funded, fee], [price(3, 'USDT', '0.7')], fifo());
+    expect(plain.map((e) => (e.kind === 'disposal' ? (e.review ?? 'none') : 'income'))).toEqual(['none']);
+  });
+
   it('system_fee_in is income at market value on receipt (CRYPTO21200; EStG §22 Nr. 3), the lot costing that value', async () => {
     const list = await walk(
       [margin(0, 'sys', 'system_fee_in', null, ['2', 'USDT'])],

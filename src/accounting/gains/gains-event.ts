@@ -6,6 +6,8 @@ import type { LotMatch } from '../lots/lot-engine.ts';
 export interface DisposalEvent<M = LotMatch> {
   readonly kind: 'disposal';
   readonly match: M;
+  /** `review:<type>`: a record disposed of that a person must look at (reviewed-records.ts). */
+  readonly review?: string;
 }
 
 /** Coins received as income (rewards, interest, airdrops), valued at receipt: an income row. */

@@ -6,6 +6,7 @@ import type { AcquireOptions, LotMatch } from '../lots/lot-engine.ts';
 import type { PriceBook, Valuation } from '../prices/price-book.ts';
 import { entryTreatment } from '../treatments/entry-treatment.ts';
 import type { GainsEvent } from './gains-event.ts';
+import { ReviewedRecords } from './reviewed-records.ts';
 import { SuppliedCosts } from './supplied-costs.ts';
 import { walkTrade } from './walk-trade.ts';
 
@@ -70,6 +71,7 @@ export async function* walkHistory<M = LotMatch>(
   engine: LotSink<M>,
   options: WalkOptions = {},
 ): AsyncGenerator<GainsEvent<M>> {
+  const reviewed = new ReviewedRecords();
   // Market values enter the lots and proceeds at MONEY_PLACES (lot-arithmetic.ts).
   const valueOf: ValueOf = async (coin, quantity, atMs) => {
     if (quantity.isZero()) return null;
@@ -78,17 +80,24 @@ export async function* walkHistory<M = LotMatch>(
   };
   const supplied = options.supplied ?? new SuppliedCosts([], book.currency);
   for await (const entry of entries) {
-    for (const match of engine.advance?.(entry.atMs) ?? []) yield { kind: 'disposal', match };
+    for (const match of engine.advance?.(entry.atMs) ?? []) yield reviewed.mark({ kind: 'disposal', match });
     // A third-coin fee is walked with its trade (walk-trade.ts), not again on its own.
     if (entry.attached === true) continue;
-    if (entry.category === 'trade' && entry.flag === null && entry.sentCoin !== null && entry.receivedCoin !== null) {
-      const trade = { sentCoin: entry.sentCoin, receivedCoin: entry.receivedCoin };
-      yield* walkTrade(entry, trade, engine, valueOf, book.currency, options.apportionTradeFees === true);
-    } else {
-      yield* single(entry, engine, valueOf, supplied);
-    }
+    reviewed.note(entry);
+    const events =
+      entry.category === 'trade' && entry.flag === null && entry.sentCoin !== null && entry.receivedCoin !== null
+        ? walkTrade(
+            entry,
+            { sentCoin: entry.sentCoin, receivedCoin: entry.receivedCoin },
+            engine,
+            valueOf,
+            book.currency,
+            options.apportionTradeFees === true,
+          )
+        : single(entry, engine, valueOf, supplied);
+    for await (const event of events) yield reviewed.mark(event);
   }
-  for (const match of engine.finish?.() ?? []) yield { kind: 'disposal', match };
+  for (const match of engine.finish?.() ?? []) yield reviewed.mark({ kind: 'disposal', match });
 }
 
 async function* single<M>(

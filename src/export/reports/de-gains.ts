@@ -16,7 +16,7 @@ export function deTaxable(match: LotMatch): boolean {
 }
 
 /** The cells of one FIFO match under section 23 EStG; gain is proceeds - cost_basis exactly. */
-export function deGainRow(match: LotMatch, currency: string, tz: string): ReportRow {
+export function deGainRow(match: LotMatch, currency: string, tz: string, review?: string): ReportRow {
   const costBasis = reportedCostBasis(match);
   const gain = match.proceeds !== null && costBasis !== null ? plain(minus(match.proceeds, costBasis)) : null;
   const held = match.acquiredAtMs === null ? null : daysHeld(match.acquiredAtMs, match.disposedAtMs);
@@ -39,7 +39,7 @@ export function deGainRow(match: LotMatch, currency: string, tz: string): Report
       match.lotRecordIds,
       walletsOf(match.disposalRecordIds),
     ],
-    flag: matchFlag(match, gain),
+    flag: matchFlag(match, gain) ?? review ?? null,
   };
 }
 
@@ -81,7 +81,7 @@ export function deGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
       for await (const event of gainsEvents(params, db, settings, openBook)) {
         if (event.kind !== 'disposal') continue;
         if (params.coin !== undefined && event.match.coin !== params.coin) continue;
-        yield deGainRow(event.match, settings.currency, params.period.tz);
+        yield deGainRow(event.match, settings.currency, params.period.tz, event.review);
       }
     },
   };

@@ -90,13 +90,14 @@ export function reportedCostBasis(match: LotMatch): Decimal | null {
 }
 
 /** The cells of one match; gain is proceeds - cost_basis of the printed values, exactly. */
-export function gainRow(match: LotMatch, settings: LotSettings, tz: string): ReportRow {
+export function gainRow(match: LotMatch, settings: LotSettings, tz: string, review?: string): ReportRow {
   const costBasis = reportedCostBasis(match);
   const proceeds = match.proceeds === null ? null : plain(match.proceeds);
   const cost = costBasis === null ? null : plain(costBasis);
   const gain = match.proceeds !== null && costBasis !== null ? plain(minus(match.proceeds, costBasis)) : null;
   const days = match.acquiredAtMs === null ? null : holdingDays(match.acquiredAtMs, match.disposedAtMs);
-  const flag = matchFlag(match, gain);
+  // A record a person must look at (margin `confiscated`) is flagged after the match's own problems.
+  const flag = matchFlag(match, gain) ?? review ?? null;
   return {
     cells: [
       localTime(match.disposedAtMs, tz),
@@ -151,7 +152,7 @@ export function realizedGainsReportWith(openBook: OpenBook): ComputedReportDefin
       for await (const event of gainsEvents(params, db, settings, openBook)) {
         if (event.kind !== 'disposal') continue;
         if (params.coin !== undefined && event.match.coin !== params.coin) continue;
-        yield gainRow(event.match, settings, params.period.tz);
+        yield gainRow(event.match, settings, params.period.tz, event.review);
       }
     },
   };

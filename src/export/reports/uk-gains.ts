@@ -25,7 +25,7 @@ export function ukMatchFlag(match: UkMatch, gain: string | null): string | null 
 }
 
 /** The cells of one UK match; gain is proceeds - allowable_cost of the printed values, exactly. */
-export function ukGainRow(match: UkMatch, currency: string): ReportRow {
+export function ukGainRow(match: UkMatch, currency: string, review?: string): ReportRow {
   const gain = match.proceeds !== null && match.cost !== null ? plain(minus(match.proceeds, match.cost)) : null;
   return {
     cells: [
@@ -47,7 +47,7 @@ export function ukGainRow(match: UkMatch, currency: string): ReportRow {
       match.acquisitionRecordIds,
       walletsOf(match.disposalRecordIds),
     ],
-    flag: ukMatchFlag(match, gain),
+    flag: ukMatchFlag(match, gain) ?? review ?? null,
   };
 }
 
@@ -90,7 +90,7 @@ export function ukGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
       for await (const event of ukGainsEvents(params, db, settings, openBook)) {
         if (event.kind !== 'disposal') continue;
         if (params.coin !== undefined && event.match.coin !== params.coin) continue;
-        yield ukGainRow(event.match, settings.currency);
+        yield ukGainRow(event.match, settings.currency, event.review);
       }
     },
   };

@@ -1,0 +1,35 @@
+import type { LedgerEntry } from '../../booking/ledger-entry.ts';
+import type { GainsEvent } from './gains-event.ts';
+
+/** Whether a match names the records it disposed of (the lot engine's and the UK matcher's both do). */
+function disposalIdsOf(match: unknown): string | null {
+  if (typeof match !== 'object' || match === null || !('disposalRecordIds' in match)) return null;
+  return typeof match.disposalRecordIds === 'string' ? match.disposalRecordIds : null;
+}
+
+/**
+ * The margin records a person must look at (`confiscated`, `compensate`: the exchange took or gave
+ * coins for a reason the record does not state; src/booking/wallet-entries.ts flags them
+ * `review:<type>`), remembered as the walk meets them so that the disposal rows of such a record
+ * carry the same flag, whenever the matcher hands them out (the UK matcher up to 31 days later).
+ * Holds only the flagged records: a handful per account and year.
+ */
+export class ReviewedRecords {
+  private readonly flags = new Map<string, string>();
+
+  note(entry: LedgerEntry): void {
+    if (entry.wallet === 'margin' && entry.flag?.startsWith('review:') === true) {
+      this.flags.set(entry.recordIds, entry.flag);
+    }
+  }
+
+  /** The event, with `review` set when a record it disposed of is one to look at. */
+  mark<M>(event: GainsEvent<M>): GainsEvent<M> {
+    if (event.kind !== 'disposal' || this.flags.size === 0) return event;
+    for (const id of disposalIdsOf(event.match)?.split(/[ +]/) ?? []) {
+      const review = this.flags.get(id);
+      if (review !== undefined) return { ...event, review };
+    }
+    return event;
+  }
+}
