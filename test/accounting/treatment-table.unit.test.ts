@@ -48,10 +48,10 @@ describe('the treatment table', () => {
     }
   });
 
-  it('cites a rule for every margin and P2P row (an HMRC CRYPTO page, TCGA92 or the BMF letter), or says it is for review', () => {
+  it('cites a rule for every margin and P2P row (an HMRC CRYPTO page, TCGA92 or the BMF letter)', () => {
     for (const ledger of ['margin', 'p2p'] as const) {
       for (const [type, treatment] of Object.entries(TREATMENTS[ledger])) {
-        expect(`${type}: ${treatment.note ?? ''}`).toMatch(/CRYPTO\d{5}|TCGA92|BMF|review:|user’s spot wallet/);
+        expect(`${type}: ${treatment.note ?? ''}`).toMatch(/CRYPTO\d{5}|TCGA92|BMF/);
       }
     }
   });

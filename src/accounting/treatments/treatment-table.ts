@@ -186,15 +186,24 @@ const FUTURES = {
  * a `deal_in` of one margin account at one instant are one trade (src/booking/wallet-entries.ts).
  */
 const MARGIN = {
-  transfer_in: t('own-move', 'from the user’s spot wallet (paired with spot’s `Transfer out`)'),
-  transfer_out: t('own-move', 'to the user’s spot wallet (paired with spot’s `Transfer in`)'),
+  transfer_in: t(
+    'own-move',
+    'from the user’s spot wallet (paired with spot’s `Transfer out`): not a disposal (CRYPTO22100)',
+  ),
+  transfer_out: t(
+    'own-move',
+    'to the user’s spot wallet (paired with spot’s `Transfer in`): not a disposal (CRYPTO22100)',
+  ),
   borrow: t(
     'borrowing',
-    'a margin loan taken: no tax event (CRYPTO61000s leave the borrower’s side to the terms; the reading taken: docs/reports.md)',
+    'a margin loan taken: no tax event (CRYPTO61000s leave the borrower’s side to the terms; the reading taken: “Margin and P2P”)',
   ),
   repay: t('borrowing', 'a margin loan repaid: no tax event (CRYPTO61000s)'),
   liquidation_fee: t('other-fee', 'a liquidation’s fee: pays no trade (CRYPTO22150, CRYPTO22280)'),
-  compensate: t('market', 'review: coins the exchange paid in, reason not stated: an acquisition at market value'),
+  compensate: t(
+    'market',
+    'review: coins the exchange paid in, reason not stated: an acquisition at market value (TCGA92 s17)',
+  ),
   deal_in: t(
     'trade-leg',
     'a margin trade’s received side (CRYPTO22100 exchange of tokens; BMF 10.5.2022 Rn. 54, 58 Tausch)',
@@ -205,15 +214,24 @@ const MARGIN = {
   ),
   system_fee_in: t('income', 'a fee the exchange pays in, what for not stated: income at market value (CRYPTO21200)'),
   interest_repay: t('other-fee', 'interest paid on a margin loan: a disposal at market value (CRYPTO22150)'),
-  confiscated: t('market', 'review: coins the exchange took, reason not stated: a disposal at market value'),
+  confiscated: t(
+    'market',
+    'review: coins the exchange took, reason not stated: a disposal at market value (TCGA92 s17)',
+  ),
   exchange_in: t('trade-leg', 'a conversion inside the margin account, received side (CRYPTO22100; BMF Rn. 58)'),
   exchange_out: t('trade-leg', 'a conversion inside the margin account, given side (CRYPTO22100; BMF Rn. 58)'),
 } satisfies Record<MarginTaxType, Treatment>;
 
 /** The P2P wallet's records (docs/exchange-api.md §5.9): no fiat amount in any of them. */
 const P2P = {
-  transfer_in: t('own-move', 'from the user’s spot wallet (paired with spot’s `Transfer out`)'),
-  transfer_out: t('own-move', 'to the user’s spot wallet (paired with spot’s `Transfer in`)'),
+  transfer_in: t(
+    'own-move',
+    'from the user’s spot wallet (paired with spot’s `Transfer out`): not a disposal (CRYPTO22100)',
+  ),
+  transfer_out: t(
+    'own-move',
+    'to the user’s spot wallet (paired with spot’s `Transfer in`): not a disposal (CRYPTO22100)',
+  ),
   buy: t(
     'deposit',
     'bought for fiat the record does not state: cost unknown, never invented, until `cost-basis import` (TCGA92 s38(1)(a); BMF Rn. 54 Kauf)',
