@@ -12,19 +12,28 @@ export interface UnknownCost {
   lacking: string;
 }
 
-const DEPOSIT_TYPES = Object.entries(TREATMENTS.spot)
-  .filter(([, treatment]) => treatment.kind === 'deposit')
-  .map(([type]) => type);
+const depositTypes = (ledger: 'spot' | 'p2p') =>
+  Object.entries(TREATMENTS[ledger])
+    .filter(([, treatment]) => treatment.kind === 'deposit')
+    .map(([type]) => type);
+const DEPOSIT_TYPES = depositTypes('spot');
+/** P2P buys: bought for fiat the record does not state (docs/reports.md, "Margin and P2P"). */
+const P2P_DEPOSIT_TYPES = depositTypes('p2p');
 
 /**
- * What lacks a cost (docs/reports.md, "Unknown cost"): the coins moved in (deposits) beyond the
- * quantity `ledgerline cost-basis import` supplied costs for, per coin; exact text, as stored.
+ * What lacks a cost (docs/reports.md, "Unknown cost"): the coins moved in (deposits, and P2P buys)
+ * beyond the quantity `ledgerline cost-basis import` supplied costs for, per coin; exact text, as stored.
  */
 export async function unknownCosts(pool: pg.Pool, accountId: string): Promise<UnknownCost[]> {
   const { rows } = await pool.query<UnknownCost>(
     `WITH moved AS (
-       SELECT coin, count(*)::int AS deposits, sum(amount) AS quantity FROM spot_record
-        WHERE account_id = $1 AND spot_tax_type = ANY($2::text[]) AND amount > 0 GROUP BY coin
+       SELECT coin, count(*)::int AS deposits, sum(quantity) AS quantity FROM (
+         SELECT coin, amount AS quantity FROM spot_record
+          WHERE account_id = $1 AND spot_tax_type = ANY($2::text[]) AND amount > 0
+         UNION ALL
+         SELECT coin, total FROM p2p_ledger_record
+          WHERE account_id = $1 AND p2p_tax_type = ANY($3::text[]) AND total > 0
+       ) d GROUP BY coin
      ), supplied AS (
        SELECT coin, sum(quantity) AS quantity FROM cost_basis_lot WHERE account_id = $1 GROUP BY coin
      )
@@ -33,7 +42,7 @@ export async function unknownCosts(pool: pg.Pool, accountId: string): Promise<Un
        FROM moved m LEFT JOIN supplied s USING (coin)
       WHERE m.quantity > coalesce(s.quantity, 0)
       ORDER BY m.coin`,
-    [accountId, DEPOSIT_TYPES],
+    [accountId, DEPOSIT_TYPES, P2P_DEPOSIT_TYPES],
   );
   return rows;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { importCostBasis } from '../../src/accounting/cost-basis/cost-basis-import.ts';
@@ -10,6 +11,7 @@ import { importPrices } from '../../src/accounting/prices/import-prices.ts';
 import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';
 import { reportFor } from '../../src/export/reports/index.ts';
 import { streamReport } from '../../src/export/stream-report.ts';
+import { unknownCosts } from '../../src/http/unknown-costs.ts';
 import { insertAccount, insertSpot, parseCsv, withClient } from '../export/seed.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
@@ -215,6 +217,17 @@ describe('the gains walk over the margin and P2P wallets', () => {
     ]);
   });
 
+  it('the accountants’ page lists the P2P buy as lacking a cost until an import supplies it', async () => {
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    try {
+      expect(await unknownCosts(pool, account)).toEqual([
+        { coin: 'USDT', deposits: 1, movedIn: '1000', supplied: '0', lacking: '1000' },
+      ]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('`cost-basis import` prices the P2P buy: the margin trade consuming it has the supplied cost, no longer flagged', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'p2p-cost-'));
     const file = path.join(dir, 'p2p.csv');
@@ -228,5 +241,11 @@ describe('the gains walk over the margin and P2P wallets', () => {
       'USDT 1000 899.1 905 -5.9 2025-01-10T00:00:00.000+00:00',
     );
     expect(review).toEqual({ 'unknown-proceeds': 1, confiscated: 1 });
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    try {
+      expect(await unknownCosts(pool, account)).toEqual([]);
+    } finally {
+      await pool.end();
+    }
   });
 });
