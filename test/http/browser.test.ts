@@ -469,7 +469,8 @@ describe('the accountants page in a real browser', () => {
         .first()
         .textContent())!
         .trim()
-        .replace(/[£€,]/g, '');
+        .replace(/[£€,]/g, '')
+        .replace(/\s+/g, ' ');
 
     const uk = 'section.filing-year[data-method="uk"][data-year="2024-25"]';
     expect(await page.textContent(`${uk} h3`)).toBe('tax year 2024-25 (6 Apr 2024 - 5 Apr 2025)');
