@@ -74,7 +74,8 @@ interface ReportBase {
   /**
    * The gains reports (one row per matched part): the columns naming a row's coin, quantity and
    * proceeds. The manifest's `reviewAmounts` sums them per coin for the rows of unknown cost and
-   * beyond the holdings (review-amounts.ts), beside the row counts of `review`.
+   * beyond the holdings (review-amounts.ts), beside the row counts of `review`. Counted where rows
+   * pass through Node (computed reports, the gains reports all are), not on the COPY path.
    */
   readonly reviewAmounts?: ReviewAmountColumns;
   /** Which optional parameters the report understands. */
