@@ -7,6 +7,7 @@ import { decimal, text } from '../report-definition.ts';
 import { lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
 import {
   EXCEEDS_HOLDINGS,
+  GAIN_ROW_AMOUNTS,
   proceedsUnknown,
   UNKNOWN_COST,
   UNKNOWN_PROCEEDS,
@@ -65,6 +66,7 @@ export function ukGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
     streams: ['spot'],
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
+    reviewAmounts: GAIN_ROW_AMOUNTS,
     columns: [
       text('tax_year'),
       text('disposed_on'),
