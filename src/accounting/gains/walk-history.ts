@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
 
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
-import { money, plus, ZERO } from '../lots/lot-arithmetic.ts';
+import { minus, money, plus, ZERO } from '../lots/lot-arithmetic.ts';
 import type { AcquireOptions, LotMatch } from '../lots/lot-engine.ts';
 import type { PriceBook, Valuation } from '../prices/price-book.ts';
 import { entryTreatment } from '../treatments/entry-treatment.ts';
@@ -56,7 +56,8 @@ export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise
  *   with no further allowable cost (CRYPTO22150, CRYPTO22280);
  * - income: valued at receipt, an income event and a lot at that value;
  * - a rebate: a lot of cost 0 (nothing was given for it: TCGA92 s38(1)(a));
- * - own moves (locks, earn, spot <-> futures): the lots stay;
+ * - own moves (locks, earn, spot <-> futures): the lots stay; coming back beyond what went away
+ *   (OwnMovesAway), coins of unknown cost as a deposit's;
  * - a deposit: supplied lots (cost-basis import) or a lot of unknown cost, never invented;
  * - a withdrawal: its lots leave, nothing realized; beyond the holdings it is flagged;
  * - anything else: acquired or disposed of at market value (futures results in the margin coin).
@@ -74,6 +75,7 @@ export async function* walkHistory<M = LotMatch>(
     return valuation && { ...valuation, value: money(valuation.value) };
   };
   const supplied = options.supplied ?? new SuppliedCosts([], book.currency);
+  const away = new OwnMovesAway();
   for await (const entry of entries) {
     for (const match of engine.advance?.(entry.atMs) ?? []) yield { kind: 'disposal', match };
     // A third-coin fee is walked with its trade (walk-trade.ts), not again on its own.
@@ -82,10 +84,38 @@ export async function* walkHistory<M = LotMatch>(
       const trade = { sentCoin: entry.sentCoin, receivedCoin: entry.receivedCoin };
       yield* walkTrade(entry, trade, engine, valueOf, book.currency, options.apportionTradeFees === true);
     } else {
-      yield* single(entry, engine, valueOf, supplied);
+      yield* single(entry, engine, valueOf, supplied, away);
     }
   }
   for (const match of engine.finish?.() ?? []) yield { kind: 'disposal', match };
+}
+
+/**
+ * What spot's own moves (locks, earn, strategy and other own accounts: treatment `own-move`) hold
+ * away from the spot balance, per coin: their lots stay while they are away. What comes back beyond
+ * what went away never left through a record the walk read: coins of unknown cost, as a deposit's
+ * (never invented, and no pool short of what the wallets hold). Spot <-> futures, margin and P2P
+ * transfers (`Transfer in` / `Transfer out`) are left out: their other side is a ledger of its own,
+ * walked (futures: the lots stay) or not yet (margin, P2P: issue 35).
+ */
+class OwnMovesAway {
+  private readonly away = new Map<string, Decimal>();
+
+  static applies(entry: LedgerEntry): boolean {
+    return entry.wallet !== 'futures' && !/^Transfer (in|out)$/.test(entry.spotTypes);
+  }
+
+  out(coin: string, quantity: Decimal): void {
+    this.away.set(coin, plus(this.away.get(coin) ?? ZERO, quantity));
+  }
+
+  /** Takes what comes back from what is away; returns the part beyond it. */
+  back(coin: string, quantity: Decimal): Decimal {
+    const held = this.away.get(coin) ?? ZERO;
+    const taken = held.lt(quantity) ? held : quantity;
+    this.away.set(coin, minus(held, taken));
+    return minus(quantity, taken);
+  }
 }
 
 async function* single<M>(
@@ -93,6 +123,7 @@ async function* single<M>(
   engine: LotSink<M>,
   valueOf: ValueOf,
   supplied: SuppliedCosts,
+  away: OwnMovesAway,
 ): AsyncGenerator<GainsEvent<M>> {
   const { atMs, recordIds } = entry;
   const { kind } = entryTreatment(entry);
@@ -101,7 +132,14 @@ async function* single<M>(
   if (incoming !== null && entry.receivedCoin !== null && kind !== 'own-move' && !incoming.isZero()) {
     yield* acquireIncoming(entry, entry.receivedCoin, incoming, kind, engine, valueOf, supplied);
   }
+  const ownAway = kind === 'own-move' && OwnMovesAway.applies(entry);
+  if (ownAway && incoming !== null && entry.receivedCoin !== null && !incoming.isZero()) {
+    const beyond = away.back(entry.receivedCoin, incoming);
+    if (beyond.gt(ZERO))
+      yield* acquireIncoming(entry, entry.receivedCoin, beyond, 'deposit', engine, valueOf, supplied);
+  }
   if (entry.sentCoin === null || entry.sentAmount === null) return;
+  if (ownAway) away.out(entry.sentCoin, entry.sentAmount);
   const coin = entry.sentCoin;
   const fee = entry.feeCoin === coin && entry.feeAmount !== null ? entry.feeAmount : ZERO;
   const dispose = function* (quantity: Decimal, proceeds: Decimal | null): Generator<GainsEvent<M>> {
