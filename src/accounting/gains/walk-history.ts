@@ -1,11 +1,12 @@
 import type { Decimal } from 'decimal.js';
 
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
-import { minus, money, plus, ZERO } from '../lots/lot-arithmetic.ts';
+import { money, plus, ZERO } from '../lots/lot-arithmetic.ts';
 import type { AcquireOptions, LotMatch } from '../lots/lot-engine.ts';
 import type { PriceBook, Valuation } from '../prices/price-book.ts';
 import { entryTreatment } from '../treatments/entry-treatment.ts';
 import type { GainsEvent } from './gains-event.ts';
+import { OwnMovesAway } from './own-moves-away.ts';
 import { SuppliedCosts } from './supplied-costs.ts';
 import { walkTrade } from './walk-trade.ts';
 
@@ -40,6 +41,8 @@ export interface WalkOptions {
   readonly apportionTradeFees?: boolean;
   /** Costs and dates supplied by `cost-basis import` for coins moved in. */
   readonly supplied?: SuppliedCosts;
+  /** What own moves hold away at the walk's first entry (a walk resumed from a checkpoint: ownMovesAwayBefore). */
+  readonly away?: OwnMovesAway;
 }
 
 export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise<Valuation | null>;
@@ -75,7 +78,7 @@ export async function* walkHistory<M = LotMatch>(
     return valuation && { ...valuation, value: money(valuation.value) };
   };
   const supplied = options.supplied ?? new SuppliedCosts([], book.currency);
-  const away = new OwnMovesAway();
+  const away = options.away ?? new OwnMovesAway();
   for await (const entry of entries) {
     for (const match of engine.advance?.(entry.atMs) ?? []) yield { kind: 'disposal', match };
     // A third-coin fee is walked with its trade (walk-trade.ts), not again on its own.
@@ -88,34 +91,6 @@ export async function* walkHistory<M = LotMatch>(
     }
   }
   for (const match of engine.finish?.() ?? []) yield { kind: 'disposal', match };
-}
-
-/**
- * What spot's own moves (locks, earn, strategy and other own accounts: treatment `own-move`) hold
- * away from the spot balance, per coin: their lots stay while they are away. What comes back beyond
- * what went away never left through a record the walk read: coins of unknown cost, as a deposit's
- * (never invented, and no pool short of what the wallets hold). Spot <-> futures, margin and P2P
- * transfers (`Transfer in` / `Transfer out`) are left out: their other side is a ledger of its own,
- * walked (futures: the lots stay) or not yet (margin, P2P: issue 35).
- */
-class OwnMovesAway {
-  private readonly away = new Map<string, Decimal>();
-
-  static applies(entry: LedgerEntry): boolean {
-    return entry.wallet !== 'futures' && !/^Transfer (in|out)$/.test(entry.spotTypes);
-  }
-
-  out(coin: string, quantity: Decimal): void {
-    this.away.set(coin, plus(this.away.get(coin) ?? ZERO, quantity));
-  }
-
-  /** Takes what comes back from what is away; returns the part beyond it. */
-  back(coin: string, quantity: Decimal): Decimal {
-    const held = this.away.get(coin) ?? ZERO;
-    const taken = held.lt(quantity) ? held : quantity;
-    this.away.set(coin, minus(held, taken));
-    return minus(quantity, taken);
-  }
 }
 
 async function* single<M>(
