@@ -166,12 +166,14 @@ function dayEnds(zone: string): number[] {
 }
 
 /** The account's entries, as the gains reports read them, in one snapshot. */
+let read: LedgerEntry[] | undefined;
 async function entries(): Promise<LedgerEntry[]> {
+  if (read !== undefined) return read;
   const client = await pool.connect();
   try {
     const out: LedgerEntry[] = [];
     for await (const e of readLedgerEntries(client, accountId, new Date(NOW + DAY))) out.push(e);
-    return out;
+    return (read = out);
   } finally {
     client.release();
   }
@@ -293,6 +295,7 @@ describe("the demo account's year: pools follow both wallets, no cost invented",
 
     const mismatches: string[] = [];
     let checked = 0;
+    const thirtyDay = matches.filter((m) => m.rule === '30-day');
     for (const end of ends) {
       const day = DateTime.fromMillis(end - 1, { zone: 'Europe/London' }).toISODate()!;
       const pools = decided.get(day);
@@ -301,8 +304,8 @@ describe("the demo account's year: pools follow both wallets, no cost invented",
       for (const coin of coinsOf(holdings, pools)) {
         // Disposed of on or before the day, matched with an acquisition after it: out of the pool
         // and of the wallets, and the later acquisition never joins the pool (CRYPTO22256).
-        const bridging = matches
-          .filter((m) => m.coin === coin && m.rule === '30-day' && m.disposedOn <= day && m.acquiredOn! > day)
+        const bridging = thirtyDay
+          .filter((m) => m.coin === coin && m.disposedOn <= day && m.acquiredOn! > day)
           .reduce((sum, m) => sum.plus(m.quantity), new Decimal(0));
         const pool = pools.get(coin) ?? new Decimal(0);
         const want = (holdings.get(coin) ?? new Decimal(0)).plus(bridging);
