@@ -13,11 +13,19 @@ function ukLines(y: UkYearFigures): string[] {
   ];
 }
 
+/** A Freigrenze decision as the summaries state it (`below_freigrenze`), in words. */
+const DECISION: Readonly<Record<string, string>> = {
+  yes: 'under it, tax-free',
+  no: 'reached, all taxable',
+  undecided: 'undecided',
+};
+
 function deLines(y: DeYearFigures): string[] {
+  const decision = (below: string) => DECISION[below] ?? below;
   return [
-    `    de ${y.year.padEnd(8)} ${completeness(y.complete)}  §23 private sales net ${y.net} ` +
-      `(proceeds ${y.proceeds}, costs ${y.costs}), Freigrenze ${y.freigrenze}: below ${y.belowFreigrenze}; ` +
-      `§22 Nr. 3 income ${y.income}, Freigrenze 256: below ${y.belowIncomeFreigrenze} EUR`,
+    `    de ${y.year.padEnd(8)} ${completeness(y.complete)}  §23 private sales net ${y.net} EUR ` +
+      `(proceeds ${y.proceeds}, costs ${y.costs}), Freigrenze ${y.freigrenze}: ${decision(y.belowFreigrenze)}; ` +
+      `§22 Nr. 3 income ${y.income} EUR, Freigrenze 256: ${decision(y.belowIncomeFreigrenze)}`,
     `                  not in them: ${y.unpriced} unpriced sales (unknown-cost proceeds ${y.unknownCostProceeds}); ` +
       `in them at cost 0: beyond-holdings proceeds ${y.beyondProceeds}`,
   ];

@@ -119,8 +119,10 @@ describe("the demo's printed tax block (print-tax-years.ts)", () => {
       'uk 2025-26  complete: false  disposals 270, proceeds 265072, allowable costs 225387, gains 41149, losses 1465, net 39684 GBP',
     );
     expect(text).toContain('224 unpriced disposals (unknown-cost proceeds 464378)');
-    expect(text).toContain('de 2026     complete: true  §23 private sales net -2223 (proceeds 3124523, costs 2616875)');
-    expect(text).toContain('Freigrenze 1000: below yes; §22 Nr. 3 income 256, Freigrenze 256: below no EUR');
+    expect(text).toContain(
+      'de 2026     complete: true  §23 private sales net -2223 EUR (proceeds 3124523, costs 2616875), ' +
+        'Freigrenze 1000: under it, tax-free; §22 Nr. 3 income 256 EUR, Freigrenze 256: reached, all taxable',
+    );
     expect(text).toContain('beyond-holdings proceeds 3954');
     expect(lines.at(-1)).toBe(
       '  flagged rows    realized-gains uk unknown-cost 869, beyond holdings 0, withdrawals beyond holdings 4; ' +
