@@ -16,8 +16,9 @@ import { type GainsMethod, RULES_VERSION } from './gains-method.ts';
  * so a change to them needs no bump.
  */
 // 2: the treatment table (fees at market value, deposits of unknown cost, the futures wallet walked).
-// 3: the margin and P2P wallets walked (wallet-entries.ts).
-export const WALK_CODE_VERSION = 3;
+// 3: a futures transfer with no spot side is a deposit (unknown cost) or a withdrawal (entry-treatment.ts).
+// 4: the margin and P2P wallets walked (wallet-entries.ts).
+export const WALK_CODE_VERSION = 4;
 
 export interface CheckpointKey {
   readonly accountId: string;
