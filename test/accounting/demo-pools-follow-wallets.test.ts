@@ -24,13 +24,15 @@ import { insertAccount, insertTruth, type Truth } from '../export/seed.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
 /**
- * Issue 33, item 4, on the demo's own account (seed 42, scale demo, anchored as `npm run demo`
- * anchors it): its year of spot and futures records, stored as ingestion stores them, walked
- * exactly as the gains reports walk them (readLedgerEntries -> walkHistory). At every Berlin day's
- * end each coin's open lots (fifo; `de` matches FIFO too) and at every London day's end, once the
- * day is decided, each coin's section 104 pool (uk) equal the account's spot + futures holdings of
- * that coin, read from the stored ledgers themselves: spot's running `balance` column, the futures
- * wallet's sum of its records' amount + fee. For uk a disposal matched under the 30-day rule with an
+ * Issue 33, item 4, and issue 35 (the gains walk includes margin and P2P), on the demo's own
+ * account (seed 42, scale demo, anchored as `npm run demo` anchors it): its year of spot, futures,
+ * margin and P2P records, stored as ingestion stores them, walked exactly as the gains reports walk
+ * them (readLedgerEntries -> walkHistory). At every Berlin day's end each coin's open lots (fifo;
+ * `de` matches FIFO too) and at every London day's end, once the day is decided, each coin's
+ * section 104 pool (uk) equal the account's spot + futures + margin + P2P holdings of that coin,
+ * read from the stored ledgers themselves: spot's running `balance` column, the futures wallet's
+ * sum of its records' amount + fee, each margin account's sum of amount + fee (its `total`), the
+ * P2P wallet's signed sum of its records' `total`. For uk a disposal matched under the 30-day rule with an
  * acquisition after the day (CRYPTO22256) left the pool at the day's end and the later acquisition
  * never joins it: those shares are added back to the day's holdings.
  * The same walks check "0 rows with invented cost": every row that consumed a lot brought in by a
@@ -47,9 +49,9 @@ type Row = Record<string, string>;
 let accountId: string;
 let spot: Row[];
 let futures: Row[];
+let margin: Row[];
+let p2p: Row[];
 let pool: pg.Pool;
-/** Spot transfers whose other side is a margin account or the P2P wallet (wallet-sides.ts). */
-let otherWalletMoves: Set<string>;
 
 /** The exchange's order of records: time, then the id's numeric order. */
 const exchangeOrder = (a: Row, b: Row) =>
@@ -81,26 +83,14 @@ beforeAll(async () => {
   } finally {
     await sim.close();
   }
-  // Each margin or P2P transfer is a spot transfer's other side: same instant, coin and quantity.
-  const moveKey = (ts: string, coin: string, amount: string) => `${ts}|${coin}|${new Decimal(amount).abs().toString()}`;
-  const otherSides = new Map<string, number>();
-  const count = (k: string) => otherSides.set(k, (otherSides.get(k) ?? 0) + 1);
-  for (const r of marginTruth)
-    if (/^transfer_(in|out)$/.test(r.marginTaxType!)) count(moveKey(r.ts!, r.coin!, r.amount!));
-  for (const r of p2pTruth) if (/^transfer_(in|out)$/.test(r.p2pTaxType!)) count(moveKey(r.ts!, r.coin!, r.total!));
-  otherWalletMoves = new Set();
-  for (const r of truth.spot.filter((x) => /^Transfer (in|out)$/.test(x.spotTaxType!))) {
-    const k = moveKey(r.ts!, r.coin!, r.amount!);
-    if ((otherSides.get(k) ?? 0) === 0) continue;
-    otherSides.set(k, otherSides.get(k)! - 1);
-    otherWalletMoves.add(r.id!);
-  }
-  expect([...otherSides.values()].filter((n) => n > 0)).toEqual([]);
   spot = [...truth.spot].sort(exchangeOrder);
   futures = [...truth.futuresLedger!].sort(exchangeOrder);
   accountId = await insertAccount(db.url, 'demo');
   const productType = new Map(FUTURES_MARKETS.map((m) => [m.symbol, m.productType]));
   await insertTruth(db.url, accountId, truth, (symbol) => productType.get(symbol)!);
+  margin = [...marginTruth].sort(exchangeOrder);
+  p2p = [...p2pTruth].sort(exchangeOrder);
+  await insertWalletLedgers(db.url, accountId, margin, p2p);
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
 }, 120_000);
 
@@ -120,36 +110,43 @@ function points(currency: string, rate: number): PricePointInput[] {
   return out;
 }
 
-/** Spot + futures holdings of every coin just before `endMs`, from the stored ledgers (a cursor over them). */
+/** Spot + futures + margin + P2P holdings of every coin just before `endMs`, from the stored ledgers (a cursor over them). */
 function holdingsReader() {
   const spotBalance = new Map<string, Decimal>();
-  const futuresBalance = new Map<string, Decimal>();
-  const parked = new Map<string, Decimal>();
+  const walletBalance = new Map<string, Decimal>();
   const awayMoves = new Map<string, Decimal>();
+  const add = (coin: string, q: Decimal) =>
+    walletBalance.set(coin, (walletBalance.get(coin) ?? new Decimal(0)).plus(q));
   let s = 0;
   let f = 0;
+  let m = 0;
+  let p = 0;
   return (endMs: number): Map<string, Decimal> => {
     for (; s < spot.length && Number(spot[s]!.ts) < endMs; s++) {
       const r = spot[s]!;
       spotBalance.set(r.coin!, new Decimal(r.balance!));
       const moved = new Decimal(r.amount!).plus(r.fee!).neg();
-      const before = parked.get(r.coin!) ?? new Decimal(0);
-      // Moved to or from a wallet the walk does not read yet (issue 35): its lots stay (an own move).
-      if (otherWalletMoves.has(r.id!)) parked.set(r.coin!, before.plus(moved));
       // Locked, earning, in a strategy or another own account: still the owner's, the lots stay; what
       // comes back beyond what went away arrives as coins of unknown cost (walk-history.ts).
-      else if (treatmentOf('spot', r.spotTaxType!).kind === 'own-move' && !/^Transfer (in|out)$/.test(r.spotTaxType!)) {
+      if (treatmentOf('spot', r.spotTaxType!).kind === 'own-move' && !/^Transfer (in|out)$/.test(r.spotTaxType!)) {
         awayMoves.set(r.coin!, Decimal.max(0, (awayMoves.get(r.coin!) ?? new Decimal(0)).plus(moved)));
       }
     }
     for (; f < futures.length && Number(futures[f]!.ts) < endMs; f++) {
       const r = futures[f]!;
-      const change = new Decimal(r.amount!).plus(r.fee!);
-      futuresBalance.set(r.marginCoin!, (futuresBalance.get(r.marginCoin!) ?? new Decimal(0)).plus(change));
+      add(r.marginCoin!, new Decimal(r.amount!).plus(r.fee!));
+    }
+    for (; m < margin.length && Number(margin[m]!.ts) < endMs; m++) {
+      const r = margin[m]!;
+      add(r.coin!, new Decimal(r.amount!).plus(r.fee!));
+    }
+    for (; p < p2p.length && Number(p2p[p]!.ts) < endMs; p++) {
+      const r = p2p[p]!;
+      const inward = r.p2pTaxType === 'buy' || r.p2pTaxType === 'transfer_in';
+      add(r.coin!, new Decimal(r.total!).times(inward ? 1 : -1));
     }
     const out = new Map(spotBalance);
-    for (const [coin, q] of [...futuresBalance, ...parked, ...awayMoves])
-      out.set(coin, (out.get(coin) ?? new Decimal(0)).plus(q));
+    for (const [coin, q] of [...walletBalance, ...awayMoves]) out.set(coin, (out.get(coin) ?? new Decimal(0)).plus(q));
     return out;
   };
 }
@@ -190,8 +187,8 @@ function depositIds(all: readonly LedgerEntry[]): Set<string> {
 
 const coinsOf = (...maps: Map<string, Decimal>[]) => [...new Set(maps.flatMap((m) => [...m.keys()]))].sort();
 
-describe("the demo account's year: pools follow both wallets, no cost invented", () => {
-  it('fifo and de: at every Berlin day end each coin’s open lots equal spot + futures holdings; deposit lots are unknown cost', async () => {
+describe("the demo account's year: pools follow all four wallets, no cost invented", () => {
+  it('fifo and de: at every Berlin day end each coin’s open lots equal spot + futures + margin + P2P holdings; deposit lots are unknown cost', async () => {
     const all = await entries();
     const deposits = depositIds(all);
     const ends = dayEnds('Europe/Berlin');
@@ -242,7 +239,7 @@ describe("the demo account's year: pools follow both wallets, no cost invented",
     expect(mismatches).toEqual([]);
   }, 120_000);
 
-  it('uk: at every London day end, once decided, each coin’s s104 pool equals spot + futures holdings (30-day shares added back); deposit shares are unknown cost', async () => {
+  it('uk: at every London day end, once decided, each coin’s s104 pool equals spot + futures + margin + P2P holdings (30-day shares added back); deposit shares are unknown cost', async () => {
     const all = await entries();
     const deposits = depositIds(all);
     const ends = dayEnds('Europe/London');
@@ -317,3 +314,45 @@ describe("the demo account's year: pools follow both wallets, no cost invented",
     expect(checked).toBeGreaterThan(300 * 7);
   }, 120_000);
 });
+
+/** The margin and P2P records as ingestion stores them (the isolated account's records name its symbol). */
+async function insertWalletLedgers(url: string, account: string, marginRows: Row[], p2pRows: Row[]): Promise<void> {
+  const iso = (ms: string) => new Date(Number(ms)).toISOString();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO margin_ledger_record (account_id, margin_type, record_id, coin, symbol, margin_tax_type, amount, fee, total, ts, raw)
+       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[],
+         $8::numeric[], $9::numeric[], $10::timestamptz[], $11::jsonb[])`,
+      [
+        account,
+        marginRows.map((r) => (r.symbol === '' ? 'crossed' : 'isolated')),
+        marginRows.map((r) => r.id),
+        marginRows.map((r) => r.coin),
+        marginRows.map((r) => r.symbol),
+        marginRows.map((r) => r.marginTaxType),
+        marginRows.map((r) => r.amount),
+        marginRows.map((r) => r.fee),
+        marginRows.map((r) => r.total),
+        marginRows.map((r) => iso(r.ts!)),
+        marginRows.map((r) => JSON.stringify(r)),
+      ],
+    );
+    await client.query(
+      `INSERT INTO p2p_ledger_record (account_id, record_id, coin, p2p_tax_type, total, ts, raw)
+       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::numeric[], $6::timestamptz[], $7::jsonb[])`,
+      [
+        account,
+        p2pRows.map((r) => r.id),
+        p2pRows.map((r) => r.coin),
+        p2pRows.map((r) => r.p2pTaxType),
+        p2pRows.map((r) => r.total),
+        p2pRows.map((r) => iso(r.ts!)),
+        p2pRows.map((r) => JSON.stringify(r)),
+      ],
+    );
+  } finally {
+    await client.end();
+  }
+}
