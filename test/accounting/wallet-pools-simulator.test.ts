@@ -17,8 +17,8 @@ import { useTestDatabase } from '../helpers/test-database.ts';
  * wallet), stored as ingestion stores it and read by the gains walk's own cursor
  * (src/booking/wallet-entries.ts): every margin trade leg pairs (no order id: its account and
  * instant), and at the history's end each coin's open lots (fifo) and s104 pool (uk) hold what the
- * four wallets' records add up to (docs/reports.md, "Margin and P2P"), plus what went beyond the
- * holdings (counted) and what left the wallets without leaving the owner (locks, earn: the lots stay).
+ * four wallets hold (docs/reports.md, "Margin and P2P"), plus what went beyond the holdings
+ * (counted) and what left the wallets without leaving the owner (locks, earn: the lots stay).
  */
 const db = useTestDatabase('walletpools');
 const NOW = Date.UTC(2026, 9, 15, 12, 0, 0);
@@ -99,30 +99,28 @@ beforeAll(async () => {
 
 afterAll(() => undefined);
 
-/** What the four wallets' records add up to per coin, less what left them for places still the owner's. */
+/**
+ * What the four wallets hold per coin at the history's end, read from the records as the demo's
+ * pools test reads them (demo-pools-follow-wallets.test.ts): spot's last running `balance`, the
+ * futures, margin and P2P records' sums, plus what spot's own moves (locks, earn, own accounts)
+ * hold away (still the owner's: the lots stay).
+ */
 function fourWallets(): Map<string, Decimal> {
   const held = new Map<string, Decimal>();
-  for (const r of truth.spot) {
-    if (!STAYS_OWNED.test(r.spotTaxType!)) add(held, r.coin!, new Decimal(r.amount!).plus(r.fee!));
-  }
-  // A futures transfer whose spot side is not in the stored spot history (the futures wallet's
-  // opening balance, moved in before the history starts) brings coins the lots never saw: the walk
-  // keeps own moves out of the lots, so they are left out here too.
-  const spotMoves = new Map<string, number>();
-  const key = (ts: string, coin: string, amount: Decimal) => `${ts}|${coin}|${amount.abs().toFixed()}`;
-  for (const r of truth.spot.filter((x) => /^Transfer (in|out)$/.test(x.spotTaxType!))) {
-    const k = key(r.ts!, r.coin!, new Decimal(r.amount!).plus(r.fee!));
-    spotMoves.set(k, (spotMoves.get(k) ?? 0) + 1);
-  }
-  for (const r of truth.futures) {
-    const change = new Decimal(r.amount!).plus(r.fee!);
-    if (/^TRANSFER_(IN|OUT)$/.test(r.futureTaxType!)) {
-      const k = key(r.ts!, r.marginCoin!, change);
-      if ((spotMoves.get(k) ?? 0) === 0) continue;
-      spotMoves.set(k, spotMoves.get(k)! - 1);
+  const spotBalance = new Map<string, Decimal>();
+  const away = new Map<string, Decimal>();
+  const bySpotOrder = [...truth.spot].sort(
+    (a, b) => Number(a.ts) - Number(b.ts) || a.id!.length - b.id!.length || (a.id! < b.id! ? -1 : 1),
+  );
+  for (const r of bySpotOrder) {
+    spotBalance.set(r.coin!, new Decimal(r.balance!));
+    if (STAYS_OWNED.test(r.spotTaxType!)) {
+      const moved = new Decimal(r.amount!).plus(r.fee!).neg();
+      away.set(r.coin!, Decimal.max(0, (away.get(r.coin!) ?? new Decimal(0)).plus(moved)));
     }
-    add(held, r.marginCoin!, change);
   }
+  for (const [coin, q] of [...spotBalance, ...away]) add(held, coin, q);
+  for (const r of truth.futures) add(held, r.marginCoin!, new Decimal(r.amount!).plus(r.fee!));
   for (const r of truth.margin) add(held, r.coin!, new Decimal(r.amount!).plus(r.fee!));
   for (const r of truth.p2p) {
     const sign = r.p2pTaxType === 'buy' || r.p2pTaxType === 'transfer_in' ? 1 : -1;
