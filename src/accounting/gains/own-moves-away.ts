@@ -20,7 +20,7 @@ export const OWN_MOVE_TYPES: readonly string[] = Object.entries(TREATMENTS.spot)
  * what went away never left through a record the walk read: coins of unknown cost, as a deposit's
  * (never invented, and no pool short of what the wallets hold: docs/reports.md, "Treatments").
  * Spot <-> futures, margin and P2P transfers are left out: their other side is a ledger of its own,
- * walked (futures: the lots stay) or not yet (margin, P2P: issue 35).
+ * walked too (src/booking/wallet-entries.ts: the lots stay).
  *
  * Part of a walk's state besides its lots: a walk resumed from a lot checkpoint starts from
  * `ownMovesAwayBefore` the checkpoint, read from the records themselves.
