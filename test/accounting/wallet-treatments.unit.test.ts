@@ -11,7 +11,7 @@ import type { PricePointInput } from '../../src/accounting/prices/price-point.ts
 import { entryTreatment } from '../../src/accounting/treatments/entry-treatment.ts';
 import type { LedgerEntry } from '../../src/booking/ledger-entry.ts';
 import { deTaxable } from '../../src/export/reports/de-gains.ts';
-import { matchFlag } from '../../src/export/reports/realized-gains.ts';
+import { matchFlag, walletsOf } from '../../src/export/reports/realized-gains.ts';
 import { ukMatchFlag } from '../../src/export/reports/uk-gains.ts';
 
 /**
@@ -247,6 +247,15 @@ describe('margin ledger rows', () => {
     ];
     expect(await walk(back, [], uk)).toEqual([]);
     expect([uk.pool('USDT').quantity.toFixed(), uk.pool('USDT').cost?.toFixed()]).toEqual(['1000', '800']);
+  });
+});
+
+describe('the wallet column', () => {
+  it('names the wallets of a disposal’s records in one order (spot, futures, margin, p2p), a closed position as futures', () => {
+    expect(walletsOf('margin:1+margin:2')).toBe('margin');
+    expect(walletsOf('p2p:9 spot:1+spot:2 margin:3')).toBe('spot+margin+p2p');
+    expect(walletsOf('position:7:funding futures:1:fee')).toBe('futures');
+    expect(walletsOf('')).toBe('');
   });
 });
 

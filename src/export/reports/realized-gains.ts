@@ -46,6 +46,9 @@ const WALLET_OF_KIND: Readonly<Record<string, string>> = {
   p2p: 'p2p',
 };
 
+/** The order wallets are named in, whatever the order of the records (so `spot+margin` is one value). */
+const WALLET_ORDER = ['spot', 'futures', 'margin', 'p2p'];
+
 /**
  * The `wallet` cell of a gains row: the wallet(s) its disposal's records come from (`spot`,
  * `futures`, `margin`, `p2p`; a UK day's disposal of records in two wallets `spot+margin`), so an
@@ -57,7 +60,7 @@ export function walletsOf(disposalRecordIds: string): string {
     const wallet = WALLET_OF_KIND[id.slice(0, id.indexOf(':'))];
     if (wallet !== undefined) wallets.add(wallet);
   }
-  return [...wallets].join('+');
+  return WALLET_ORDER.filter((w) => wallets.has(w)).join('+');
 }
 
 /** The flag of a lot-engine match, in order of what an accountant must look at first. */
