@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../jobs/composition/create-runtime.ts';
 import { startWorkers } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { CLAIM_TTL_MS } from '../../jobs/reconcile/detached-runs.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
@@ -18,7 +17,12 @@ import { useTestDatabase } from '../helpers/test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 const DAY = 86_400_000;
-/** How long the first worker is frozen: past its claim's expiry, as in issue 34 (40 s). */
+/**
+ * The workers' claim on a reconciliation (RECONCILE_CLAIM_TTL_MS), shorter than the 30 s default so
+ * that the test waits seconds, not half a minute, for the frozen worker's claim to expire.
+ */
+const CLAIM_TTL_MS = 5_000;
+/** How long the first worker is frozen: 10 s past its claim's expiry, as in issue 34 (40 s for a 30 s claim). */
 const STOPPED_MS = CLAIM_TTL_MS + 10_000;
 const db = useTestDatabase('stalledrun');
 let sim: RunningSimulator;
@@ -83,6 +87,7 @@ describe('a worker frozen mid-reconciliation past its claim (SIGSTOP, then SIGCO
       QUEUE_PREFIX: runtime.prefix,
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: '2',
+      RECONCILE_CLAIM_TTL_MS: String(CLAIM_TTL_MS),
     };
     const first = spawnCli(['worker'], env);
     const firstLog = collect(first);
