@@ -5,6 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { dropDatabase } from '../../src/db/ensure-database.ts';
 import { migrateDatabase } from '../../src/db/migrations.ts';
 import { createPrisma, type PrismaClient } from '../../src/db/prisma.ts';
+import { createFromTemplate } from './template-database.ts';
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -26,12 +27,14 @@ export interface TestDatabase {
 /**
  * Gives the calling test file its own migrated database, created before its
  * tests and dropped after them, so files run in parallel without sharing rows.
+ * It is a copy of the suite's migrated template (template-database.ts), or
+ * migrated here when there is none.
  */
 export function useTestDatabase(label?: string): TestDatabase {
   const url = freshDatabaseUrl(label);
   let prisma: PrismaClient | undefined;
   beforeAll(async () => {
-    await migrateDatabase(url);
+    if (!(await createFromTemplate(url))) await migrateDatabase(url);
     prisma = createPrisma(url);
   });
   afterAll(async () => {

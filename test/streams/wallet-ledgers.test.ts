@@ -6,16 +6,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startBackfill } from '../../src/app/services/backfill.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
-import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { checkFuturesLedger } from '../../src/reconcile/checks/futures-ledger-check.ts';
 import { checkWalletLedger } from '../../src/reconcile/checks/wallet-ledger-check.ts';
 import type { CountCheck, WalletLedgerCheck } from '../../src/reconcile/report-types.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import { p2pChange } from '../../src/simulator/data/p2p-generator.ts';
 import { WALLET_LEDGERS } from '../../src/streams/registry.ts';
+import { backfillUntilDone } from '../helpers/backfill-done.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
@@ -28,23 +27,11 @@ beforeAll(async () => {
   pipeline = await startPipeline({ databaseUrl: db.url, simulator: { scale: 'demo' } });
   pipeline.startWorkers();
   const now = Date.now();
-  const started = await startBackfill(pipeline.runtime, {
-    account: 'demo',
-    stream: 'all',
-    from: now - 400 * DAY,
-    to: now,
-    now,
-  });
-  const ids = started.windows.map((w) => w.id);
-  for (const deadline = Date.now() + 150_000; ;) {
-    const progress = await windowProgress(pipeline.runtime.pool, ids);
-    if (progress.every((p) => p.done + p.failed === p.total)) {
-      expect(progress.every((p) => p.failed === 0)).toBe(true);
-      break;
-    }
-    if (Date.now() > deadline) throw new Error(`windows not finished: ${JSON.stringify(progress)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await backfillUntilDone(
+    pipeline.runtime,
+    { account: 'demo', stream: 'all', from: now - 400 * DAY, to: now, now },
+    150_000,
+  );
 }, 200_000);
 afterAll(async () => {
   await pipeline?.close();
