@@ -19,6 +19,14 @@ export function freshDatabaseUrl(label = 'test'): string {
   return url.toString();
 }
 
+/**
+ * Creates the database `url` names, migrated: a copy of the suite's migrated template
+ * (template-database.ts), or migrated here when there is none.
+ */
+export async function createMigratedDatabase(url: string): Promise<void> {
+  if (!(await createFromTemplate(url))) await migrateDatabase(url);
+}
+
 export interface TestDatabase {
   readonly url: string;
   readonly prisma: PrismaClient;
@@ -27,14 +35,12 @@ export interface TestDatabase {
 /**
  * Gives the calling test file its own migrated database, created before its
  * tests and dropped after them, so files run in parallel without sharing rows.
- * It is a copy of the suite's migrated template (template-database.ts), or
- * migrated here when there is none.
  */
 export function useTestDatabase(label?: string): TestDatabase {
   const url = freshDatabaseUrl(label);
   let prisma: PrismaClient | undefined;
   beforeAll(async () => {
-    if (!(await createFromTemplate(url))) await migrateDatabase(url);
+    await createMigratedDatabase(url);
     prisma = createPrisma(url);
   });
   afterAll(async () => {
