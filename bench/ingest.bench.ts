@@ -4,12 +4,15 @@
  * 1. The page store (500-record pages, each stored together with its
  *    window's cursor in one transaction, exactly as the workers do) against
  *    COPY of the same rows into the same table (psql \copy, the physical
- *    reference), alternated over BENCH_ROUNDS rounds on one machine in one run; then
+ *    reference), each with the gains change-log triggers on spot_record (as
+ *    deployed) and with them disabled, alternated over BENCH_ROUNDS rounds on
+ *    one machine in one run (the triggers' cost is the ratio of the two); then
  *    the same pages stored once more (every key stored already: the upsert
  *    path of a re-read lookback), and the bytes each stored row takes in the
  *    table, its TOAST and each index.
  * 2. End to end: backfill 1,000,000 spot records from the simulator (its own
- *    process, rate limits off) through the real queue and workers.
+ *    process, rate limits off) through the real queue and workers
+ *    (BENCH_E2E_ROWS=0 leaves it out).
  *
  * Prints a table, then one JSON object with the figures as the last line.
  */
@@ -75,6 +78,8 @@ async function upsertVsCopy() {
   writeFileSync(csvPath, stringify(records.map((r) => spotRecordTable.toRow(r, accountId))));
   const columns = spotRecordTable.columns.map((c) => c.name).join(', ');
 
+  // The gains change-log triggers (the only user triggers on spot_record) on or off for a measure.
+  const triggers = (on: boolean) => pool.query(`ALTER TABLE spot_record ${on ? 'ENABLE' : 'DISABLE'} TRIGGER USER`);
   const copy = async () => {
     await pool.query('TRUNCATE spot_record');
     const [, seconds] = await timed(async () =>
@@ -105,13 +110,20 @@ async function upsertVsCopy() {
     });
     return seconds;
   };
-  // Alternate, so drift in the machine's load hits both alike; keep each one's best.
+  // Alternate, so drift in the machine's load hits all four alike (which trigger setting goes first
+  // alternates too); keep each one's best. The triggers end enabled, as deployed.
   const copyTimes: number[] = [];
   const upsertTimes: number[] = [];
+  const copyTimesOff: number[] = [];
+  const upsertTimesOff: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    copyTimes.push(await copy());
-    upsertTimes.push(await upsert());
+    for (const on of round % 2 === 0 ? [false, true] : [true, false]) {
+      await triggers(on);
+      (on ? copyTimes : copyTimesOff).push(await copy());
+      (on ? upsertTimes : upsertTimesOff).push(await upsert());
+    }
   }
+  await triggers(true);
   const stored = Number((await pool.query('SELECT count(*) FROM spot_record')).rows[0].count);
   if (stored !== records.length) throw new Error(`upsert stored ${stored} of ${records.length} rows`);
   const storage = await bytesPerRow(pool, stored);
@@ -119,8 +131,9 @@ async function upsertVsCopy() {
   await pool.end();
   rmSync(csvPath, { force: true });
   await dropDatabase(url);
-  const copyRate = records.length / Math.min(...copyTimes);
-  const upsertRate = records.length / Math.min(...upsertTimes);
+  const rate = (times: number[]) => records.length / Math.min(...times);
+  const [copyRate, upsertRate] = [rate(copyTimes), rate(upsertTimes)];
+  const [copyRateOff, upsertRateOff] = [rate(copyTimesOff), rate(upsertTimesOff)];
   return {
     rows: records.length,
     copyRate,
@@ -128,6 +141,10 @@ async function upsertVsCopy() {
     ratio: upsertRate / copyRate,
     copyTimes,
     upsertTimes,
+    copyRateOff,
+    upsertRateOff,
+    copyTimesOff,
+    upsertTimesOff,
     rereadRate: records.length / rereadSeconds,
     storage,
   };
@@ -205,26 +222,35 @@ async function endToEnd() {
 
 setRootLogger(createRootLogger({ level: 'silent' }));
 const a = await upsertVsCopy();
-const b = await endToEnd();
+const b = E2E_ROWS > 0 ? await endToEnd() : { stored: 0, seconds: 0, rate: 0 };
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const row = (measure: string, value: string) => console.log(`| ${measure.padEnd(51)} | ${value.padStart(16)} |`);
 console.log('');
 console.log('bench:ingest (one run, same machine; COPY is the physical reference)');
-console.log('| measure                                   | value            |');
-console.log('|-------------------------------------------|------------------|');
+console.log(`| ${'measure'.padEnd(51)} | ${'value'.padEnd(16)} |`);
+console.log(`|${'-'.repeat(53)}|${'-'.repeat(18)}|`);
 const indexes = Object.keys(a.storage.parts).length - 2;
-console.log(`| rows per method (spot_record, ${indexes} indexes)  | ${fmt(a.rows).padStart(16)} |`);
-console.log(`| COPY (psql \\copy), rows/s                 | ${fmt(a.copyRate).padStart(16)} |`);
-console.log(`| page store + cursor (500/page), rows/s    | ${fmt(a.upsertRate).padStart(16)} |`);
-console.log(`| ratio page store / COPY (target >= 0.7)   | ${a.ratio.toFixed(2).padStart(16)} |`);
-console.log(`| same pages again (all stored), rows/s     | ${fmt(a.rereadRate).padStart(16)} |`);
+row(`rows per method (spot_record, ${indexes} indexes)`, fmt(a.rows));
+// "triggers on" is spot_record as deployed; "off" the same table with its gains change-log triggers
+// disabled (ALTER TABLE ... DISABLE TRIGGER USER), measured in the same alternating rounds.
+row('COPY (psql \\copy), triggers on, rows/s', fmt(a.copyRate));
+row('COPY (psql \\copy), triggers off, rows/s', fmt(a.copyRateOff));
+row('COPY triggers on / off (target >= 0.90)', (a.copyRate / a.copyRateOff).toFixed(2));
+row('page store + cursor (500/page), triggers on, rows/s', fmt(a.upsertRate));
+row('page store + cursor, triggers off, rows/s', fmt(a.upsertRateOff));
+row('page store triggers on / off (target >= 0.90)', (a.upsertRate / a.upsertRateOff).toFixed(2));
+row('ratio page store / COPY, on (target >= 0.7)', a.ratio.toFixed(2));
+row('same pages again (all stored), triggers on, rows/s', fmt(a.rereadRate));
 for (const [part, bytes] of Object.entries(a.storage.parts)) {
   const name = part.replace(/^spot_record_/, '').replace(/^account_id_ts_idx$/, '(account_id, ts) index');
-  console.log(`| bytes per row: ${name.padEnd(27)}| ${bytes.toFixed(1).padStart(16)} |`);
+  row(`bytes per row: ${name}`, bytes.toFixed(1));
 }
-console.log(`| bytes per row: total                      | ${a.storage.total.toFixed(1).padStart(16)} |`);
-console.log(`| end-to-end backfill, spot rows stored      | ${fmt(b.stored).padStart(16)} |`);
-console.log(`| end-to-end backfill, seconds               | ${b.seconds.toFixed(1).padStart(16)} |`);
-console.log(`| end-to-end backfill, rows/s                | ${fmt(b.rate).padStart(16)} |`);
+row('bytes per row: total', a.storage.total.toFixed(1));
+if (E2E_ROWS > 0) {
+  row('end-to-end backfill, spot rows stored', fmt(b.stored));
+  row('end-to-end backfill, seconds', b.seconds.toFixed(1));
+  row('end-to-end backfill, rows/s', fmt(b.rate));
+}
 console.log('');
 console.log(
   JSON.stringify({
@@ -235,6 +261,12 @@ console.log(
     upsertToCopyRatio: Number(a.ratio.toFixed(3)),
     copySeconds: a.copyTimes.map((t) => Number(t.toFixed(2))),
     upsertSeconds: a.upsertTimes.map((t) => Number(t.toFixed(2))),
+    copyRowsPerSecNoTriggers: Math.round(a.copyRateOff),
+    upsertRowsPerSecNoTriggers: Math.round(a.upsertRateOff),
+    copyTriggerRatio: Number((a.copyRate / a.copyRateOff).toFixed(3)),
+    upsertTriggerRatio: Number((a.upsertRate / a.upsertRateOff).toFixed(3)),
+    copySecondsNoTriggers: a.copyTimesOff.map((t) => Number(t.toFixed(2))),
+    upsertSecondsNoTriggers: a.upsertTimesOff.map((t) => Number(t.toFixed(2))),
     rereadRowsPerSec: Math.round(a.rereadRate),
     bytesPerRow: Object.fromEntries(Object.entries(a.storage.parts).map(([k, v]) => [k, Number(v.toFixed(1))])),
     bytesPerRowTotal: Number(a.storage.total.toFixed(1)),
