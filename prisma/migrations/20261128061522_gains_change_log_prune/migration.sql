@@ -9,7 +9,8 @@ ALTER TABLE "gains_input_change" ADD COLUMN     "weight" BIGINT NOT NULL DEFAULT
 -- first, a first COPY) the statement's minimum is the instant and no order is probed. Otherwise
 -- each order is one probe of the (account_id, biz_order_id) index for a leg before that minimum
 -- (enable_seqscan off and OFFSET 0 as before: a plan cached while the table was small must not
--- scan it once per order).
+-- scan it once per order). JIT off: a big statement's plan (a probe per order of a 200,000-row
+-- COPY) costs enough to be JIT-compiled, about a second of compiling for a plan that runs once.
 CREATE OR REPLACE FUNCTION "gains_spot_record_changed"() RETURNS trigger LANGUAGE plpgsql
   SET enable_seqscan = off SET jit = off AS $$
 BEGIN
