@@ -5,6 +5,7 @@ import { byteOrder } from './sql-fragments.ts';
 import type { SqlParams } from './sql-params.ts';
 import { ID_KINDS, textSafeIdSql } from './text-safe-ids.ts';
 import { tradeOrderCtes } from './trade-orders.ts';
+import { walletCtes, walletEntries } from './wallet-entries.ts';
 
 const spotId = (column: string) => textSafeIdSql('spot', column);
 
@@ -28,17 +29,18 @@ export interface EntryScope {
  *   sent_amount/_coin      what left the account, as a positive numeric
  *   received_amount/_coin  what arrived
  *   fee_amount/_coin       the fee, positive
- *   movement               what the entry does (tax-tool-labels.ts: trade, in, out, fee, none, futures-…)
+ *   movement               what the entry does (tax-tool-labels.ts: trade, in, out, fee, none, futures-…, wallet-…)
  *   booking_index          the record's position in the booking table (spot-bookings.ts), null for an
  *                          unknown type, a trade or a futures result
- *   category, spot_types, biz_order_id
+ *   category, spot_types, biz_order_id   (a wallet ledger's record: its treatment, its type and scope, '')
  *   record_ids             the records it books, in their file form (`spot:a+spot:b`, text-safe-ids.ts)
  *   row_id                 the entry's own id, stable across exports (below)
  *   third_fee_amount/_coin/_ids   a trade's fee paid in a third coin (below), null otherwise
  *   attached               true for the record of such a fee: a dialect that puts the fee on its
  *                          trade's row (Koinly) leaves this entry out, the others write it
- *   wallet                 `spot` or `futures` (futures-entries.ts): the wallet the entry moves
- *   pair_id                a futures transfer's spot counterpart (`spot:<id>`), null otherwise
+ *   wallet                 `spot`, `futures` (futures-entries.ts), or a wallet ledger's label
+ *                          (`margin`, `p2p`: wallet-entries.ts, with `walletLedgers`): the wallet the entry moves
+ *   pair_id                a futures or wallet ledger transfer's spot counterpart (`spot:<id>`), null otherwise
  *   flag                   'spotTaxType=...' for a type the mapping does not know, 'unpaired-leg'
  *                          for a trade-type record that could not be paired, 'omitted:<type>' for
  *                          a record the tax tools must not see, 'review:<type>' for a booking an
@@ -73,7 +75,14 @@ export interface EntryScope {
 export function ledgerEntriesCte(
   p: SqlParams,
   params: EntryScope,
-  options: { readonly thirdFeeOnTrade?: boolean } = {},
+  options: {
+    readonly thirdFeeOnTrade?: boolean;
+    /**
+     * Also the wallet ledgers' entries (margin, P2P: wallet-entries.ts), as the tax-tool files
+     * want every wallet; the gains walk and the trade prices read spot and futures only.
+     */
+    readonly walletLedgers?: boolean;
+  } = {},
 ): string {
   const booking = bookingArrays();
   const account = p.add(params.accountId, 'uuid');
@@ -136,7 +145,12 @@ export function ledgerEntriesCte(
       JOIN fee_deducts d ON d.biz_order_id = f.biz_order_id AND d.ts = f.ts AND d.k = f.k
       WHERE d.coin <> f.given_coin AND d.coin <> f.received_coin
     ),
-    ${futuresCtes(p, account, start, end)},
+    ${futuresCtes(p, account, start, end)},${
+      options.walletLedgers
+        ? `
+    ${walletCtes(p, account, start, end)},`
+        : ''
+    }
     all_entries AS (
       SELECT ts, sort_id,
              CASE WHEN given_fee IS NOT NULL AND received_fee IS NOT NULL THEN given + given_fee ELSE given END
@@ -185,7 +199,13 @@ export function ledgerEntriesCte(
       WHERE l.amount > 0 AND l.fee <> 0
         AND NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
       UNION ALL
-      ${futuresEntries(account, start, end)}
+      ${futuresEntries(account, start, end)}${
+        options.walletLedgers
+          ? `
+      UNION ALL
+      ${walletEntries()}`
+          : ''
+      }
     ),
     entries AS (SELECT * FROM all_entries ${coin})`;
 }

@@ -55,14 +55,18 @@ export interface LookbackSettings {
  * row (no alias), written by the ledger's declaration.
  */
 export interface WalletFacts {
-  /** The wallet's name in the tax files (Koinly's file suffix, CoinTracking's Exchange), e.g. "margin". */
+  /** The wallet's key in the tax files (Koinly's file suffix, the entries' `wallet`, the ids' prefix), e.g. "margin". */
   readonly label: string;
+  /** Its name for people: CoinTracking's Exchange column (`<account> <name>`), e.g. "Margin". */
+  readonly name: string;
   /** The coin column. */
   readonly coin: string;
   /** The type column (the record's tax type). */
   readonly type: string;
   /** SQL: the record's signed change to its wallet's balance of the coin. */
   readonly change: string;
+  /** The column of the record's fee (0 or negative), part of `change`, when the exchange sends one apart. */
+  readonly fee?: string;
   /** The column holding the coin's balance in the wallet after the record, when the exchange sends one. */
   readonly runningTotal?: string;
   /** Types that move the coin in from spot (each paired with a spot `Transfer out`) and out to spot (`Transfer in`). */
@@ -72,6 +76,12 @@ export interface WalletFacts {
   readonly treatments: Readonly<Record<string, string>>;
   /** Treatments a person must look at (flagged `review:<treatment>` in the reports' manifests). */
   readonly reviewed: readonly string[];
+  /**
+   * Types whose records are the legs of one trade, the exchange giving no order id: at one instant
+   * of one scope, the k-th leg given (change < 0) and the k-th received of another coin are one
+   * trade in the tax files; a leg left over is a row of its own, flagged `unpaired-leg`.
+   */
+  readonly tradeLegs?: readonly string[];
 }
 
 /** How a history's answer carries its records: a bare array, or `{ list, endId }`. */
