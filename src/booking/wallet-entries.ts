@@ -86,7 +86,8 @@ export function walletCtes(p: SqlParams, account: string, start: string, end: st
  *   record moving only its fee a `fee` row; a transfer paired with spot carries the spot record's
  *   id in pair_id (Koinly's transfer matching wants the same TxHash on both sides);
  * - flags: an unlisted type `<typeField>=<type>`, a trade leg left unpaired `unpaired-leg`, a
- *   treatment to review `review:<treatment>`.
+ *   treatment to review `review:<label>:<type>` (the manifest's `review` counts `margin:confiscated`,
+ *   `p2p:buy`, beside spot's types).
  * Signs: change = amount + fee, fee ≤ 0, as the ledger's declaration computes them.
  */
 export function walletEntries(): string {
@@ -121,7 +122,7 @@ export function walletEntries(): string {
              NULL::integer, coalesce(l.treatment, 'unmapped'), ${describe('l')}, ${id('l.record_id')}, '',
              CASE WHEN l.treatment IS NULL THEN '${fieldName(facts.type)}=' || l.type
                   WHEN l.record_id IN (SELECT record_id FROM ${w}_trade_legs) THEN '${UNPAIRED_LEG}'
-                  WHEN l.treatment IN (${reviewed}) THEN '${REVIEW_PREFIX}' || l.treatment END,
+                  WHEN l.treatment IN (${reviewed}) THEN '${REVIEW_PREFIX}${w}:' || l.type END,
              ${id('l.record_id')}, NULL::numeric, NULL::text, NULL::text, false, '${w}',
              CASE WHEN p.spot_id IS NOT NULL THEN '${ID_KINDS.spot}' || p.spot_id END
       FROM ${w}_legs l LEFT JOIN ${w}_pairs p USING (record_id)
