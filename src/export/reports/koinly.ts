@@ -172,9 +172,12 @@ export function koinlyWalletLedgerReport(stream: WalletLedger): SqlReportDefinit
   const facts = walletFacts(stream);
   return koinlyWallet(facts.label, {
     name: `koinly-${facts.label}`,
-    title: `Koinly universal CSV, ${facts.name} wallet`,
-    walletName: facts.name,
+    title: `Koinly universal CSV, ${inText(facts.name)} wallet`,
+    walletName: inText(facts.name),
     // Its transfers pair with spot's records.
     streams: ['spot', stream],
   });
 }
+
+/** A wallet's name inside a sentence: `margin`, but `P2P` as written. */
+const inText = (name: string) => (name === name.toUpperCase() ? name : name.toLowerCase());
