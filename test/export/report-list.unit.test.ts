@@ -6,8 +6,8 @@ import { markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
 import { REPORTS } from '../../src/export/reports/index.ts';
 import {
   CLI_DOC,
-  REPORT_LIST_BLOCK,
   renderReportList,
+  REPORT_LIST_BLOCK,
   reportListIsCurrent,
 } from '../../src/export/tools/report-list.ts';
 import { normalizeBlock } from '../../src/streams/tools/endpoint-table.ts';
