@@ -76,7 +76,7 @@ export function walletCtes(p: SqlParams, account: string, start: string, end: st
 
 /**
  * Every wallet ledger's entries, in the columns of `all_entries` (ledger-entries.ts), wallet = its
- * label (docs/reports.md, "The wallets"):
+ * label (docs/reports.md, "Margin and P2P wallets"):
  * - a trade (two legs paired in `<label>_trades`): `trade`, Sent the given leg, Received the
  *   received one; the received leg's fee in the fee column, else the given leg's; both: the given
  *   leg's fee added to Sent (as spot's trades); row id the given leg's;

@@ -87,7 +87,7 @@ export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
  * CoinTracking uses to recognise a row imported twice. Every wallet in one file: the Exchange
  * column names the wallet (`<account> Spot`, `<account> Futures`, and each wallet ledger's,
  * `<account> Margin`, `<account> P2P`), CoinTracking's unit of balance; a move between two is a
- * Withdrawal from one and a Deposit to the other (docs/reports.md, "The wallets").
+ * Withdrawal from one and a Deposit to the other (docs/reports.md, "Margin and P2P wallets").
  *
  * Amounts by CoinTracking's rule ("Entering fees"): the Fee column is information only, never
  * deducted; the Buy amount is what arrived net of a fee taken from it, the Sell amount what left

@@ -98,7 +98,7 @@ export const KOINLY_LABELS: TaxToolLabels<KoinlyLabel> = {
  * Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC: one file per wallet,
  * as Koinly imports a CSV into one wallet: `koinly` is the spot wallet, `koinly-futures` the
  * futures wallet, `koinly-<label>` each wallet ledger's (`koinly-margin`, `koinly-p2p`:
- * docs/reports.md, "The wallets"). A move between spot and another wallet is a withdrawal in one
+ * docs/reports.md, "Margin and P2P wallets"). A move between spot and another wallet is a withdrawal in one
  * file and a deposit in the other at the same instant, same coin and amount, and the same TxHash
  * (the spot record's id), which Koinly's transfer matching merges into a transfer between own wallets.
  * Koinly deducts Fee Amount from the wallet besides Sent Amount and adds a trade's fee to the cost
