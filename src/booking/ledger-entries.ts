@@ -5,7 +5,7 @@ import { byteOrder } from './sql-fragments.ts';
 import type { SqlParams } from './sql-params.ts';
 import { ID_KINDS, textSafeIdSql } from './text-safe-ids.ts';
 import { tradeOrderCtes } from './trade-orders.ts';
-import { walletCtes, walletEntries } from './wallet-entries.ts';
+import { walletLedgerCtes, walletLedgerEntries } from './wallet-entries.ts';
 
 const spotId = (column: string) => textSafeIdSql('spot', column);
 
@@ -21,6 +21,16 @@ export interface EntryScope {
   readonly instants?: readonly string[] | undefined;
 }
 
+export interface EntryOptions {
+  /** Koinly: a third-coin fee on its trade's row, found in the fee coin's file too. */
+  readonly thirdFeeOnTrade?: boolean;
+  /**
+   * Also the margin and P2P wallets' entries (wallet-entries.ts): what the gains walk reads, so its
+   * lots follow all four wallets. The tax-tool files ask for them when they write those wallets.
+   */
+  readonly walletLedgers?: boolean;
+}
+
 /**
  * The spot ledger turned into entries, shared by the tax-tool reports (each labels them in its own
  * dialect: tax-tool-labels.ts), the realized gains and the trade prices, so all are built from
@@ -29,24 +39,24 @@ export interface EntryScope {
  *   sent_amount/_coin      what left the account, as a positive numeric
  *   received_amount/_coin  what arrived
  *   fee_amount/_coin       the fee, positive
- *   movement               what the entry does (tax-tool-labels.ts: trade, in, out, fee, none, futures-…, wallet-…)
+ *   movement               what the entry does (tax-tool-labels.ts: trade, in, out, fee, none, futures-…)
  *   booking_index          the record's position in the booking table (spot-bookings.ts), null for an
  *                          unknown type, a trade or a futures result
- *   category, spot_types, biz_order_id   (a wallet ledger's record: its treatment, its type and scope, '')
+ *   category, spot_types, biz_order_id
  *   record_ids             the records it books, in their file form (`spot:a+spot:b`, text-safe-ids.ts)
  *   row_id                 the entry's own id, stable across exports (below)
  *   third_fee_amount/_coin/_ids   a trade's fee paid in a third coin (below), null otherwise
  *   attached               true for the record of such a fee: a dialect that puts the fee on its
  *                          trade's row (Koinly) leaves this entry out, the others write it
- *   wallet                 `spot`, `futures` (futures-entries.ts), or a wallet ledger's label
- *                          (`margin`, `p2p`: wallet-entries.ts, with `walletLedgers`): the wallet the entry moves
- *   pair_id                a futures or wallet ledger transfer's spot counterpart (`spot:<id>`), null otherwise
+ *   wallet                 `spot`, `futures` (futures-entries.ts), `margin` or `p2p` (wallet-entries.ts)
+ *   pair_id                a futures transfer's spot counterpart (`spot:<id>`), null otherwise
  *   flag                   'spotTaxType=...' for a type the mapping does not know, 'unpaired-leg'
  *                          for a trade-type record that could not be paired, 'omitted:<type>' for
  *                          a record the tax tools must not see, 'review:<type>' for a booking an
  *                          accountant should confirm (both: spot-tax-types.ts), else null
  * and the futures wallet's entries (futures-entries.ts): the futures ledger's records, or before
- * it the closed positions' results. Moves between spot and futures are rows on both sides.
+ * it the closed positions' results. Moves between spot and futures are rows on both sides. With
+ * `walletLedgers`, the margin and P2P wallets' entries too (wallet-entries.ts).
  *
  * Trades (docs/reports.md, "Trades"): the records of category `trade` sharing a bizOrderId are one
  * order, found over the account's whole stored history, wherever its legs lie. An order pairs when
@@ -72,18 +82,7 @@ export interface EntryScope {
  * Signs come from the ledger's convention: amount + in / - out, fee 0 or negative. Negations are
  * done on numeric, so values keep their exact digits and scale.
  */
-export function ledgerEntriesCte(
-  p: SqlParams,
-  params: EntryScope,
-  options: {
-    readonly thirdFeeOnTrade?: boolean;
-    /**
-     * Also the wallet ledgers' entries (margin, P2P: wallet-entries.ts), as the tax-tool files
-     * want every wallet; the gains walk and the trade prices read spot and futures only.
-     */
-    readonly walletLedgers?: boolean;
-  } = {},
-): string {
+export function ledgerEntriesCte(p: SqlParams, params: EntryScope, options: EntryOptions = {}): string {
   const booking = bookingArrays();
   const account = p.add(params.accountId, 'uuid');
   const start = p.add(params.period.start.toISOString(), 'timestamptz');
@@ -148,7 +147,7 @@ export function ledgerEntriesCte(
     ${futuresCtes(p, account, start, end)},${
       options.walletLedgers
         ? `
-    ${walletCtes(p, account, start, end)},`
+    ${walletLedgerCtes(p, account, start, end)},`
         : ''
     }
     all_entries AS (
@@ -203,7 +202,7 @@ export function ledgerEntriesCte(
         options.walletLedgers
           ? `
       UNION ALL
-      ${walletEntries()}`
+      ${walletLedgerEntries()}`
           : ''
       }
     ),

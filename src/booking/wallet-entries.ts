@@ -1,14 +1,8 @@
-import { streamDefinition, WALLET_LEDGERS, walletFacts, type WalletLedger } from '../streams/registry.ts';
+import { streamDefinition, WALLET_LEDGERS, walletFacts } from '../streams/registry.ts';
 import { REVIEW_PREFIX, UNPAIRED_LEG } from './entry-flags.ts';
 import { byteOrder } from './sql-fragments.ts';
 import type { SqlParams } from './sql-params.ts';
 import { ID_KINDS } from './text-safe-ids.ts';
-
-/** The wallet ledgers whose entries the tax files hold (every one the registry declares), in its order. */
-export const ENTRY_WALLETS: readonly WalletLedger[] = WALLET_LEDGERS;
-
-/** A wallet's key in the entries (`wallet`), the Koinly file's suffix and its records' id prefix (`margin:<id>`). */
-export const walletLabel = (stream: WalletLedger): string => walletFacts(stream).label;
 
 /** The manifest's name of a type column's unknown value, as the exchange names the field (marginTaxType=...). */
 const fieldName = (column: string) => column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -19,14 +13,15 @@ const fieldName = (column: string) => column.replace(/_([a-z0-9])/g, (_, c: stri
  *   <label>_legs        the period's records: scope, coin, type, change, fee (0 when the ledger sends
  *                       none) and amount = change − fee, treatment (the declaration's; `unmapped`
  *                       for a type it does not list)
- *   <label>_trade_legs  the records of its `tradeLegs` types, numbered per (scope, instant, side)
- *   <label>_trades      the k-th leg given with the k-th received of another coin: one trade
+ *   <label>_trade_legs  the records of its `tradeLegs` types, numbered per (scope, instant, kind of
+ *                       trade, side) in record id order
+ *   <label>_trades      the k-th leg given with the k-th received of another coin, same kind: one trade
  *   <label>_pairs       each transfer with its spot `Transfer out`/`Transfer in`: same coin, same
  *                       instant, opposite change, the k-th of a (coin, instant, change) on each side
  * Every value comes from the ledger's declared wallet facts: adding a wallet ledger adds its entries.
  */
-export function walletCtes(p: SqlParams, account: string, start: string, end: string): string {
-  return ENTRY_WALLETS.map((stream) => {
+export function walletLedgerCtes(p: SqlParams, account: string, start: string, end: string): string {
+  return WALLET_LEDGERS.map((stream) => {
     const facts = walletFacts(stream);
     const definition = streamDefinition(stream);
     const w = facts.label;
@@ -41,7 +36,10 @@ export function walletCtes(p: SqlParams, account: string, start: string, end: st
       entries.map(([, treatment]) => treatment),
       'text[]',
     );
-    const tradeLegs = p.add(facts.tradeLegs ?? [], 'text[]');
+    const kinds = (facts.tradeLegs ?? []).map(
+      (legTypes, i) => `WHEN type = ANY(${p.add(legTypes, 'text[]')}) THEN ${i}`,
+    );
+    const kind = kinds.length > 0 ? `CASE ${kinds.join(' ')} END` : 'NULL::integer';
     const transfers = p.add([facts.transferIn, facts.transferOut], 'text[]');
     const order = `length(record_id), ${byteOrder('record_id')}`;
     return `${w}_legs AS MATERIALIZED (
@@ -52,15 +50,16 @@ export function walletCtes(p: SqlParams, account: string, start: string, end: st
       WHERE account_id = ${account} AND ts >= ${start} AND ts < ${end}
     ),
     ${w}_trade_legs AS MATERIALIZED (
-      SELECT *, row_number() OVER (PARTITION BY scope, ts, change < 0 ORDER BY ${order}) AS k
-      FROM ${w}_legs WHERE type = ANY(${tradeLegs}) AND change <> 0
+      SELECT *, row_number() OVER (PARTITION BY scope, ts, kind, change < 0 ORDER BY ${order}) AS k
+      FROM (SELECT *, ${kind} AS kind FROM ${w}_legs) l WHERE kind IS NOT NULL AND change <> 0
     ),
     ${w}_trades AS MATERIALIZED (
       SELECT g.ts, g.scope, g.record_id AS given_id, g.coin AS given_coin, g.amount AS given, g.fee AS given_fee,
              g.type AS given_type, r.record_id AS received_id, r.coin AS received_coin, r.amount AS received,
              r.fee AS received_fee, r.type AS received_type
       FROM ${w}_trade_legs g
-      JOIN ${w}_trade_legs r ON r.scope = g.scope AND r.ts = g.ts AND r.k = g.k AND r.change > 0 AND r.coin <> g.coin
+      JOIN ${w}_trade_legs r
+        ON r.scope = g.scope AND r.ts = g.ts AND r.kind = g.kind AND r.k = g.k AND r.change > 0 AND r.coin <> g.coin
       WHERE g.change < 0
     ),
     ${w}_moves AS MATERIALIZED (
@@ -88,16 +87,19 @@ export function walletCtes(p: SqlParams, account: string, start: string, end: st
  * - flags: an unlisted type `<typeField>=<type>`, a trade leg left unpaired `unpaired-leg`, a
  *   treatment to review `review:<label>:<type>` (the manifest's `review` counts `margin:confiscated`,
  *   `p2p:buy`, beside spot's types).
+ * Sort ids are the file form (`margin:<id>`), so that no entry ties with a spot record of the same
+ * digits (a transfer's two sides share their instant and, in the simulator, their digits).
+ * `spot_types` starts with the record's own type (the gains walk's entry-treatment.ts reads it).
  * Signs: change = amount + fee, fee ≤ 0, as the ledger's declaration computes them.
  */
-export function walletEntries(): string {
-  return ENTRY_WALLETS.map((stream) => {
+export function walletLedgerEntries(): string {
+  return WALLET_LEDGERS.map((stream) => {
     const facts = walletFacts(stream);
     const w = facts.label;
     const id = (column: string) => `'${w}:' || ${column}`;
     const reviewed = facts.reviewed.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ') || 'NULL';
     const describe = (alias: string) => `trim(${alias}.type || ' ' || ${alias}.scope)`;
-    return `SELECT t.ts, ${byteOrder('t.given_id')},
+    return `SELECT t.ts, ${byteOrder(id('t.given_id'))},
              CASE WHEN t.given_fee <> 0 AND t.received_fee <> 0 THEN -t.given - t.given_fee ELSE -t.given END,
              t.given_coin, t.received, t.received_coin,
              CASE WHEN t.received_fee <> 0 THEN -t.received_fee WHEN t.given_fee <> 0 THEN -t.given_fee END,
@@ -110,7 +112,7 @@ export function walletEntries(): string {
              ${id('t.given_id')}, NULL::numeric, NULL::text, NULL::text, false, '${w}', NULL::text
       FROM ${w}_trades t
       UNION ALL
-      SELECT l.ts, ${byteOrder('l.record_id')},
+      SELECT l.ts, ${byteOrder(id('l.record_id'))},
              CASE WHEN l.amount < 0 THEN -l.amount WHEN l.amount = 0 AND l.fee <> 0 THEN -l.fee END,
              CASE WHEN l.amount < 0 OR (l.amount = 0 AND l.fee <> 0) THEN l.coin END,
              CASE WHEN l.amount > 0 OR (l.amount = 0 AND l.fee = 0) THEN l.amount END,
@@ -128,7 +130,7 @@ export function walletEntries(): string {
       FROM ${w}_legs l LEFT JOIN ${w}_pairs p USING (record_id)
       WHERE l.record_id NOT IN (SELECT given_id FROM ${w}_trades UNION ALL SELECT received_id FROM ${w}_trades)
       UNION ALL
-      SELECT l.ts, ${byteOrder(`l.record_id || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'fee', NULL,
+      SELECT l.ts, ${byteOrder(`${id('l.record_id')} || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'fee', NULL,
              coalesce(l.treatment, 'unmapped'), ${describe('l')} || ' fee', ${id('l.record_id')} || ':fee', '',
              NULL, ${id('l.record_id')} || ':fee', NULL, NULL, NULL, false, '${w}', NULL
       FROM ${w}_legs l

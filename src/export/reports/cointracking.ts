@@ -1,8 +1,7 @@
 import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from '../../booking/ledger-entries.ts';
 import { SqlParams } from '../../booking/sql-params.ts';
 import { type InOut, labelSql, type TaxToolLabels } from '../../booking/tax-tool-labels.ts';
-import { ENTRY_WALLETS } from '../../booking/wallet-entries.ts';
-import { walletFacts } from '../../streams/registry.ts';
+import { WALLET_LEDGERS, walletFacts } from '../../streams/registry.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 
@@ -99,7 +98,7 @@ export const coinTrackingReport: SqlReportDefinition = {
   title: 'CoinTracking CSV',
   description: "every wallet (spot, futures, margin, P2P) in CoinTracking's CSV import format (UTC dates)",
   dateZone: 'UTC',
-  streams: ['spot', 'futures-ledger', ...ENTRY_WALLETS],
+  streams: ['spot', 'futures-ledger', ...WALLET_LEDGERS],
   accepts: { coin: true, includePending: false },
   statesOpeningBalances: true,
   columns: [
@@ -120,7 +119,7 @@ export const coinTrackingReport: SqlReportDefinition = {
   query(params) {
     const p = new SqlParams();
     const cte = ledgerEntriesCte(p, params, { walletLedgers: true });
-    const wallets = ENTRY_WALLETS.map((stream) => {
+    const wallets = WALLET_LEDGERS.map((stream) => {
       const facts = walletFacts(stream);
       return ` WHEN ${p.add(facts.label, 'text')} THEN ${p.add(` ${facts.name}`, 'text')}`;
     }).join('');

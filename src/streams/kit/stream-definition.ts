@@ -77,11 +77,12 @@ export interface WalletFacts {
   /** Treatments a person must look at (flagged `review:<treatment>` in the reports' manifests). */
   readonly reviewed: readonly string[];
   /**
-   * Types whose records are the legs of one trade, the exchange giving no order id: at one instant
-   * of one scope, the k-th leg given (change < 0) and the k-th received of another coin are one
-   * trade in the tax files; a leg left over is a row of its own, flagged `unpaired-leg`.
+   * The types whose records are the two legs of one trade, per kind of trade (margin: a deal, a
+   * swap), the exchange giving no order id: at one instant of one scope, the k-th leg given
+   * (change < 0) and the k-th received of another coin, of the same kind, are one trade in the tax
+   * files and the gains walk; a leg left over is an entry of its own, flagged `unpaired-leg`.
    */
-  readonly tradeLegs?: readonly string[];
+  readonly tradeLegs?: readonly (readonly string[])[];
 }
 
 /** How a history's answer carries its records: a bare array, or `{ list, endId }`. */

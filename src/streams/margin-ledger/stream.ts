@@ -31,6 +31,9 @@ export const marginLedger = declareLedger({
     treatments: MARGIN_TAX_TREATMENT,
     reviewed: ['review'],
     // A margin trade is a deal_out of what was paid and a deal_in of what was bought at one instant; a swap likewise.
-    tradeLegs: ['deal_in', 'deal_out', 'exchange_in', 'exchange_out'],
+    tradeLegs: [
+      ['deal_out', 'deal_in'],
+      ['exchange_out', 'exchange_in'],
+    ],
   },
 });
