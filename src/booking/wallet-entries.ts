@@ -10,9 +10,9 @@ const fieldName = (column: string) => column.replace(/_([a-z0-9])/g, (_, c: stri
 /**
  * The CTEs of every wallet ledger's entries (margin, P2P), placed after the futures CTEs
  * (ledger-entries.ts: they pair with its `spot_moves`). Per ledger, named by its label:
- *   <label>_legs        the period's records: scope, coin, type, change, fee (0 when the ledger sends
- *                       none) and amount = change − fee, treatment (the declaration's; `unmapped`
- *                       for a type it does not list)
+ *   <label>_legs        the period's records: scope, coin, type, change, amount and fee (the
+ *                       exchange's own columns when it sends the fee apart, else change and 0),
+ *                       treatment (the declaration's; null for a type it does not list)
  *   <label>_trade_legs  the records of its `tradeLegs` types, numbered per (scope, instant, kind of
  *                       trade, side) in record id order
  *   <label>_trades      the k-th leg given with the k-th received of another coin, same kind: one trade
@@ -26,7 +26,8 @@ export function walletLedgerCtes(p: SqlParams, account: string, start: string, e
     const definition = streamDefinition(stream);
     const w = facts.label;
     const scope = definition.scopeColumn ? `${definition.scopeColumn.name}::text` : `''`;
-    const fee = facts.fee ?? '0';
+    const amount = facts.amountAndFee?.amount ?? `(${facts.change})`;
+    const fee = facts.amountAndFee?.fee ?? '0';
     const entries = Object.entries(facts.treatments);
     const types = p.add(
       entries.map(([type]) => type),
@@ -44,7 +45,7 @@ export function walletLedgerCtes(p: SqlParams, account: string, start: string, e
     const order = `length(record_id), ${byteOrder('record_id')}`;
     return `${w}_legs AS MATERIALIZED (
       SELECT record_id, ts, ${scope} AS scope, ${facts.coin} AS coin, ${facts.type} AS type,
-             (${facts.change}) AS change, (${fee}) AS fee, (${facts.change}) - (${fee}) AS amount,
+             (${facts.change}) AS change, ${fee} AS fee, ${amount} AS amount,
              (${treatments})[array_position(${types}, ${facts.type})] AS treatment
       FROM ${definition.table.table}
       WHERE account_id = ${account} AND ts >= ${start} AND ts < ${end}

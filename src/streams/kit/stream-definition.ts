@@ -65,8 +65,11 @@ export interface WalletFacts {
   readonly type: string;
   /** SQL: the record's signed change to its wallet's balance of the coin. */
   readonly change: string;
-  /** The column of the record's fee (0 or negative), part of `change`, when the exchange sends one apart. */
-  readonly fee?: string;
+  /**
+   * When the exchange sends the fee apart: the columns of the record's amount and fee (0 or
+   * negative), change = amount + fee. The tax files write each as the exchange's own digits.
+   */
+  readonly amountAndFee?: { readonly amount: string; readonly fee: string };
   /** The column holding the coin's balance in the wallet after the record, when the exchange sends one. */
   readonly runningTotal?: string;
   /** Types that move the coin in from spot (each paired with a spot `Transfer out`) and out to spot (`Transfer in`). */

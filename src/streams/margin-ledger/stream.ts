@@ -24,7 +24,7 @@ export const marginLedger = declareLedger({
     coin: 'coin',
     type: 'margin_tax_type',
     change: 'amount + fee',
-    fee: 'fee',
+    amountAndFee: { amount: 'amount', fee: 'fee' },
     runningTotal: 'total',
     transferIn: 'transfer_in',
     transferOut: 'transfer_out',
