@@ -86,8 +86,8 @@ export function walletLedgerCtes(p: SqlParams, account: string, start: string, e
  *   record moving only its fee a `fee` row; a transfer paired with spot carries the spot record's
  *   id in pair_id (Koinly's transfer matching wants the same TxHash on both sides);
  * - flags: an unlisted type `<typeField>=<type>`, a trade leg left unpaired `unpaired-leg`, a
- *   treatment to review `review:<label>:<type>` (the manifest's `review` counts `margin:confiscated`,
- *   `p2p:buy`, beside spot's types).
+ *   treatment to review `review:<type>` (the manifest's `review` counts it per type, as spot's:
+ *   `confiscated`, `buy`; the gains reports read the same flags).
  * Sort ids are the file form (`margin:<id>`), so that no entry ties with a spot record of the same
  * digits (a transfer's two sides share their instant and, in the simulator, their digits).
  * `spot_types` starts with the record's own type (the gains walk's entry-treatment.ts reads it).
@@ -125,7 +125,7 @@ export function walletLedgerEntries(): string {
              NULL::integer, coalesce(l.treatment, 'unmapped'), ${describe('l')}, ${id('l.record_id')}, '',
              CASE WHEN l.treatment IS NULL THEN '${fieldName(facts.type)}=' || l.type
                   WHEN l.record_id IN (SELECT record_id FROM ${w}_trade_legs) THEN '${UNPAIRED_LEG}'
-                  WHEN l.treatment IN (${reviewed}) THEN '${REVIEW_PREFIX}${w}:' || l.type END,
+                  WHEN l.treatment IN (${reviewed}) THEN '${REVIEW_PREFIX}' || l.type END,
              ${id('l.record_id')}, NULL::numeric, NULL::text, NULL::text, false, '${w}',
              CASE WHEN p.spot_id IS NOT NULL THEN '${ID_KINDS.spot}' || p.spot_id END
       FROM ${w}_legs l LEFT JOIN ${w}_pairs p USING (record_id)

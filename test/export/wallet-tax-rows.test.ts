@@ -101,7 +101,7 @@ describe('the margin and P2P wallets in the Koinly and CoinTracking files', () =
     expect(byHash(rows, 'margin:105:fee')).toMatchObject({ 'Sent Amount': '0.5', Label: 'Cost' });
     expect(byHash(rows, 'margin:106')).toMatchObject({ 'Sent Amount': '0.2', Label: 'Margin fee' });
     expect(manifest.unmapped).toEqual({ rows: 1, values: { 'marginTaxType=airdrop_in': 1 } });
-    expect(manifest.review).toEqual({ rows: 1, values: { 'margin:confiscated': 1 } });
+    expect(manifest.review).toEqual({ rows: 1, values: { confiscated: 1 } });
   });
 
   it('Koinly: the P2P wallet, its buy and sell counted for review, its transfer carrying the spot id', async () => {
@@ -111,7 +111,7 @@ describe('the margin and P2P wallets in the Koinly and CoinTracking files', () =
       ['p2p:201', '', '10', ''],
       ['spot:5001', '7', '', ''],
     ]);
-    expect(manifest.review).toEqual({ rows: 2, values: { 'p2p:buy': 1, 'p2p:sell': 1 } });
+    expect(manifest.review).toEqual({ rows: 2, values: { buy: 1, sell: 1 } });
     // Both wallets' opening balances are stated (none before March here).
     expect(manifest.openingBalances).toMatchObject({ margin: {}, p2p: {} });
   });
