@@ -50,7 +50,7 @@ export async function* fetchLedgerEntries(
     SELECT (extract(epoch FROM ts) * 1000)::bigint::text, sent_amount::text, sent_coin,
            received_amount::text, received_coin, fee_amount::text, fee_coin,
            category, spot_types, record_ids, flag, wallet, third_fee_amount::text, third_fee_coin,
-           third_fee_ids, attached
+           third_fee_ids, attached, pair_id
     FROM entries ${ENTRY_ORDER}`;
   await db.query(text, p.values);
   for (;;) {
@@ -87,6 +87,7 @@ function toEntry(row: (string | boolean | null)[]): LedgerEntry {
         ? { amount: new Decimal(thirdAmount), coin: thirdCoin, recordIds: thirdIds ?? '' }
         : null,
     attached: attached === true,
+    ...(wallet === 'futures' ? { pairId: texts[16] ?? null } : {}),
   };
 }
 

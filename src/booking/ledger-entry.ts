@@ -26,4 +26,10 @@ export interface LedgerEntry {
   readonly thirdFee?: { readonly amount: Decimal; readonly coin: string; readonly recordIds: string } | null;
   /** This is such a fee's own record: its trade's entry already carries it (`thirdFee`). */
   readonly attached?: boolean;
+  /**
+   * A futures entry's spot counterpart (`spot:<id>`: the other side of a spot <-> futures transfer);
+   * null for a futures entry with none (a futures transfer the spot ledger does not show, e.g. the
+   * balance brought forward before the history). Absent on spot entries and entries built by hand.
+   */
+  readonly pairId?: string | null;
 }

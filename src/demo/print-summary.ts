@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import { STREAM_TITLES, STREAMS } from '../streams/registry.ts';
+import { taxYearLines } from './print-tax-years.ts';
 import type { DemoSummary } from './run-demo.ts';
 
 /** What the demo built, for the person who ran it: phases, rows, checks, and each report it wrote. */
@@ -43,6 +44,7 @@ export function printSummary(summary: DemoSummary, exportDir: string): void {
         `proceeds ${t.proceeds}, costs ${t.costs}, gain ${t.gain} ${currency}`,
     );
   }
+  for (const line of taxYearLines(summary.reports)) console.log(line);
 }
 
 /** A rules report whose rows do not add up (gain != proceeds - cost) fails the demo like a failed check. */

@@ -2,6 +2,7 @@ import { RULES_VERSION, type RulesMethod } from '../accounting/gains/gains-metho
 import { wholeTaxYears } from '../accounting/gains/tax-years.ts';
 import type { ExportCoverage } from './export-coverage.ts';
 import type { ExportRequest } from './export-request.ts';
+import type { ReviewAmounts } from './review-amounts.ts';
 import type { StreamResult, UnmappedSummary } from './stream-report.ts';
 import type { ExportOpeningBalances } from './wallet-opening-balances.ts';
 
@@ -55,6 +56,12 @@ export interface ExportManifest {
   omitted: UnmappedSummary;
   /** Rows whose booking an accountant should confirm, per spotTaxType (docs/reports.md, "Mapping review"). */
   review: UnmappedSummary;
+  /**
+   * The gains reports only: per review flag (`unknown-cost`, `disposal-exceeds-holdings`,
+   * `withdrawal-exceeds-holdings`) and coin, the rows and the quantity and proceeds they carry
+   * (`proceedsMissing`: rows with no proceeds stated, not in `proceeds`); review-amounts.ts.
+   */
+  reviewAmounts?: ReviewAmounts;
   /**
    * Per wallet (`spot`, `futures`, each wallet ledger's label: `margin`, `p2p`), per coin: the exchange's
    * balance at the period's start, coins holding nothing left out; null for a report that does not
@@ -114,6 +121,7 @@ export function buildManifest(input: {
     unpairedFile: input.unpairedFile,
     omitted: result.omitted,
     review: result.review,
+    ...(result.reviewAmounts !== null ? { reviewAmounts: result.reviewAmounts } : {}),
     openingBalances: result.openingBalances,
     generatedAt: input.generatedAt.toISOString(),
   };

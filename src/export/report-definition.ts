@@ -4,6 +4,7 @@ import type { GainsMethod, RulesMethod } from '../accounting/gains/gains-method.
 import type { Stream } from '../streams/registry.ts';
 import type { CellKind } from './neutralize.ts';
 import type { Period } from './period.ts';
+import type { ReviewAmountColumns } from './review-amounts.ts';
 
 export interface ReportColumn {
   readonly header: string;
@@ -70,6 +71,13 @@ interface ReportBase {
    * `complete`, whether the period holds whole tax years only.
    */
   readonly taxYears?: RulesMethod;
+  /**
+   * The gains reports (one row per matched part): the columns naming a row's coin, quantity and
+   * proceeds. The manifest's `reviewAmounts` sums them per coin for the rows of unknown cost and
+   * beyond the holdings (review-amounts.ts), beside the row counts of `review`. Counted where rows
+   * pass through Node (computed reports, the gains reports all are), not on the COPY path.
+   */
+  readonly reviewAmounts?: ReviewAmountColumns;
   /** Which optional parameters the report understands. */
   readonly accepts: {
     readonly coin: boolean;

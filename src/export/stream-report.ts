@@ -17,6 +17,7 @@ import {
   REVIEW_PREFIX,
   UNPAIRED_LEG,
 } from './report-definition.ts';
+import { ReviewAmountCounter, type ReviewAmounts } from './review-amounts.ts';
 import { type ExportOpeningBalances, exportOpeningBalances } from './wallet-opening-balances.ts';
 
 export type { UnmappedSummary } from './flag-counts.ts';
@@ -34,6 +35,8 @@ export interface StreamResult {
   review: UnmappedSummary;
   /** Each wallet's balances at the period's start, for a report that states them; else null. */
   openingBalances: ExportOpeningBalances | null;
+  /** The gains reports (report-definition `reviewAmounts`): per review flag and coin, quantity and proceeds; else null. */
+  reviewAmounts: ReviewAmounts | null;
 }
 
 export interface StreamReportOptions {
@@ -66,6 +69,7 @@ const CHUNK_CHARS = 64 * 1024;
 export async function streamReport(options: StreamReportOptions): Promise<StreamResult> {
   const { report, params } = options;
   const counts = new FlagCounts();
+  const amounts = report.reviewAmounts ? new ReviewAmountCounter(report.columns, report.reviewAmounts) : undefined;
   const client = new pg.Client({ connectionString: options.databaseUrl, application_name: 'ledgerline-export' });
   await client.connect();
   try {
@@ -81,13 +85,14 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
     const written =
       report.kind === 'sql' && options.encoder !== 'node'
         ? await copyReport({ client, report, params, sink: options.sink, unpairedSink: options.unpairedSink, counts })
-        : await encodeRows(client, options, counts);
+        : await encodeRows(client, options, counts, amounts);
     return {
       ...written,
       unmapped: counts.unmappedSummary,
       omitted: counts.omitted,
       review: counts.review,
       openingBalances: opening,
+      reviewAmounts: amounts?.result() ?? null,
     };
   } finally {
     await client.end();
@@ -99,7 +104,12 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
  * The Node encoder: a server-side cursor (pg-query-stream) fetches `batchSize` rows at a time,
  * each row is neutralized and encoded (csv-encoder: csv-stringify's format).
  */
-async function encodeRows(client: pg.Client, options: StreamReportOptions, counts: FlagCounts) {
+async function encodeRows(
+  client: pg.Client,
+  options: StreamReportOptions,
+  counts: FlagCounts,
+  amounts: ReviewAmountCounter | undefined,
+) {
   const { report, params } = options;
   const columns = report.columns;
   let rowCount = 0;
@@ -134,8 +144,10 @@ async function encodeRows(client: pg.Client, options: StreamReportOptions, count
       for (let i = 0; i < columns.length; i++) {
         cells[i] = textFile ? (row[i] ?? '') : neutralizeCell(row[i], columns[i]!.kind);
       }
-      if (flag?.startsWith(REVIEW_PREFIX)) counts.toReview(flag.slice(REVIEW_PREFIX.length));
-      else if (flag === UNPAIRED_LEG) {
+      if (flag?.startsWith(REVIEW_PREFIX)) {
+        counts.toReview(flag.slice(REVIEW_PREFIX.length));
+        amounts?.add(flag.slice(REVIEW_PREFIX.length), row);
+      } else if (flag === UNPAIRED_LEG) {
         if (unpairedLegs++ === 0 && header) options.unpairedSink?.write(header);
         options.unpairedSink?.write(encodeRow(cells));
       } else if (flag) counts.unmapped(flag);

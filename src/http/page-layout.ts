@@ -26,7 +26,7 @@ label{display:block;margin:.5rem 0}select{max-width:100%}fieldset{padding:.75rem
 ${TIMELINE_STYLE}
 ${BALANCE_STYLE}`;
 
-export function layout(title: string, body: Html, options: { refreshSeconds?: number } = {}): Html {
+export function layout(title: string, body: Html, options: { refreshSeconds?: number; style?: string } = {}): Html {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -36,6 +36,7 @@ export function layout(title: string, body: Html, options: { refreshSeconds?: nu
         <title>${title} · ledgerline</title>
         <style>
           ${STYLE}
+          ${options.style ?? ''}
         </style>
       </head>
       <body>

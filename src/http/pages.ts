@@ -165,6 +165,11 @@ export function homePage(
       ${input.accounts.map(
         (a) =>
           html`<h3>${a.name}</h3>
+            <p>
+              <a class="tax-years" href="/tax-years/${encodeURIComponent(a.id)}"
+                >Tax years: the figures for the return (UK SA108, German Anlage SO)</a
+              >
+            </p>
             ${coverageSection(a.coverage, input.now)}
             <h4>Balances</h4>
             ${balancesSection(a.balances, input.now)}

@@ -41,8 +41,9 @@ export async function unknownCosts(pool: pg.Pool, accountId: string): Promise<Un
 export function unknownCostsSection(rows: readonly UnknownCost[]): Html {
   if (rows.length === 0) return html`<p>Every coin moved in has a supplied cost.</p>`;
   return html`<p>
-      Coins moved in without a cost: rows consuming them are flagged <code>review:unknown-cost</code> until
-      <code>ledgerline cost-basis import</code> supplies cost and date.
+      Coins moved in without a cost: their sales are
+      <abbr title="flagged review:unknown-cost">marked for review</abbr> and left out of the tax figures until their
+      cost and purchase date are supplied (<code>ledgerline cost-basis import</code>).
     </p>
     <table>
       <thead>

@@ -17,6 +17,7 @@ import { ValidationError } from '../errors/index.ts';
 import { downloadPath, listExports } from '../export/export-files.ts';
 import {
   type ExportRequestInput,
+  isUuid,
   parseExportRequest,
   reportParams,
   type ValuationSettings,
@@ -24,11 +25,13 @@ import {
 import type { ExportManifest } from '../export/manifest.ts';
 import type { CellKind } from '../export/neutralize.ts';
 import { parsePeriod, parseTimeZone } from '../export/period.ts';
-import { reportByName, reportFor, REPORTS } from '../export/reports/index.ts';
+import { reportFor, REPORTS } from '../export/reports/index.ts';
 import { streamReport } from '../export/stream-report.ts';
 import { mountBullBoards } from './bull-board.ts';
 import { accountCoverage, type PeriodGap, periodGaps } from './coverage.ts';
 import { csvToXlsx } from './csv-to-xlsx.ts';
+import { filingYears } from './filing-figures.ts';
+import { taxYearsPage } from './filing-page.ts';
 import type { Html } from './html.ts';
 import { monthlyBalances } from './monthly-balances.ts';
 import {
@@ -290,6 +293,31 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
     }
   });
 
+  // The figures for the tax return per tax year (filing-figures.ts): the filing summaries' own rows,
+  // computed on request (a walk of the account's history per method).
+  app.get<{ Params: { accountId: string } }>('/tax-years/:accountId', async (request, reply) => {
+    const accountId = request.params.accountId.toLowerCase();
+    const name = isUuid(accountId) ? (await accountsById()).get(accountId) : undefined;
+    if (name === undefined) return reply.code(404).type('text/plain').send('no such account\n');
+    const now = Date.now();
+    const input = {
+      databaseUrl: deps.databaseUrl,
+      pool: deps.pool,
+      accountId,
+      accountName: name,
+      valuation: deps.valuation,
+      now,
+    };
+    const view = {
+      account: { id: accountId, name },
+      uk: await filingYears(input, 'uk'),
+      de: await filingYears(input, 'de'),
+      unknownCosts: await unknownCosts(deps.pool, accountId),
+      now,
+    };
+    return sendPage(reply, taxYearsPage(view, context(request, reply)));
+  });
+
   app.get<{ Params: { id: string } }>('/jobs/:id', async (request, reply) => {
     const job = (await deps.exportQueue.getJob(request.params.id)) as ExportJob | undefined;
     if (!job) return reply.code(404).type('text/plain').send('no such export request\n');
@@ -344,7 +372,8 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       const accountName = names.get(parsed.accountId);
       if (accountName === undefined) return reply.code(404).type('text/plain').send('no such account\n');
       const body = new PassThrough();
-      const report = reportByName(parsed.report);
+      // Under --method uk or de the report is that method's variant (its own columns), as an export's is.
+      const report = reportFor(parsed.report, parsed.method);
       streamReport({
         databaseUrl: deps.databaseUrl,
         report,

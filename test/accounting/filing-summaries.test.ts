@@ -289,6 +289,64 @@ describe('futures results per tax year and margin coin, from the futures ledger'
       ['2024-25', 'USDT', '50.5', '-1.25', '-0.3', '48.95'],
     ]);
     for (const r of futures) expect(r[s.col('note')]).toContain('accountant’s call');
+    // No USDT/GBP rate here: no value in pounds is guessed; the records are counted and flagged.
+    expect(futures.map((r) => s.pick(r, ['futures_net_value', 'unpriced_futures_records']))).toEqual([
+      ['0', '1'],
+      ['0', '2'],
+    ]);
+    expect(s.manifest.review.values.unpriced).toBeGreaterThanOrEqual(2);
+  });
+
+  it('uk: the results also in pounds, each record at the daily rate of its London date (23:30 UTC on 5 April is 6 April in London)', async () => {
+    // CRYPTO23000: "an appropriate exchange rate" by "a consistent methodology"; docs/reports.md,
+    // "Which day a rate values". USDC-margined, so the rates touch no other account's coin here.
+    const ukf = await insertAccount(db.url, 'ukf');
+    await insertFuturesLedger(db.url, ukf, [
+      {
+        recordId: 'u1',
+        symbol: 'BTCPERP',
+        marginCoin: 'USDC',
+        futureTaxType: 'CLOSE_LONG',
+        amount: '100',
+        fee: '-2',
+        ts: ms('2024-04-05T23:30:00Z'),
+      },
+      {
+        recordId: 'u2',
+        symbol: 'BTCPERP',
+        marginCoin: 'USDC',
+        futureTaxType: 'CONTRACT_MAIN_SETTLE_FEE_USER_OUT',
+        amount: '-10',
+        ts: ms('2024-04-06T12:00:00Z'),
+      },
+      // Weeks after the series ends: beyond the tolerance, unpriced.
+      {
+        recordId: 'u3',
+        symbol: 'BTCPERP',
+        marginCoin: 'USDC',
+        futureTaxType: 'CLOSE_SHORT',
+        amount: '-40',
+        ts: ms('2024-05-10T10:00:00Z'),
+      },
+    ]);
+    const series = 'date,base,quote,price,source\n2024-04-05,USDC,GBP,0.5,t\n2024-04-06,USDC,GBP,0.8,t\n';
+    await withClient(db.url, (c) => importPrices(c, Readable.from([series]), { zone: 'Europe/London' }));
+    const s = await exportSummary(ukf, 'uk', '2024-04-06', '2025-04-05');
+    const futures = s.rows.filter((r) => r[s.col('level')] === 'futures');
+    const columns = ['realized_pnl', 'fees', 'funding', 'futures_net'];
+    const values = [
+      'realized_pnl_value',
+      'fees_value',
+      'funding_value',
+      'futures_net_value',
+      'unpriced_futures_records',
+    ];
+    expect(futures.map((r) => [r[s.col('coin')], ...s.pick(r, columns), ...s.pick(r, values)])).toEqual([
+      // 100 x 0.8 (the London date's rate, not 5 April's 0.5), -2 x 0.8, -10 x 0.8; the -40 of May unpriced.
+      ['USDC', '60', '-2', '-10', '48', '80', '-1.6', '-8', '70.4', '1'],
+    ]);
+    expect(futures[0]![s.col('currency')]).toBe('USDC');
+    expect(futures[0]![s.col('note')]).toContain('in pounds');
   });
 
   it('de: the Berlin calendar year’s futures as section 20 Termingeschäfte, apart from the section 23 figures', async () => {
@@ -297,6 +355,12 @@ describe('futures results per tax year and margin coin, from the futures ledger'
     expect(futures.map((r) => s.pick(r, ['year', 'coin', 'realized_pnl', 'fees', 'futures_net']))).toEqual([
       ['2024', 'USDT', '-20', '-0.5', '-20.5'],
     ]);
+    // And in euros at the day's USDT/EUR rate of 0.5.
+    expect(
+      futures.map((r) =>
+        s.pick(r, ['realized_pnl_value', 'fees_value', 'futures_net_value', 'unpriced_futures_records']),
+      ),
+    ).toEqual([['-10', '-0.25', '-10.25', '0']]);
     expect(futures[0]![s.col('note')]).toContain('section 20');
     // Not in the private sales' figures: only the USDT paying them leaves its pool there, at market
     // value (20 USDT for EUR 10, gain 0; the 0.5 fee with no proceeds, a loss of its cost 0.25).

@@ -40,6 +40,11 @@ const HISTORY: SpotRow[] = [
   ...trade('2026-03-10', ['0.02', 'BTC'], ['0.4', 'ETH']),
   { recordId: 'w1', coin: 'ETH', spotTaxType: 'Withdrawal', amount: '-0.1', ts: at('2026-03-15') },
   ...trade('2026-03-20', ['300', 'USDT'], ['2', 'SOL']),
+  // SOL locked before April, released in April with half a coin more than went away: the lots stay
+  // while away, the half comes in of unknown cost (own-moves-away.ts). A checkpoint at April's start
+  // holds the lots, not what is away: the resumed walk reads that from the records.
+  { recordId: 'l1', coin: 'SOL', spotTaxType: 'System lock-up', amount: '-1', ts: at('2026-03-25') },
+  { recordId: 'l2', coin: 'SOL', spotTaxType: 'Release', amount: '1.5', ts: at('2026-04-12') },
   // An order dated an hour before April: a late leg of it may still arrive dated in April.
   ...trade('2026-03-31T23:00:00.000Z', ['0.01', 'BTC'], ['0.2', 'ETH']),
   // April sells more than is held of each coin: every lot before April shows in its rows.

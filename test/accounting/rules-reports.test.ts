@@ -221,6 +221,24 @@ describe('--method de: private sales under section 23 EStG, in euros', () => {
     ]);
   });
 
+  it('part of a calendar year decides no EUR 256 Freigrenze: undecided, and the manifest says the years are not whole (issue 33, item 6)', async () => {
+    // 2024's EUR 256 of interest arrives on 1 July: the first half-year holds none of it, and says nothing.
+    const { rows, column, request } = await exportRows('income-summary', under, 'de', '2023-01-01', '2024-06-30');
+    expect(request.period.tz).toBe('Europe/Berlin');
+    const totals = rows
+      .filter((r) => r[column('level')] === 'total')
+      .map((r) => ['year', 'value', 'below_freigrenze', 'taxable_value'].map((c) => r[column(c)]));
+    expect(totals).toEqual([['2023', '255.99', 'yes', '0']]);
+    const half = await exportRows('income-summary', under, 'de', '2024-01-01', '2024-07-31');
+    const total = half.rows.find((r) => r[half.column('level')] === 'total')!;
+    expect(['year', 'value', 'below_freigrenze', 'taxable_value'].map((c) => total[half.column(c)])).toEqual([
+      '2024',
+      '256',
+      'undecided',
+      '',
+    ]);
+  });
+
   it('refuses a valuation other than EUR, naming the field', () => {
     expect(() =>
       parseExportRequest({

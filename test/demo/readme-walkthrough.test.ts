@@ -110,6 +110,13 @@ describe("the README's first hour: the demo, then its next commands as written",
     expect(written.DATABASE_URL).toMatch(new RegExp(`/${database}$`));
     expect(demo.out()).toContain(`export DATABASE_URL=${written.DATABASE_URL}`);
     expect(demo.out()).toContain(`with the token ${written.LEDGERLINE_WEB_TOKEN}`);
+    // The closing note's tax block: the rules' own tax years and zones, each year whole or not.
+    expect(demo.out()).toMatch(/^ {2}tax years {7}uk \S+\.\.\S+ Europe\/London, de \S+\.\.\S+ Europe\/Berlin/m);
+    expect(demo.out()).toMatch(
+      /^ {4}uk \d{4}-\d{2} +complete: (true|false) {2}disposals \d+, proceeds \d+, .* net -?\d+ GBP$/m,
+    );
+    expect(demo.out()).toMatch(/^ {4}de \d{4} +complete: (true|false) {2}§23 private sales net -?\d+ /m);
+    expect(demo.out()).toMatch(/^ {2}flagged rows {4}realized-gains uk unknown-cost \d+, .*; de unknown-cost \d+/m);
 
     for (const line of next.filter((c) => !c.includes(' web'))) {
       const result = await ledgerline(line);

@@ -3,11 +3,21 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 
+import { DateTime } from 'luxon';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { insertAccount, insertSpot, parseCsv } from '../export/seed.ts';
+import { importPrices } from '../../src/accounting/prices/import-prices.ts';
+import {
+  insertAccount,
+  insertCoverage,
+  insertFuturesLedger,
+  insertSpot,
+  parseCsv,
+  withClient,
+} from '../export/seed.ts';
 import { insertReconciliation, insertWindows } from './coverage-seed.ts';
 import { TOKEN, useWebApp } from './web-fixture.ts';
 
@@ -383,6 +393,132 @@ describe('the accountants page in a real browser', () => {
       'Filing rules: UK (HMRC share matching), Germany (§ 23 EStG)',
     ]);
   });
+
+  it('shows per tax year the SA108 and Anlage SO figures, complete or not, equal to the summary CSV’s, and what lacks a cost', async () => {
+    // An account of its own (after the other tests' pages and screenshots): a year of trades
+    // against USDT, rates to pounds (London dates) and euros (Berlin dates), futures results.
+    const london = await insertAccount(web.db.url, 'london-ltd');
+    const day = (d: string) => `${d}T10:00:00.000Z`;
+    const trade = (id: string, d: string, give: [string, string], get: [string, string]) => [
+      { recordId: `${id}a`, coin: give[1], spotTaxType: 'Sell', amount: `-${give[0]}`, bizOrderId: id, ts: day(d) },
+      { recordId: `${id}b`, coin: get[1], spotTaxType: 'Sell', amount: get[0], bizOrderId: id, ts: day(d) },
+    ];
+    await insertSpot(web.db.url, london, [
+      // Moved in: no cost known (the USDT paying for the SOL is a disposal of unknown cost).
+      { recordId: 'l1', coin: 'USDT', spotTaxType: 'Deposit', amount: '5000', ts: day('2024-04-10') },
+      ...trade('b1', '2024-05-01', ['1000.5', 'USDT'], ['10', 'SOL']),
+      ...trade('s1', '2024-06-03', ['4', 'SOL'], ['600.69', 'USDT']),
+      ...trade('s2', '2024-07-04', ['6', 'SOL'], ['450.13', 'USDT']),
+      // Never held: sold beyond the holdings.
+      ...trade('s3', '2024-08-01', ['1', 'ETH'], ['100.99', 'USDT']),
+      { recordId: 'l2', coin: 'USDT', spotTaxType: 'Interest', amount: '12.5', ts: day('2024-07-01') },
+    ]);
+    await insertFuturesLedger(web.db.url, london, [
+      {
+        recordId: 'lf1',
+        symbol: 'BTCUSDT',
+        marginCoin: 'USDT',
+        futureTaxType: 'CLOSE_LONG',
+        amount: '50.5',
+        fee: '-1.25',
+        ts: Date.parse('2024-09-01T10:00:00Z'),
+      },
+    ]);
+    // Read from before the first Berlin year to now: every past year complete.
+    await insertCoverage(web.db.url, london, '2023-12-01T00:00:00Z', new Date().toISOString(), [
+      'spot',
+      'futures-ledger',
+    ]);
+    for (const [quote, rate, zone] of [
+      ['GBP', '0.8', 'Europe/London'],
+      ['EUR', '0.9', 'Europe/Berlin'],
+    ] as const) {
+      const lines = ['date,base,quote,price,source'];
+      for (let d = DateTime.fromISO('2024-04-01'); d.year < 2025; d = d.plus({ days: 1 })) {
+        lines.push(`${d.toISODate()},USDT,${quote},${rate},synthetic-test`);
+      }
+      await withClient(web.db.url, (c) => importPrices(c, Readable.from([`${lines.join('\n')}\n`]), { zone }));
+    }
+
+    const context = await browser();
+    const page = await context.newPage();
+    await page.goto(`${base}/login`);
+    await page.fill('input[name="token"]', TOKEN);
+    await Promise.all([page.waitForURL(`${base}/`), page.click('button[type="submit"]')]);
+    // Issue 33 item 3: the accountants' page lists what lacks a cost.
+    expect(await page.locator('table', { hasText: 'Lacking a cost' }).last().textContent()).toMatch(/USDT\s*1\s*5000/);
+    await Promise.all([page.waitForURL(/\/tax-years\//), page.click(`a.tax-years[href="/tax-years/${london}"]`)]);
+    expect(await page.textContent('h1')).toBe('Tax years: london-ltd');
+    await screenshot(page, 'tax-years');
+
+    const signedIn = { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') };
+    const summaryCsv = async (method: string, from: string, to: string) => {
+      const query = new URLSearchParams({ accountId: london, from, to, method });
+      const answer = await context.request.get(`${direct}/stream/realized-gains-summary?${query}`, {
+        headers: signedIn,
+      });
+      expect(answer.status()).toBe(200);
+      const [header, ...rows] = parseCsv(await answer.text());
+      const named = rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])));
+      return { filing: (level: string) => named.find((r) => r.level === level)!, rows: named };
+    };
+    // The page writes £1,151 where the file has 1151: only the sign and commas differ.
+    const shown = async (section: string, field: string) =>
+      (await page
+        .locator(`${section} [data-field="${field}"] .figure, ${section} td[data-field="${field}"]`)
+        .first()
+        .textContent())!
+        .trim()
+        .replace(/[£€,]/g, '')
+        .replace(/\s+/g, ' ');
+
+    const uk = 'section.filing-year[data-method="uk"][data-year="2024-25"]';
+    expect(await page.textContent(`${uk} h3`)).toBe('tax year 2024-25 (6 Apr 2024 - 5 Apr 2025)');
+    expect(await page.textContent(`${uk} .status`)).toContain('Complete');
+    const ukCsv = await summaryCsv('uk', '2024-04-06', '2025-04-05');
+    const sa108 = ukCsv.filing('sa108');
+    expect(sa108.complete).toBe('true');
+    for (const field of ['disposals', 'proceeds', 'allowable_costs', 'gains', 'losses', 'unpriced_disposals']) {
+      expect([field, await shown(uk, field)]).toEqual([field, sa108[field]]);
+    }
+    // The figures are real ones: a gain, a loss, a part beyond the holdings and one of unknown cost.
+    expect([sa108.gains, sa108.losses, sa108.beyond_holdings_proceeds]).toEqual(['241', '121', '80']);
+    expect(await shown(uk, 'unknown_cost_proceeds')).toMatch(
+      new RegExp(`^${sa108.unknown_cost_proceeds} received; USDT 1000.5`),
+    );
+    expect(Number(sa108.unknown_cost_proceeds)).toBeGreaterThan(0);
+    expect(await shown(uk, 'beyond_holdings_proceeds')).toBe(`${sa108.beyond_holdings_proceeds} received; ETH 1`);
+    expect(await page.textContent(`${uk} .rule`)).toContain('round down income and round up expenses');
+    const ukFutures = ukCsv.rows.find((r) => r.level === 'futures')!;
+    expect(await shown(uk, 'futures_net')).toBe(ukFutures.futures_net);
+    expect(await shown(uk, 'futures_net_value')).toBe(ukFutures.futures_net_value);
+    expect(ukFutures.futures_net_value).toBe('39.4');
+
+    const de = 'section.filing-year[data-method="de"][data-year="2024"]';
+    expect(await page.textContent(`${de} h3`)).toBe('calendar year 2024 (1 Jan - 31 Dec 2024)');
+    expect(await page.textContent(`${de} .status`)).toContain('Complete');
+    const deCsv = await summaryCsv('de', '2024-01-01', '2024-12-31');
+    const so = deCsv.filing('anlage-so');
+    for (const field of ['taxable_proceeds', 'taxable_cost', 'taxable_gain', 'other_income', 'unpriced_matches']) {
+      expect([field, await shown(de, field)]).toEqual([field, so[field]]);
+    }
+    // The Freigrenze decision of the year's total row, in words.
+    const total = deCsv.filing('total');
+    // EStG section 23 (3) sentence 5: 136.18 of taxable gain is under EUR 1,000, but with the
+    // USDT of unknown cost at cost 0 it would be 1,037.75: not decided until that cost is known.
+    expect([total.below_freigrenze, total.taxable_gain]).toEqual(['undecided', '136.179']);
+    const decision = (await page.textContent(`${de} [data-field="below_freigrenze"]`))!.replace(/\s+/g, ' ');
+    expect(decision).toContain('Not decided until the missing costs are known');
+    expect(decision).toContain(total.note);
+    expect(await shown(de, 'futures_net_value')).toBe(deCsv.rows.find((r) => r.level === 'futures')!.futures_net_value);
+
+    // The year still running is marked: its figures are part of a year.
+    const running = DateTime.now().setZone('Europe/London');
+    const label = running.month > 4 || (running.month === 4 && running.day >= 6) ? running.year : running.year - 1;
+    const current = `section.filing-year[data-method="uk"][data-year="${label}-${String((label + 1) % 100).padStart(2, '0')}"]`;
+    expect(await page.textContent(`${current} .status`)).toContain('Not complete');
+    expect(await page.textContent(`${current} .status`)).toContain('The year is not over');
+  }, 120_000);
 
   it('refuses the pages and the download to a browser without the token', async () => {
     const context = await browser();

@@ -590,3 +590,22 @@ describe('period presets', () => {
     expect(() => presetDates('fortnight', now, 'UTC')).toThrow(/period: must be one of/);
   });
 });
+
+describe('the tax years page', () => {
+  it('answers 404 for an account it does not know, escapes the account name, and says plainly when there is nothing yet', async () => {
+    for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+      const answer = await web.app.inject({ method: 'GET', url: `/tax-years/${id}`, headers: { cookie } });
+      expect(answer.statusCode).toBe(404);
+    }
+    const named = await web.app.inject({ method: 'GET', url: `/tax-years/${accountId}`, headers: { cookie } });
+    expect(named.statusCode).toBe(200);
+    expect(named.body).toContain('Tax years: acme &lt;script&gt;');
+    expect(named.body).not.toContain('<script>');
+    const empty = await insertAccount(web.db.url, 'empty-gmbh');
+    const page = await web.app.inject({ method: 'GET', url: `/tax-years/${empty}`, headers: { cookie } });
+    expect(page.statusCode).toBe(200);
+    // Neither the UK nor the German section has a year to show.
+    expect(page.body.match(/No records yet\./g)).toHaveLength(2);
+    expect(page.body).toContain('Every coin moved in has a supplied cost.');
+  });
+});

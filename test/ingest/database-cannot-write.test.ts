@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createRuntime } from '../../jobs/composition/create-runtime.ts';
@@ -8,69 +7,63 @@ import type { Runtime } from '../../jobs/runtime.ts';
 import { createMetricsRegistry } from '../../src/app/observability/scrape-metrics.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
 import { loadConfig } from '../../src/config/config.ts';
+import { migrateDatabase } from '../../src/db/migrations.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runCliLive } from '../helpers/cli.ts';
-import { useTestDatabase } from '../helpers/test-database.ts';
+import { fullDisk, readOnlyDatabase } from '../helpers/database-write-block.ts';
+import { freshDatabaseUrl } from '../helpers/test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 const DAY = 86_400_000;
-const db = useTestDatabase('cannotwrite');
-const prefix = randomPrefix('cannotwrite').replaceAll(':', '-');
-let sim: RunningSimulator;
-let planner: Runtime;
-const opened: Runtime[] = [];
-let workers: RunningWorkers | undefined;
 
 /**
- * A runtime of its own: its pool's sessions start with the database's settings of the moment, so
- * one opened after `default_transaction_read_only = on` cannot write, as on a full disk.
+ * Each way a database comes to refuse writes: made read-only, and a real full disk (a tablespace on
+ * a tmpfs shrunk to what it holds). The same backfill meets each; it must fail its windows with the
+ * cause, say so without writing, and lose nothing once the database writes again.
  */
-function runtimeNow(): Runtime {
-  const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-  const runtime = createRuntime(config, {
-    prefix,
-    jobOptions: { ingest: { attempts: 2, backoff: { type: 'fixed', delay: 100 } } },
-  });
-  opened.push(runtime);
-  return runtime;
-}
+describe.each([readOnlyDatabase(), fullDisk()])('a database that cannot write: $name', (way) => {
+  const url = freshDatabaseUrl('cannotwrite');
+  const prefix = randomPrefix('cannotwrite').replaceAll(':', '-');
+  let sim: RunningSimulator;
+  let planner: Runtime;
+  const opened: Runtime[] = [];
+  let workers: RunningWorkers | undefined;
 
-/** Only the test's own database (from the server's `postgres` database): every other one keeps writing. */
-async function readOnly(on: boolean) {
-  const admin = new URL(db.url);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = ${on ? 'on' : 'off'}`);
-  } finally {
-    await client.end();
+  /** A runtime of its own: a read-only database's setting reaches only sessions opened after it. */
+  function runtimeNow(): Runtime {
+    const config = loadConfig({ DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+    const runtime = createRuntime(config, {
+      prefix,
+      jobOptions: { ingest: { attempts: 2, backoff: { type: 'fixed', delay: 100 } } },
+    });
+    opened.push(runtime);
+    return runtime;
   }
-}
 
-beforeAll(async () => {
-  sim = await startSimulator({ scale: 'tiny' });
-  planner = runtimeNow();
-  await planner.accounts.add({
-    name: 'main',
-    baseUrl: sim.url,
-    ...sim.demo,
-    isBrokerParent: true,
-    isUnifiedAccount: true,
+  beforeAll(async () => {
+    await way.create(url);
+    await migrateDatabase(url);
+    sim = await startSimulator({ scale: 'tiny' });
+    planner = runtimeNow();
+    await planner.accounts.add({
+      name: 'main',
+      baseUrl: sim.url,
+      ...sim.demo,
+      isBrokerParent: true,
+      isUnifiedAccount: true,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await workers?.close();
+    await way.unblock().catch(() => undefined);
+    const keys = await planner.redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await planner.redis.del(...keys);
+    for (const runtime of opened) await runtime.close();
+    await sim?.close();
+    await way.remove();
   });
-});
-afterAll(async () => {
-  await workers?.close();
-  await readOnly(false).catch(() => undefined);
-  const keys = await planner.redis.keys(`${prefix}:*`);
-  if (keys.length > 0) await planner.redis.del(...keys);
-  for (const runtime of opened) await runtime.close();
-  await sim?.close();
-});
 
-describe('a database that cannot write (read-only, as a full disk)', () => {
   it('fails the windows’ jobs with the cause, shows it in status and the metrics without writing, and loses nothing once it writes again', async () => {
     const now = Date.now();
     // Planned and enqueued while the database writes; no worker yet.
@@ -82,7 +75,7 @@ describe('a database that cannot write (read-only, as a full disk)', () => {
       now,
     });
     expect(started.enqueued).toBeGreaterThanOrEqual(2);
-    await readOnly(true);
+    await way.block();
 
     const stuck = runtimeNow();
     workers = startWorkers(stuck, { concurrency: 2 });
@@ -94,25 +87,24 @@ describe('a database that cannot write (read-only, as a full disk)', () => {
     }
     // The job carries the cause (its window row could not take it).
     for (const job of await failedJobs()) {
-      expect(job.failedReason).toMatch(
-        /^the database cannot write \(SQLSTATE 25006\): cannot execute (UPDATE|INSERT) in a read-only transaction$/,
-      );
+      expect(job.failedReason).toMatch(new RegExp(`^the database cannot write \\(SQLSTATE ${way.code}\\): `));
+      expect(job.failedReason).toMatch(way.refusal);
     }
     // The process's metric, which needs no database write.
     const metrics = await createMetricsRegistry(stuck).metrics();
-    expect(metrics).toMatch(/ledgerline_database_write_failures_total\{code="25006"\} [1-9]/);
+    expect(metrics).toMatch(new RegExp(`ledgerline_database_write_failures_total\\{code="${way.code}"\\} [1-9]`));
     // `ledgerline status` says so (read-only is no obstacle to reading) and exits 1.
-    const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix };
+    const env = { DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix };
     const status = await runCliLive(['status'], env);
     expect(status.stdout).toMatch(
-      /DATABASE CANNOT WRITE, last refused at .*: windows fail until it can \(SQLSTATE 25006: cannot execute/,
+      new RegExp(`DATABASE CANNOT WRITE, last refused at .*: windows fail until it can \\(SQLSTATE ${way.code}: `),
     );
     expect(status.status).toBe(1);
     await workers.close();
     workers = undefined;
 
     // Writable again: the same backfill finishes every window, and every record is stored once.
-    await readOnly(false);
+    await way.unblock();
     const back = runtimeNow();
     workers = startWorkers(back, { concurrency: 2 });
     const again = await startBackfill(back, { account: 'main', stream: 'spot', from: now - 60 * DAY, to: now, now });

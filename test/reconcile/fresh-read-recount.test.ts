@@ -144,4 +144,22 @@ describe('a fresh read is its own re-count', () => {
     expect(check).toMatchObject({ passed: true, windowsRecounted: 1, windowsFromReads: 0 });
     expect(check.requests).toBeGreaterThan(0);
   }, 120_000);
+
+  it('the margin and P2P ledgers are re-counted from their fresh reads too, asking nothing', async () => {
+    const { runtime, accountId } = file.pipeline;
+    for (const stream of ['margin-ledger', 'p2p-ledger'] as const) {
+      await backfill(file.pipeline, { stream, from: NOW - 60 * DAY, to: NOW, now: NOW });
+    }
+    const { rows } = await runtime.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM sync_window WHERE stream IN ('margin-ledger', 'p2p-ledger') AND status = 'done'`,
+    );
+    expect(rows[0]!.n).toBeGreaterThanOrEqual(3 * 2);
+    const check = counts(await runReconciliation(runtime, { accountId, recount: 'recent' }));
+    expect(check).toMatchObject({
+      passed: true,
+      windowsRecounted: rows[0]!.n,
+      windowsFromReads: rows[0]!.n,
+      requests: 0,
+    });
+  }, 120_000);
 });

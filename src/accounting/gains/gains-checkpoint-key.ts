@@ -16,7 +16,8 @@ import { type GainsMethod, RULES_VERSION } from './gains-method.ts';
  * so a change to them needs no bump.
  */
 // 2: the treatment table (fees at market value, deposits of unknown cost, the futures wallet walked).
-export const WALK_CODE_VERSION = 2;
+// 3: a futures transfer with no spot side is a deposit (unknown cost) or a withdrawal (entry-treatment.ts).
+export const WALK_CODE_VERSION = 3;
 
 export interface CheckpointKey {
   readonly accountId: string;

@@ -6,6 +6,7 @@ import type { AcquireOptions, LotMatch } from '../lots/lot-engine.ts';
 import type { PriceBook, Valuation } from '../prices/price-book.ts';
 import { entryTreatment } from '../treatments/entry-treatment.ts';
 import type { GainsEvent } from './gains-event.ts';
+import { OwnMovesAway } from './own-moves-away.ts';
 import { SuppliedCosts } from './supplied-costs.ts';
 import { walkTrade } from './walk-trade.ts';
 
@@ -40,6 +41,8 @@ export interface WalkOptions {
   readonly apportionTradeFees?: boolean;
   /** Costs and dates supplied by `cost-basis import` for coins moved in. */
   readonly supplied?: SuppliedCosts;
+  /** What own moves hold away at the walk's first entry (a walk resumed from a checkpoint: ownMovesAwayBefore). */
+  readonly away?: OwnMovesAway;
 }
 
 export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise<Valuation | null>;
@@ -56,7 +59,8 @@ export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise
  *   with no further allowable cost (CRYPTO22150, CRYPTO22280);
  * - income: valued at receipt, an income event and a lot at that value;
  * - a rebate: a lot of cost 0 (nothing was given for it: TCGA92 s38(1)(a));
- * - own moves (locks, earn, spot <-> futures): the lots stay;
+ * - own moves (locks, earn, spot <-> futures): the lots stay; coming back beyond what went away
+ *   (OwnMovesAway), coins of unknown cost as a deposit's;
  * - a deposit: supplied lots (cost-basis import) or a lot of unknown cost, never invented;
  * - a withdrawal: its lots leave, nothing realized; beyond the holdings it is flagged;
  * - anything else: acquired or disposed of at market value (futures results in the margin coin).
@@ -74,6 +78,7 @@ export async function* walkHistory<M = LotMatch>(
     return valuation && { ...valuation, value: money(valuation.value) };
   };
   const supplied = options.supplied ?? new SuppliedCosts([], book.currency);
+  const away = options.away ?? new OwnMovesAway();
   for await (const entry of entries) {
     for (const match of engine.advance?.(entry.atMs) ?? []) yield { kind: 'disposal', match };
     // A third-coin fee is walked with its trade (walk-trade.ts), not again on its own.
@@ -82,7 +87,7 @@ export async function* walkHistory<M = LotMatch>(
       const trade = { sentCoin: entry.sentCoin, receivedCoin: entry.receivedCoin };
       yield* walkTrade(entry, trade, engine, valueOf, book.currency, options.apportionTradeFees === true);
     } else {
-      yield* single(entry, engine, valueOf, supplied);
+      yield* single(entry, engine, valueOf, supplied, away);
     }
   }
   for (const match of engine.finish?.() ?? []) yield { kind: 'disposal', match };
@@ -93,6 +98,7 @@ async function* single<M>(
   engine: LotSink<M>,
   valueOf: ValueOf,
   supplied: SuppliedCosts,
+  away: OwnMovesAway,
 ): AsyncGenerator<GainsEvent<M>> {
   const { atMs, recordIds } = entry;
   const { kind } = entryTreatment(entry);
@@ -101,7 +107,14 @@ async function* single<M>(
   if (incoming !== null && entry.receivedCoin !== null && kind !== 'own-move' && !incoming.isZero()) {
     yield* acquireIncoming(entry, entry.receivedCoin, incoming, kind, engine, valueOf, supplied);
   }
+  const ownAway = kind === 'own-move' && OwnMovesAway.applies(entry);
+  if (ownAway && incoming !== null && entry.receivedCoin !== null && !incoming.isZero()) {
+    const beyond = away.back(entry.receivedCoin, incoming);
+    if (beyond.gt(ZERO))
+      yield* acquireIncoming(entry, entry.receivedCoin, beyond, 'deposit', engine, valueOf, supplied);
+  }
   if (entry.sentCoin === null || entry.sentAmount === null) return;
+  if (ownAway) away.out(entry.sentCoin, entry.sentAmount);
   const coin = entry.sentCoin;
   const fee = entry.feeCoin === coin && entry.feeAmount !== null ? entry.feeAmount : ZERO;
   const dispose = function* (quantity: Decimal, proceeds: Decimal | null): Generator<GainsEvent<M>> {

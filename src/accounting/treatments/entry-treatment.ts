@@ -19,6 +19,20 @@ const BY_CATEGORY: Readonly<Record<string, TreatmentKind>> = {
   loan: 'loan',
 };
 
+const FUTURES_TRANSFERS = new Set(['TRANSFER_IN', 'TRANSFER_OUT']);
+
+/**
+ * A futures transfer whose spot side no stored record shows (pairId null: the wallet's balance
+ * brought forward from before the history, say) is no move between the wallets the walk follows:
+ * coins in are coins from outside, of unknown cost and date (never invented); coins out leave the
+ * lots as a withdrawal does. So the pools follow what the two wallets hold (docs/reports.md,
+ * "Treatments"). A transfer with its spot side stays an own move: the lots stay.
+ */
+export const UNSEEN_SIDE: Readonly<Record<'in' | 'out', Treatment>> = {
+  in: { kind: 'deposit', note: 'a futures transfer in with no spot side: coins from outside, cost unknown' },
+  out: { kind: 'withdrawal', note: 'a futures transfer out with no spot side: the lots leave' },
+};
+
 /** The ledger and tax type of an entry (ledger-entries.ts names them in `spot_types`). */
 export function entryTaxType(entry: LedgerEntry): { ledger: 'spot' | 'futures'; taxType: string } {
   if (entry.wallet === 'futures' || entry.category === 'futures') {
@@ -38,6 +52,9 @@ export function entryTreatment(entry: LedgerEntry): Treatment & { taxType: strin
   const { ledger, taxType } = entryTaxType(entry);
   if (entry.recordIds.endsWith(':fee')) return { kind: 'other-fee', taxType };
   const listed = listedTreatment(ledger, taxType);
+  if (listed !== undefined && ledger === 'futures' && FUTURES_TRANSFERS.has(taxType) && entry.pairId === null) {
+    return { ...UNSEEN_SIDE[taxType === 'TRANSFER_IN' ? 'in' : 'out'], taxType };
+  }
   if (listed !== undefined) return { ...listed, taxType };
   return { kind: BY_CATEGORY[entry.category] ?? 'market', taxType };
 }

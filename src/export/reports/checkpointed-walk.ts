@@ -10,6 +10,7 @@ import {
 } from '../../accounting/gains/gains-checkpoint-store.ts';
 import type { GainsEvent } from '../../accounting/gains/gains-event.ts';
 import { lotMethodOf } from '../../accounting/gains/gains-method.ts';
+import { ownMovesAwayBefore } from '../../accounting/gains/own-moves-away.ts';
 import { walkHistory } from '../../accounting/gains/walk-history.ts';
 import { LotEngine, type LotEngineState } from '../../accounting/lots/lot-engine.ts';
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
@@ -79,7 +80,9 @@ export async function* checkpointedWalk(
       };
       const read = fetchLedgerEntries(db, params.accountId, { start: new Date(fromMs), end: params.period.end });
       const entries = capturingAt(read, instants, capture);
-      for await (const event of walkHistory(entries, book, engine)) {
+      // The lots are the checkpoint's; what own moves hold away then, the records' (own-moves-away.ts).
+      const away = checkpoint === null ? undefined : await ownMovesAwayBefore(db, params.accountId, fromMs);
+      for await (const event of walkHistory(entries, book, engine, away === undefined ? {} : { away })) {
         const atMs = event.kind === 'disposal' ? event.match.disposedAtMs : event.atMs;
         if (atMs >= startMs && atMs < endMs) yield event;
       }

@@ -18,7 +18,7 @@ import {
   reviewCells,
   type ReviewCounts,
 } from './review-counts.ts';
-import { futuresRowCells, PART_YEAR_NOTE, partYearFlag } from './tax-year-rows.ts';
+import { FUTURES_COLUMNS, futuresRowCells, futuresRowFlag, PART_YEAR_NOTE, partYearFlag } from './tax-year-rows.ts';
 
 export interface DeYearTotals {
   /** Proceeds and cost of the taxable sales (held one year or less): Anlage SO's Veräußerungspreis, Anschaffungskosten. */
@@ -79,11 +79,7 @@ const COLUMNS = [
   text('below_freigrenze'),
   decimal('taxable_amount'),
   decimal('other_income'),
-  decimal('realized_pnl'),
-  decimal('fees'),
-  decimal('funding'),
-  decimal('other'),
-  decimal('futures_net'),
+  ...FUTURES_COLUMNS,
   text('method'),
   text('currency'),
   text('note'),
@@ -257,7 +253,7 @@ function anlageSoRow(year: TaxYear, t: DeYearTotals, currency: string): ReportRo
 }
 
 const DE_FUTURES_NOTE =
-  'futures results in the margin coin, from the futures ledger: Termingeschäfte, section 20 (2) sentence 1 no. 3 EStG (capital income, Anlage KAP), not private sales of section 23; losses only against Termingeschäfte (section 20 (6) sentence 5), decided by the accountant';
+  'futures results in the margin coin, from the futures ledger, and in euros (*_value: each record at its instant, a daily rate on its Berlin date): Termingeschäfte, section 20 (2) sentence 1 no. 3 EStG (capital income, Anlage KAP), not private sales of section 23; losses only against Termingeschäfte (section 20 (6) sentence 5), decided by the accountant';
 
 /**
  * realized-gains-summary under `--method de`, one block per calendar year (Berlin) the period
@@ -317,7 +313,14 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           totals.taxable = plus(totals.taxable, gain);
         } else totals.taxFree = plus(totals.taxFree, gain);
       }
-      const futures = await futuresResultsByYear(db, params.accountId, years, params.period, params.coin);
+      // Valued by a book of its own: the walk's has been read to the period's end and closed.
+      const book = await openBook(db, params.accountId, settings);
+      let futures;
+      try {
+        futures = await futuresResultsByYear(db, params.accountId, years, params.period, params.coin, book);
+      } finally {
+        await book.close();
+      }
       for (const year of years) {
         const coins = byYear.get(year.label)!;
         const total = income.get(year.label)!;
@@ -341,7 +344,7 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
               r.marginCoin,
               year.complete ? DE_FUTURES_NOTE : `${PART_YEAR_NOTE}; ${DE_FUTURES_NOTE}`,
             ],
-            flag: r.unmapped > 0 ? `${REVIEW_PREFIX}futures-unmapped-type` : partYearFlag(year.complete),
+            flag: futuresRowFlag(r, year.complete),
           };
         }
       }

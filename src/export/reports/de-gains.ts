@@ -5,7 +5,7 @@ import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
-import { localTime, matchFlag, reportedCostBasis } from './realized-gains.ts';
+import { GAIN_ROW_AMOUNTS, localTime, matchFlag, reportedCostBasis } from './realized-gains.ts';
 
 /**
  * Whether a match is a taxable private sale: held one year or less. A part sold beyond the
@@ -56,6 +56,7 @@ export function deGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
     streams: ['spot'],
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
+    reviewAmounts: GAIN_ROW_AMOUNTS,
     columns: [
       text('year'),
       text('disposed_at'),

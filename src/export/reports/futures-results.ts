@@ -3,7 +3,9 @@ import type pg from 'pg';
 
 import type { TaxYear } from '../../accounting/gains/tax-years.ts';
 import { plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
+import type { PriceBook } from '../../accounting/prices/price-book.ts';
 import { FUTURES_BOOKINGS, type FuturesLedgerCategory } from '../../booking/futures-bookings.ts';
+import { emptyFuturesValue, type FuturesValue, futuresValues } from './futures-values.ts';
 
 /**
  * One tax year's futures results in one margin coin, from the futures ledger (future-record,
@@ -26,6 +28,8 @@ export interface FuturesResult {
   other: Decimal;
   /** Records of a futureTaxType outside the documented list (their amounts are in `other`). */
   unmapped: number;
+  /** The same results in the summary's currency (futures-values.ts), when a price book was given. */
+  value?: FuturesValue;
 }
 
 export function futuresNet(r: FuturesResult): Decimal {
@@ -94,19 +98,28 @@ export async function futuresResults(
   return [...byCoin.values()];
 }
 
-/** The futures results of each tax year: the part of it the period holds. */
+/**
+ * The futures results of each tax year: the part of it the period holds; with `book`, each
+ * margin coin's results valued in the book's currency too (futures-values.ts).
+ */
 export async function futuresResultsByYear(
   db: pg.ClientBase,
   accountId: string,
   years: readonly TaxYear[],
   period: { start: Date; end: Date },
   coin?: string,
+  book?: PriceBook,
 ): Promise<Map<string, FuturesResult[]>> {
   const out = new Map<string, FuturesResult[]>();
   for (const year of years) {
     const from = Math.max(year.startMs, period.start.getTime());
     const to = Math.min(year.endMs, period.end.getTime());
-    out.set(year.label, await futuresResults(db, accountId, from, to, coin));
+    const results = await futuresResults(db, accountId, from, to, coin);
+    if (book !== undefined) {
+      const values = await futuresValues(db, book, accountId, from, to, coin);
+      for (const r of results) r.value = values.get(r.marginCoin) ?? emptyFuturesValue();
+    }
+    out.set(year.label, results);
   }
   return out;
 }

@@ -2,6 +2,7 @@ import type { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 
 import { belowFreigrenze, deYear, INCOME_FREIGRENZE } from '../../accounting/gains/de-private-sales.ts';
+import { taxYearsOf } from '../../accounting/gains/tax-years.ts';
 import { ukTaxYear } from '../../accounting/gains/uk-day.ts';
 import { plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportParams, ReportRow } from '../report-definition.ts';
@@ -29,7 +30,7 @@ function yearOf(params: ReportParams, atMs: number): string {
  * The income report's summary: per year and coin the income received (rewards, interest, staking,
  * airdrops) valued at receipt, then per year the total. With `--method de` the total row applies
  * the Freigrenze of section 22 no. 3 EStG (EUR 256: a year's total below it is tax-free, reaching
- * it makes all of it taxable); with `--method uk` the years are UK tax years. Same walk as income.
+ * it makes all of it taxable), decided only for a calendar year the period holds whole; with `--method uk` the years are UK tax years. Same walk as income.
  */
 export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefinition {
   return {
@@ -72,6 +73,11 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
         else t.value = plus(t.value, event.value);
       }
       const method = params.method ?? '';
+      const whole = new Set(
+        taxYearsOf('de', params.period.start.getTime(), params.period.end.getTime())
+          .filter((y) => y.complete)
+          .map((y) => y.label),
+      );
       const cells = (level: string, year: string, coin: string, t: Totals, verdict: (string | null)[]) => [
         level,
         year,
@@ -95,9 +101,12 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
           total.value = plus(total.value, t.value);
         }
         const below = belowFreigrenze(total.value, INCOME_FREIGRENZE);
-        const verdict = de
-          ? [String(INCOME_FREIGRENZE), below ? 'yes' : 'no', plain(below ? ZERO : total.value)]
-          : [null, null, null];
+        // Part of a calendar year says nothing about the year's total: no Freigrenze decided (tax-years.ts).
+        const verdict = !de
+          ? [null, null, null]
+          : whole.has(year)
+            ? [String(INCOME_FREIGRENZE), below ? 'yes' : 'no', plain(below ? ZERO : total.value)]
+            : [String(INCOME_FREIGRENZE), 'undecided', null];
         const summary: ReportRow = {
           cells: cells('total', year, '', total, verdict),
           flag: total.unpriced > 0 ? UNPRICED : null,

@@ -46,11 +46,13 @@ export const REPORTS: readonly ReportDefinition[] = [
 /**
  * The definition that makes a report under a method: realized-gains and its summary have their own
  * columns and rows under a jurisdiction's rules (uk, de), under the same name (the method is part
- * of the file name and job id).
+ * of the file name and job id); the income summary keeps its rows and walks the rules' tax years.
  */
 const RULES_VARIANTS: Readonly<Record<string, Partial<Record<GainsMethod, ReportDefinition>>>> = {
   'realized-gains': { uk: ukGainsReport, de: deGainsReport },
   'realized-gains-summary': { uk: ukGainsSummaryReport, de: deGainsSummaryReport },
+  // The same rows, in the rules' tax years: dates read in their zone, the manifest saying whether all are whole.
+  'income-summary': { uk: { ...incomeSummaryReport, taxYears: 'uk' }, de: { ...incomeSummaryReport, taxYears: 'de' } },
 };
 
 export function reportFor(name: string, method: GainsMethod | undefined): ReportDefinition {

@@ -21,6 +21,8 @@ export const UNPRICED = `${REVIEW_PREFIX}unpriced`;
  * supplied (`ledgerline cost-basis import`): cost left empty, never invented (docs/reports.md).
  */
 export const UNKNOWN_COST = `${REVIEW_PREFIX}unknown-cost`;
+/** The columns every gains report names a row's coin, quantity and proceeds by (manifest `reviewAmounts`). */
+export const GAIN_ROW_AMOUNTS = { coin: 'coin', quantity: 'quantity', proceeds: 'proceeds' } as const;
 /** Flag of a withdrawal of more than was held: nothing realized (0, 0, 0), only flagged. */
 export const WITHDRAWAL_EXCEEDS_HOLDINGS = `${REVIEW_PREFIX}withdrawal-exceeds-holdings`;
 
@@ -93,6 +95,7 @@ export function realizedGainsReportWith(openBook: OpenBook): ComputedReportDefin
     // A gap anywhere before the period loses lots, and so cost bases: the whole history must be synced.
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
+    reviewAmounts: GAIN_ROW_AMOUNTS,
     columns: [
       text('disposed_at'),
       text('coin'),

@@ -17,7 +17,7 @@ import {
   reviewCells,
   type ReviewCounts,
 } from './review-counts.ts';
-import { futuresRowCells, PART_YEAR_NOTE, partYearFlag } from './tax-year-rows.ts';
+import { FUTURES_COLUMNS, futuresRowCells, futuresRowFlag, PART_YEAR_NOTE, partYearFlag } from './tax-year-rows.ts';
 
 interface Totals {
   disposals: number;
@@ -92,11 +92,7 @@ const COLUMNS = [
   decimal('net_gain'),
   decimal('unpriced_disposals'),
   ...REVIEW_COUNT_COLUMNS,
-  decimal('realized_pnl'),
-  decimal('fees'),
-  decimal('funding'),
-  decimal('other'),
-  decimal('futures_net'),
+  ...FUTURES_COLUMNS,
   text('method'),
   text('currency'),
   text('note'),
@@ -190,7 +186,7 @@ function sa108Row(year: string, complete: boolean, t: Totals, currency: string):
 
 /** Futures results are in the file and in no total: how they are taxed is the accountant's decision. */
 const UK_FUTURES_NOTE =
-  'futures results in the margin coin, from the futures ledger; in no SA108 figure: whether they are capital gains (TCGA 1992 s143) or income (trading, miscellaneous) is the accountant’s call';
+  'futures results in the margin coin, from the futures ledger, and in pounds (*_value: each record at its instant, a daily rate on its London date); in no SA108 figure: whether they are capital gains (TCGA 1992 s143) or income (trading, miscellaneous) is the accountant’s call';
 
 /**
  * realized-gains-summary under `--method uk`, one block per UK tax year the period touches (6 April
@@ -265,7 +261,14 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
         }
       }
       close();
-      const futures = await futuresResultsByYear(db, params.accountId, years, params.period, params.coin);
+      // Valued by a book of its own: the walk's has been read to the period's end and closed.
+      const book = await openBook(db, params.accountId, settings);
+      let futures;
+      try {
+        futures = await futuresResultsByYear(db, params.accountId, years, params.period, params.coin, book);
+      } finally {
+        await book.close();
+      }
       for (const year of years) {
         const coins = byYear.get(year.label)!;
         const total = empty();
@@ -289,7 +292,7 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
               r.marginCoin,
               year.complete ? UK_FUTURES_NOTE : `${PART_YEAR_NOTE}; ${UK_FUTURES_NOTE}`,
             ],
-            flag: r.unmapped > 0 ? `${REVIEW_PREFIX}futures-unmapped-type` : partYearFlag(year.complete),
+            flag: futuresRowFlag(r, year.complete),
           };
         }
       }

@@ -5,7 +5,13 @@ import { minus, plain } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
-import { EXCEEDS_HOLDINGS, UNKNOWN_COST, UNPRICED, WITHDRAWAL_EXCEEDS_HOLDINGS } from './realized-gains.ts';
+import {
+  EXCEEDS_HOLDINGS,
+  GAIN_ROW_AMOUNTS,
+  UNKNOWN_COST,
+  UNPRICED,
+  WITHDRAWAL_EXCEEDS_HOLDINGS,
+} from './realized-gains.ts';
 
 /** A UK match's flag (realized-gains.ts's matchFlag, by HMRC rule). */
 export function ukMatchFlag(match: UkMatch, gain: string | null): string | null {
@@ -55,6 +61,7 @@ export function ukGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
     streams: ['spot'],
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
+    reviewAmounts: GAIN_ROW_AMOUNTS,
     columns: [
       text('tax_year'),
       text('disposed_on'),

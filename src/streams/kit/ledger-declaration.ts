@@ -109,7 +109,7 @@ export function declareLedger<C extends Columns>(declaration: LedgerDeclaration<
     },
     keyOf: (record) => (record.record as Record<string, string>)[declaration.id]!,
     storedKeysQuery: (accountId, scopeValue, window) => ({
-      text: `SELECT ${idColumn} AS key FROM ${declaration.table}
+      text: `SELECT ${idColumn} AS key, read_id::text AS read FROM ${declaration.table}
               WHERE account_id = $1 ${scopeFilter}
                 AND ${tsColumn} >= ${msParam(2)} AND ${tsColumn} < ${msParam(3)}`,
       values: [accountId, String(window.start), String(window.end), ...(scope ? [scopeValue] : [])],
