@@ -5,6 +5,7 @@ import { byteOrder } from './sql-fragments.ts';
 import type { SqlParams } from './sql-params.ts';
 import { ID_KINDS, textSafeIdSql } from './text-safe-ids.ts';
 import { tradeOrderCtes } from './trade-orders.ts';
+import { walletLedgerCtes, walletLedgerEntries } from './wallet-entries.ts';
 
 const spotId = (column: string) => textSafeIdSql('spot', column);
 
@@ -18,6 +19,16 @@ export interface EntryScope {
    * refresh): their orders are still paired from all their legs, wherever those lie.
    */
   readonly instants?: readonly string[] | undefined;
+}
+
+export interface EntryOptions {
+  /** Koinly: a third-coin fee on its trade's row, found in the fee coin's file too. */
+  readonly thirdFeeOnTrade?: boolean;
+  /**
+   * Also the margin and P2P wallets' entries (wallet-entries.ts): what the gains walk reads, so its
+   * lots follow all four wallets. The tax-tool files ask for them when they write those wallets.
+   */
+  readonly walletLedgers?: boolean;
 }
 
 /**
@@ -37,14 +48,15 @@ export interface EntryScope {
  *   third_fee_amount/_coin/_ids   a trade's fee paid in a third coin (below), null otherwise
  *   attached               true for the record of such a fee: a dialect that puts the fee on its
  *                          trade's row (Koinly) leaves this entry out, the others write it
- *   wallet                 `spot` or `futures` (futures-entries.ts): the wallet the entry moves
+ *   wallet                 `spot`, `futures` (futures-entries.ts), `margin` or `p2p` (wallet-entries.ts)
  *   pair_id                a futures transfer's spot counterpart (`spot:<id>`), null otherwise
  *   flag                   'spotTaxType=...' for a type the mapping does not know, 'unpaired-leg'
  *                          for a trade-type record that could not be paired, 'omitted:<type>' for
  *                          a record the tax tools must not see, 'review:<type>' for a booking an
  *                          accountant should confirm (both: spot-tax-types.ts), else null
  * and the futures wallet's entries (futures-entries.ts): the futures ledger's records, or before
- * it the closed positions' results. Moves between spot and futures are rows on both sides.
+ * it the closed positions' results. Moves between spot and futures are rows on both sides. With
+ * `walletLedgers`, the margin and P2P wallets' entries too (wallet-entries.ts).
  *
  * Trades (docs/reports.md, "Trades"): the records of category `trade` sharing a bizOrderId are one
  * order, found over the account's whole stored history, wherever its legs lie. An order pairs when
@@ -70,11 +82,7 @@ export interface EntryScope {
  * Signs come from the ledger's convention: amount + in / - out, fee 0 or negative. Negations are
  * done on numeric, so values keep their exact digits and scale.
  */
-export function ledgerEntriesCte(
-  p: SqlParams,
-  params: EntryScope,
-  options: { readonly thirdFeeOnTrade?: boolean } = {},
-): string {
+export function ledgerEntriesCte(p: SqlParams, params: EntryScope, options: EntryOptions = {}): string {
   const booking = bookingArrays();
   const account = p.add(params.accountId, 'uuid');
   const start = p.add(params.period.start.toISOString(), 'timestamptz');
@@ -136,7 +144,12 @@ export function ledgerEntriesCte(
       JOIN fee_deducts d ON d.biz_order_id = f.biz_order_id AND d.ts = f.ts AND d.k = f.k
       WHERE d.coin <> f.given_coin AND d.coin <> f.received_coin
     ),
-    ${futuresCtes(p, account, start, end)},
+    ${futuresCtes(p, account, start, end)},${
+      options.walletLedgers
+        ? `
+    ${walletLedgerCtes(p, account, start, end)},`
+        : ''
+    }
     all_entries AS (
       SELECT ts, sort_id,
              CASE WHEN given_fee IS NOT NULL AND received_fee IS NOT NULL THEN given + given_fee ELSE given END
@@ -185,7 +198,13 @@ export function ledgerEntriesCte(
       WHERE l.amount > 0 AND l.fee <> 0
         AND NOT (coalesce(l.category, '') = 'trade' AND l.biz_order_id IN (SELECT biz_order_id FROM orders))
       UNION ALL
-      ${futuresEntries(account, start, end)}
+      ${futuresEntries(account, start, end)}${
+        options.walletLedgers
+          ? `
+      UNION ALL
+      ${walletLedgerEntries()}`
+          : ''
+      }
     ),
     entries AS (SELECT * FROM all_entries ${coin})`;
 }
