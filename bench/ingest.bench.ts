@@ -4,23 +4,32 @@
  * 1. The page store (500-record pages, each stored together with its
  *    window's cursor in one transaction, exactly as the workers do) against
  *    COPY of the same rows into the same table (psql \copy, the physical
- *    reference), alternated over BENCH_ROUNDS rounds on one machine in one run; then
+ *    reference), each with the gains change-log triggers on spot_record (as
+ *    deployed) and with them disabled, alternated over BENCH_ROUNDS rounds on
+ *    one machine in one run (the triggers' cost is the ratio of the two), by
+ *    wall time and by the CPU of the Postgres backend doing the work (a
+ *    figure the machine's load hardly moves; the CPU of COPY is taken from
+ *    the same COPY FROM STDIN on a session of this process, since psql's
+ *    backend is gone when psql exits); then
  *    the same pages stored once more (every key stored already: the upsert
  *    path of a re-read lookback), and the bytes each stored row takes in the
  *    table, its TOAST and each index.
  * 2. End to end: backfill 1,000,000 spot records from the simulator (its own
- *    process, rate limits off) through the real queue and workers.
+ *    process, rate limits off) through the real queue and workers
+ *    (BENCH_E2E_ROWS=0 leaves it out).
  *
  * Prints a table, then one JSON object with the figures as the last line.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 import { stringify } from 'csv-stringify/sync';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 
 import { createRuntime } from '../jobs/composition/create-runtime.ts';
 import { startWorkers } from '../jobs/composition/workers.ts';
@@ -36,6 +45,7 @@ import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import { startSimulator } from '../src/simulator/index.ts';
 import type { SpotLedgerRecord } from '../src/streams/spot/columns.ts';
 import { spotRecordTable } from '../src/streams/spot/table.ts';
+import { backendCpuNow } from './lib/backend-cpu.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -75,6 +85,30 @@ async function upsertVsCopy() {
   writeFileSync(csvPath, stringify(records.map((r) => spotRecordTable.toRow(r, accountId))));
   const columns = spotRecordTable.columns.map((c) => c.name).join(', ');
 
+  // The gains change-log triggers (the only user triggers on spot_record) on or off for a measure.
+  const triggers = (on: boolean) => pool.query(`ALTER TABLE spot_record ${on ? 'ENABLE' : 'DISABLE'} TRIGGER USER`);
+  // One session each for the page store and for COPY's CPU, so that each is one backend's /proc entry.
+  const pagePool = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0 });
+  const copyClient = new pg.Client({ connectionString: url });
+  await copyClient.connect();
+  const pidOf = async (db: pg.Pool | pg.Client) =>
+    (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  const [pagePid, copyPid] = [await pidOf(pagePool), await pidOf(copyClient)];
+  const cpuDuring = async (pid: number, body: () => Promise<unknown>) => {
+    const before = await backendCpuNow(pid);
+    await body();
+    const after = await backendCpuNow(pid);
+    return before === null || after === null ? Number.NaN : after - before;
+  };
+  const copyCpu = async () => {
+    await pool.query('TRUNCATE spot_record');
+    return cpuDuring(copyPid, () =>
+      pipeline(
+        createReadStream(csvPath),
+        copyClient.query(copyFrom(`COPY spot_record (${columns}) FROM STDIN WITH (FORMAT csv)`)),
+      ),
+    );
+  };
   const copy = async () => {
     await pool.query('TRUNCATE spot_record');
     const [, seconds] = await timed(async () =>
@@ -86,12 +120,14 @@ async function upsertVsCopy() {
     if (!again) await pool.query('TRUNCATE spot_record');
     await pool.query('DELETE FROM sync_window');
     const [window] = await ensureWindows(pool, [{ accountId, stream: 'spot', scope: '', start: 0, end: DAY }]);
+    let cpu = Number.NaN;
     const [, seconds] = await timed(async () => {
       let cursor: string | null = null;
+      const before = await backendCpuNow(pagePid);
       for (let i = 0; i < records.length; i += 500) {
         const page = records.slice(i, i + 500);
         const next = page.at(-1)!.id;
-        await storePage(pool, {
+        await storePage(pagePool, {
           windowId: window!.id,
           accountId,
           spec: spotRecordTable,
@@ -102,25 +138,41 @@ async function upsertVsCopy() {
         });
         cursor = next;
       }
+      const after = await backendCpuNow(pagePid);
+      if (before !== null && after !== null) cpu = after - before;
     });
-    return seconds;
+    return { seconds, cpu };
   };
-  // Alternate, so drift in the machine's load hits both alike; keep each one's best.
+  // Alternate, so drift in the machine's load hits all four alike (which trigger setting goes first
+  // alternates too); keep each one's best. The triggers end enabled, as deployed.
   const copyTimes: number[] = [];
   const upsertTimes: number[] = [];
+  const copyTimesOff: number[] = [];
+  const upsertTimesOff: number[] = [];
+  const cpu = { copyOn: [] as number[], copyOff: [] as number[], pageOn: [] as number[], pageOff: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
-    copyTimes.push(await copy());
-    upsertTimes.push(await upsert());
+    for (const on of round % 2 === 0 ? [false, true] : [true, false]) {
+      await triggers(on);
+      (on ? copyTimes : copyTimesOff).push(await copy());
+      (on ? cpu.copyOn : cpu.copyOff).push(await copyCpu());
+      const page = await upsert();
+      (on ? upsertTimes : upsertTimesOff).push(page.seconds);
+      (on ? cpu.pageOn : cpu.pageOff).push(page.cpu);
+    }
   }
+  await triggers(true);
   const stored = Number((await pool.query('SELECT count(*) FROM spot_record')).rows[0].count);
   if (stored !== records.length) throw new Error(`upsert stored ${stored} of ${records.length} rows`);
   const storage = await bytesPerRow(pool, stored);
-  const rereadSeconds = await upsert(true);
+  const rereadSeconds = (await upsert(true)).seconds;
+  await copyClient.end();
+  await pagePool.end();
   await pool.end();
   rmSync(csvPath, { force: true });
   await dropDatabase(url);
-  const copyRate = records.length / Math.min(...copyTimes);
-  const upsertRate = records.length / Math.min(...upsertTimes);
+  const rate = (times: number[]) => records.length / Math.min(...times);
+  const [copyRate, upsertRate] = [rate(copyTimes), rate(upsertTimes)];
+  const [copyRateOff, upsertRateOff] = [rate(copyTimesOff), rate(upsertTimesOff)];
   return {
     rows: records.length,
     copyRate,
@@ -128,6 +180,15 @@ async function upsertVsCopy() {
     ratio: upsertRate / copyRate,
     copyTimes,
     upsertTimes,
+    copyRateOff,
+    upsertRateOff,
+    copyTimesOff,
+    upsertTimesOff,
+    // Backend CPU seconds, the best of each (NaN when Postgres is not on this machine).
+    cpu: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.min(...v)])) as Record<
+      keyof typeof cpu,
+      number
+    >,
     rereadRate: records.length / rereadSeconds,
     storage,
   };
@@ -205,26 +266,39 @@ async function endToEnd() {
 
 setRootLogger(createRootLogger({ level: 'silent' }));
 const a = await upsertVsCopy();
-const b = await endToEnd();
+const b = E2E_ROWS > 0 ? await endToEnd() : { stored: 0, seconds: 0, rate: 0 };
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const row = (measure: string, value: string) => console.log(`| ${measure.padEnd(51)} | ${value.padStart(16)} |`);
 console.log('');
 console.log('bench:ingest (one run, same machine; COPY is the physical reference)');
-console.log('| measure                                   | value            |');
-console.log('|-------------------------------------------|------------------|');
+console.log(`| ${'measure'.padEnd(51)} | ${'value'.padEnd(16)} |`);
+console.log(`|${'-'.repeat(53)}|${'-'.repeat(18)}|`);
 const indexes = Object.keys(a.storage.parts).length - 2;
-console.log(`| rows per method (spot_record, ${indexes} indexes)  | ${fmt(a.rows).padStart(16)} |`);
-console.log(`| COPY (psql \\copy), rows/s                 | ${fmt(a.copyRate).padStart(16)} |`);
-console.log(`| page store + cursor (500/page), rows/s    | ${fmt(a.upsertRate).padStart(16)} |`);
-console.log(`| ratio page store / COPY (target >= 0.7)   | ${a.ratio.toFixed(2).padStart(16)} |`);
-console.log(`| same pages again (all stored), rows/s     | ${fmt(a.rereadRate).padStart(16)} |`);
+row(`rows per method (spot_record, ${indexes} indexes)`, fmt(a.rows));
+// "triggers on" is spot_record as deployed; "off" the same table with its gains change-log triggers
+// disabled (ALTER TABLE ... DISABLE TRIGGER USER), measured in the same alternating rounds.
+row('COPY (psql \\copy), triggers on, rows/s', fmt(a.copyRate));
+row('COPY (psql \\copy), triggers off, rows/s', fmt(a.copyRateOff));
+row('COPY triggers on / off (target >= 0.90)', (a.copyRate / a.copyRateOff).toFixed(2));
+row('page store + cursor (500/page), triggers on, rows/s', fmt(a.upsertRate));
+row('page store + cursor, triggers off, rows/s', fmt(a.upsertRateOff));
+row('page store triggers on / off (target >= 0.90)', (a.upsertRate / a.upsertRateOff).toFixed(2));
+row('COPY backend CPU s, triggers on / off', `${a.cpu.copyOn.toFixed(2)} / ${a.cpu.copyOff.toFixed(2)}`);
+row('COPY CPU on / off (target <= 1.10)', (a.cpu.copyOn / a.cpu.copyOff).toFixed(2));
+row('page store backend CPU s, triggers on / off', `${a.cpu.pageOn.toFixed(2)} / ${a.cpu.pageOff.toFixed(2)}`);
+row('page store CPU on / off (target <= 1.10)', (a.cpu.pageOn / a.cpu.pageOff).toFixed(2));
+row('ratio page store / COPY, on (target >= 0.7)', a.ratio.toFixed(2));
+row('same pages again (all stored), triggers on, rows/s', fmt(a.rereadRate));
 for (const [part, bytes] of Object.entries(a.storage.parts)) {
   const name = part.replace(/^spot_record_/, '').replace(/^account_id_ts_idx$/, '(account_id, ts) index');
-  console.log(`| bytes per row: ${name.padEnd(27)}| ${bytes.toFixed(1).padStart(16)} |`);
+  row(`bytes per row: ${name}`, bytes.toFixed(1));
 }
-console.log(`| bytes per row: total                      | ${a.storage.total.toFixed(1).padStart(16)} |`);
-console.log(`| end-to-end backfill, spot rows stored      | ${fmt(b.stored).padStart(16)} |`);
-console.log(`| end-to-end backfill, seconds               | ${b.seconds.toFixed(1).padStart(16)} |`);
-console.log(`| end-to-end backfill, rows/s                | ${fmt(b.rate).padStart(16)} |`);
+row('bytes per row: total', a.storage.total.toFixed(1));
+if (E2E_ROWS > 0) {
+  row('end-to-end backfill, spot rows stored', fmt(b.stored));
+  row('end-to-end backfill, seconds', b.seconds.toFixed(1));
+  row('end-to-end backfill, rows/s', fmt(b.rate));
+}
 console.log('');
 console.log(
   JSON.stringify({
@@ -235,6 +309,18 @@ console.log(
     upsertToCopyRatio: Number(a.ratio.toFixed(3)),
     copySeconds: a.copyTimes.map((t) => Number(t.toFixed(2))),
     upsertSeconds: a.upsertTimes.map((t) => Number(t.toFixed(2))),
+    copyRowsPerSecNoTriggers: Math.round(a.copyRateOff),
+    upsertRowsPerSecNoTriggers: Math.round(a.upsertRateOff),
+    copyTriggerRatio: Number((a.copyRate / a.copyRateOff).toFixed(3)),
+    upsertTriggerRatio: Number((a.upsertRate / a.upsertRateOff).toFixed(3)),
+    copySecondsNoTriggers: a.copyTimesOff.map((t) => Number(t.toFixed(2))),
+    upsertSecondsNoTriggers: a.upsertTimesOff.map((t) => Number(t.toFixed(2))),
+    copyBackendCpuSeconds: Number(a.cpu.copyOn.toFixed(2)),
+    copyBackendCpuSecondsNoTriggers: Number(a.cpu.copyOff.toFixed(2)),
+    copyTriggerCpuRatio: Number((a.cpu.copyOn / a.cpu.copyOff).toFixed(3)),
+    upsertBackendCpuSeconds: Number(a.cpu.pageOn.toFixed(2)),
+    upsertBackendCpuSecondsNoTriggers: Number(a.cpu.pageOff.toFixed(2)),
+    upsertTriggerCpuRatio: Number((a.cpu.pageOn / a.cpu.pageOff).toFixed(3)),
     rereadRowsPerSec: Math.round(a.rereadRate),
     bytesPerRow: Object.fromEntries(Object.entries(a.storage.parts).map(([k, v]) => [k, Number(v.toFixed(1))])),
     bytesPerRowTotal: Number(a.storage.total.toFixed(1)),

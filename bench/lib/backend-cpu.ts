@@ -39,6 +39,11 @@ export async function backendCpuSeconds(
   }
 }
 
+/** The CPU seconds (user + system) backend `pid` has used so far, or null when /proc cannot tell. */
+export function backendCpuNow(pid: number): Promise<number | null> {
+  return cpuOf(`/proc/${pid}/stat`);
+}
+
 // utime + stime (fields 14 and 15 of /proc/<pid>/stat, after the parenthesised name), in clock
 // ticks of 1/100 s (USER_HZ, 100 on Linux whatever the kernel's HZ).
 async function cpuOf(stat: string): Promise<number | null> {

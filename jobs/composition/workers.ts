@@ -141,6 +141,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
           runtime.prefix,
           `${hostname()}:${process.pid}:${randomUUID()}`,
           reconcileRuns,
+          runtime.config.reconcileClaimTtlMs,
         ),
         store: reconcileRuns,
         maxInFlight: runtime.config.reconcileMaxInFlight,

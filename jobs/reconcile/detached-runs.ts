@@ -25,9 +25,10 @@ export interface RunStore<R> {
 }
 
 /**
- * How long a process's claim on a job's run lasts without renewal. A claim is renewed every third
- * of it while the run goes on, so only a process that died (or stalled) loses it, and the job's
- * next pickup elsewhere starts the run again.
+ * How long a process's claim on a job's run lasts without renewal, unless the process is given
+ * another (RECONCILE_CLAIM_TTL_MS). A claim is renewed every third of it while the run goes on, so
+ * only a process that died (or stalled) loses it, and the job's next pickup elsewhere starts the
+ * run again.
  */
 export const CLAIM_TTL_MS = 30_000;
 
@@ -51,7 +52,7 @@ interface Run<R> {
  * and the run promotes the job when it settles. The job then takes the outcome from the store
  * (Postgres) in whichever process picks it up.
  *
- * A process that dies takes its runs with it: its claims expire (CLAIM_TTL_MS) and the delayed
+ * A process that dies takes its runs with it: its claims expire (claimTtlMs) and the delayed
  * jobs, back after the same time, start their runs again elsewhere. A live claim held by another
  * process sends the job back to wait, so one run per job goes on at a time. A process that only
  * stalled (paused, swapped out) past its claim's expiry comes back to a run whose fence has moved
@@ -63,13 +64,16 @@ export class DetachedRuns<R> {
   readonly #prefix: string;
   readonly #owner: string;
   readonly #store: RunStore<R>;
+  /** How long a claim lasts without renewal: a dead or stalled process's runs are taken over after it. */
+  readonly claimTtlMs: number;
   #claims = 0;
 
-  constructor(redis: Redis | Cluster, prefix: string, owner: string, store: RunStore<R>) {
+  constructor(redis: Redis | Cluster, prefix: string, owner: string, store: RunStore<R>, claimTtlMs = CLAIM_TTL_MS) {
     this.#redis = redis;
     this.#prefix = prefix;
     this.#owner = owner;
     this.#store = store;
+    this.claimTtlMs = claimTtlMs;
   }
 
   /** Runs in flight in this process. */
@@ -106,7 +110,7 @@ export class DetachedRuns<R> {
     const claim = this.#key(runId);
     this.#claims += 1;
     const holder = `${this.#owner}:${this.#claims}`;
-    const claimed = await this.#redis.set(claim, holder, 'PX', CLAIM_TTL_MS, 'NX');
+    const claimed = await this.#redis.set(claim, holder, 'PX', this.claimTtlMs, 'NX');
     if (claimed !== 'OK') return undefined;
     const release = () => runScript(this.#redis, RELEASE_SCRIPT, [claim], [holder]).catch(() => undefined);
     let token: number | undefined;
@@ -119,8 +123,8 @@ export class DetachedRuns<R> {
     const run: Run<R> = {};
     this.#runs.set(runId, run);
     const renew = setInterval(() => {
-      runScript(this.#redis, RENEW_SCRIPT, [claim], [holder, CLAIM_TTL_MS]).catch(() => undefined);
-    }, CLAIM_TTL_MS / 3);
+      runScript(this.#redis, RENEW_SCRIPT, [claim], [holder, this.claimTtlMs]).catch(() => undefined);
+    }, this.claimTtlMs / 3);
     renew.unref();
     const done = (async () => {
       run.settlement =

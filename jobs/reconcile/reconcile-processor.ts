@@ -9,7 +9,7 @@ import { SupersededRunError } from '../../src/reconcile/superseded-run-error.ts'
 import { QUEUE } from '../definitions.ts';
 import type { ReconcileJob, ReconcileJobResult } from '../payloads/reconcile-job.ts';
 import type { RunListener } from '../runs/record-runs.ts';
-import { CLAIM_TTL_MS, type DetachedRuns, type RunOutcome } from './detached-runs.ts';
+import type { DetachedRuns, RunOutcome } from './detached-runs.ts';
 import type { PgRunStore } from './run-fence.ts';
 
 /**
@@ -57,7 +57,7 @@ export function createReconcileProcessor(deps: ReconcileDeps, log: Logger, optio
 
     const settled = await runs.takeOutcome(runId);
     if (settled) return finish(settled);
-    if (runs.has(runId)) throw await leave(Date.now() + CLAIM_TTL_MS);
+    if (runs.has(runId)) throw await leave(Date.now() + runs.claimTtlMs);
     if (runs.size >= options.maxInFlight) {
       log.debug({ ...entity, inFlight: runs.size }, 'reconciliation waits: this process has its runs in flight');
       throw await leave(Date.now() + FULL_RETRY_MS);
@@ -66,13 +66,13 @@ export function createReconcileProcessor(deps: ReconcileDeps, log: Logger, optio
     if (!run) {
       // Another live process runs it and will bring the job back when it settles.
       log.debug(entity, 'reconciliation runs in another process');
-      throw await leave(Date.now() + CLAIM_TTL_MS);
+      throw await leave(Date.now() + runs.claimTtlMs);
     }
     const outcome = await run.settledWithin(IN_SLOT_MS);
     if (outcome === 'superseded') {
       // Another process's run took the job over: its run brings the job back when it settles.
       log.warn(entity, 'reconciliation lost its claim to another run: it wrote nothing');
-      throw await leave(Date.now() + CLAIM_TTL_MS);
+      throw await leave(Date.now() + runs.claimTtlMs);
     }
     if (outcome) {
       // An error is taken from the store, so that a retry starts the run afresh.
@@ -81,7 +81,7 @@ export function createReconcileProcessor(deps: ReconcileDeps, log: Logger, optio
     }
     // The slot goes to other jobs while the run waits for budgets; the run promotes the job when it
     // settles, and the delay only matters if this process dies first (the claim expires with it).
-    const error = await leave(Date.now() + CLAIM_TTL_MS + 1_000);
+    const error = await leave(Date.now() + runs.claimTtlMs + 1_000);
     await run.leaveSlot(() => job.promote());
     throw error;
 

@@ -11,9 +11,21 @@ import type { SqlParams } from './sql-params.ts';
  *   none           a record moving nothing
  *   futures-gain / futures-loss   a futures result (futures-entries.ts), received / sent
  *   futures-in / futures-out      the futures wallet's side of a move from / to spot
+ *   wallet-in / wallet-out        a wallet ledger's record (margin, P2P: wallet-entries.ts) bringing coins in /
+ *                                 taking them out, labelled by its treatment (the entry's `category`)
  */
 export type Movement =
-  'trade' | 'in' | 'out' | 'fee' | 'none' | 'futures-gain' | 'futures-loss' | 'futures-in' | 'futures-out';
+  | 'trade'
+  | 'in'
+  | 'out'
+  | 'fee'
+  | 'none'
+  | 'futures-gain'
+  | 'futures-loss'
+  | 'futures-in'
+  | 'futures-out'
+  | 'wallet-in'
+  | 'wallet-out';
 
 /** A label for coins in and one for coins out. */
 export interface InOut<L extends string> {
@@ -35,6 +47,12 @@ export interface TaxToolLabels<L extends string> {
   readonly futuresTransfer: InOut<L>;
   readonly byCategory: Readonly<Record<AccountingCategory, InOut<L>>>;
   readonly byType?: Readonly<Partial<Record<SpotTaxType, InOut<L>>>>;
+  /**
+   * A wallet ledger's record (margin, P2P) by its treatment (the ledger's tax-types.ts); a treatment
+   * not named here, or a type the ledger does not list, takes the `unmapped` category's labels.
+   * test/export/wallet-labels.unit.test.ts checks that every declared treatment is named.
+   */
+  readonly byTreatment: Readonly<Record<string, InOut<L>>>;
 }
 
 /** The labels of a record of this spotTaxType. */
@@ -56,7 +74,18 @@ export function labelSql<L extends string>(p: SqlParams, labels: TaxToolLabels<L
       types.map((type) => labelsOf(labels, type)[which]),
       'text[]',
     )})[booking_index], ${p.add(labels.byCategory.unmapped[which], 'text')})`;
+  const treatments = Object.entries(labels.byTreatment);
+  const names = p.add(
+    treatments.map(([treatment]) => treatment),
+    'text[]',
+  );
+  const wallet = (which: 'in' | 'out') =>
+    `coalesce((${p.add(
+      treatments.map(([, label]) => label[which]),
+      'text[]',
+    )})[array_position(${names}, category)], ${p.add(labels.byCategory.unmapped[which], 'text')})`;
   return `CASE movement WHEN 'in' THEN ${side('in')} WHEN 'out' THEN ${side('out')}
+      WHEN 'wallet-in' THEN ${wallet('in')} WHEN 'wallet-out' THEN ${wallet('out')}
       WHEN 'trade' THEN ${p.add(labels.trade, 'text')} WHEN 'fee' THEN ${p.add(labels.fee, 'text')}
       WHEN 'futures-gain' THEN ${p.add(labels.futuresGain, 'text')}
       WHEN 'futures-loss' THEN ${p.add(labels.futuresLoss, 'text')}

@@ -1,133 +1,141 @@
-import { MARGIN_TAX_TYPES } from '../streams/margin-ledger/tax-types.ts';
-import { P2P_TAX_TYPES } from '../streams/p2p-ledger/tax-types.ts';
+import { streamDefinition, WALLET_LEDGERS, walletFacts } from '../streams/registry.ts';
 import { REVIEW_PREFIX, UNPAIRED_LEG } from './entry-flags.ts';
 import { byteOrder } from './sql-fragments.ts';
 import type { SqlParams } from './sql-params.ts';
 import { ID_KINDS } from './text-safe-ids.ts';
 
-/** The margin types whose records are trade legs: a given side and a received side at one instant. */
-const MARGIN_TRADE_TYPES = ['deal_in', 'deal_out', 'exchange_in', 'exchange_out'];
-/** Records the exchange took or gave for reasons it does not state (docs/exchange-api.md §5.8): for review. */
-const MARGIN_REVIEWED = ['confiscated', 'compensate'];
-
-const marginId = (column: string) => `'${ID_KINDS.margin}' || ${column}`;
-const p2pId = (column: string) => `'${ID_KINDS.p2p}' || ${column}`;
+/** The manifest's name of a type column's unknown value, as the exchange names the field (marginTaxType=...). */
+const fieldName = (column: string) => column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /**
- * The margin and P2P wallets' CTEs, placed before `all_entries` (ledger-entries.ts):
- *   margin_ledger   the period's margin finance records (both margin types), `known` when the type is listed
- *   margin_legs     its trade legs (`deal_in`/`deal_out`, `exchange_in`/`exchange_out`), the k-th of each
- *                   side within (margin type, symbol, instant, family) in record id order
- *   margin_trades   each given leg with the received leg of the same k: one trade. The margin record has
- *                   no order id (§5.8): a margin account's two sides of one fill share their instant
- *                   (the simulator's and the documentation's samples), which is what pairs them
- *   p2p_ledger      the period's P2P records, each with its signed change (`total` is unsigned, §5.9)
- * Materialized: each is read once (see futures-entries.ts).
+ * The CTEs of every wallet ledger's entries (margin, P2P), placed after the futures CTEs
+ * (ledger-entries.ts: they pair with its `spot_moves`). Per ledger, named by its label:
+ *   <label>_legs        the period's records: scope, coin, type, change, amount and fee (the
+ *                       exchange's own columns when it sends the fee apart, else change and 0),
+ *                       treatment (the declaration's; null for a type it does not list)
+ *   <label>_trade_legs  the records of its `tradeLegs` types, numbered per (scope, instant, kind of
+ *                       trade, side) in record id order
+ *   <label>_trades      the k-th leg given with the k-th received of another coin, same kind: one trade
+ *   <label>_pairs       each transfer with its spot `Transfer out`/`Transfer in`: same coin, same
+ *                       instant, opposite change, the k-th of a (coin, instant, change) on each side
+ * Every value comes from the ledger's declared wallet facts: adding a wallet ledger adds its entries.
  */
 export function walletLedgerCtes(p: SqlParams, account: string, start: string, end: string): string {
-  const tradeTypes = p.add(MARGIN_TRADE_TYPES, 'text[]');
-  return `margin_ledger AS MATERIALIZED (
-      SELECT m.record_id, m.ts, m.coin, m.margin_type, m.symbol, m.margin_tax_type AS type, m.amount, m.fee,
-             m.margin_tax_type = ANY(${p.add([...MARGIN_TAX_TYPES], 'text[]')}) AS known
-      FROM margin_ledger_record m
-      WHERE m.account_id = ${account} AND m.ts >= ${start} AND m.ts < ${end}
+  return WALLET_LEDGERS.map((stream) => {
+    const facts = walletFacts(stream);
+    const definition = streamDefinition(stream);
+    const w = facts.label;
+    const scope = definition.scopeColumn ? `${definition.scopeColumn.name}::text` : `''`;
+    const amount = facts.amountAndFee?.amount ?? `(${facts.change})`;
+    const fee = facts.amountAndFee?.fee ?? '0';
+    const entries = Object.entries(facts.treatments);
+    const types = p.add(
+      entries.map(([type]) => type),
+      'text[]',
+    );
+    const treatments = p.add(
+      entries.map(([, treatment]) => treatment),
+      'text[]',
+    );
+    const kinds = (facts.tradeLegs ?? []).map(
+      (legTypes, i) => `WHEN type = ANY(${p.add(legTypes, 'text[]')}) THEN ${i}`,
+    );
+    const kind = kinds.length > 0 ? `CASE ${kinds.join(' ')} END` : 'NULL::integer';
+    const transfers = p.add([facts.transferIn, facts.transferOut], 'text[]');
+    const order = `length(record_id), ${byteOrder('record_id')}`;
+    return `${w}_legs AS MATERIALIZED (
+      SELECT record_id, ts, ${scope} AS scope, ${facts.coin} AS coin, ${facts.type} AS type,
+             (${facts.change}) AS change, ${fee} AS fee, ${amount} AS amount,
+             (${treatments})[array_position(${types}, ${facts.type})] AS treatment
+      FROM ${definition.table.table}
+      WHERE account_id = ${account} AND ts >= ${start} AND ts < ${end}
     ),
-    margin_legs AS MATERIALIZED (
-      SELECT l.*, row_number() OVER (
-               PARTITION BY l.margin_type, l.symbol, l.ts, left(l.type, 4), l.amount > 0
-               ORDER BY ${byteOrder('l.record_id')}) AS k
-      FROM margin_ledger l
-      WHERE l.type = ANY(${tradeTypes}) AND l.amount <> 0
+    ${w}_trade_legs AS MATERIALIZED (
+      SELECT *, row_number() OVER (PARTITION BY scope, ts, kind, change < 0 ORDER BY ${order}) AS k
+      FROM (SELECT *, ${kind} AS kind FROM ${w}_legs) l WHERE kind IS NOT NULL AND change <> 0
     ),
-    margin_trades AS MATERIALIZED (
-      SELECT o.ts, o.margin_type, o.symbol, o.record_id AS out_id, o.type AS out_type, o.coin AS out_coin,
-             -o.amount AS given, CASE WHEN o.fee <> 0 THEN -o.fee END AS given_fee,
-             i.record_id AS in_id, i.type AS in_type, i.coin AS in_coin,
-             i.amount AS received, CASE WHEN i.fee <> 0 THEN -i.fee END AS received_fee
-      FROM margin_legs o
-      JOIN margin_legs i ON i.margin_type = o.margin_type AND i.symbol = o.symbol AND i.ts = o.ts
-        AND left(i.type, 4) = left(o.type, 4) AND i.k = o.k AND i.amount > 0 AND i.coin <> o.coin
-      WHERE o.amount < 0
+    ${w}_trades AS MATERIALIZED (
+      SELECT g.ts, g.scope, g.record_id AS given_id, g.coin AS given_coin, g.amount AS given, g.fee AS given_fee,
+             g.type AS given_type, r.record_id AS received_id, r.coin AS received_coin, r.amount AS received,
+             r.fee AS received_fee, r.type AS received_type
+      FROM ${w}_trade_legs g
+      JOIN ${w}_trade_legs r
+        ON r.scope = g.scope AND r.ts = g.ts AND r.kind = g.kind AND r.k = g.k AND r.change > 0 AND r.coin <> g.coin
+      WHERE g.change < 0
     ),
-    p2p_ledger AS MATERIALIZED (
-      SELECT r.record_id, r.ts, r.coin, r.p2p_tax_type AS type,
-             CASE r.p2p_tax_type WHEN 'buy' THEN r.total WHEN 'transfer_in' THEN r.total
-                  WHEN 'sell' THEN -r.total WHEN 'transfer_out' THEN -r.total ELSE 0 END AS amount,
-             r.p2p_tax_type = ANY(${p.add([...P2P_TAX_TYPES], 'text[]')}) AS known
-      FROM p2p_ledger_record r
-      WHERE r.account_id = ${account} AND r.ts >= ${start} AND r.ts < ${end}
+    ${w}_moves AS MATERIALIZED (
+      SELECT record_id, coin, ts, change, row_number() OVER (PARTITION BY coin, ts, change ORDER BY ${order}) AS k
+      FROM ${w}_legs WHERE type = ANY(${transfers})
+    ),
+    ${w}_pairs AS MATERIALIZED (
+      SELECT m.record_id, s.record_id AS spot_id
+      FROM ${w}_moves m JOIN spot_moves s ON s.coin = m.coin AND s.ts = m.ts AND s.change = -m.change AND s.k = m.k
     )`;
+  }).join(',\n    ');
 }
 
 /**
- * The margin and P2P wallets as ledger entries, in the columns of `all_entries` (ledger-entries.ts),
- * wallet `margin` or `p2p`; `spot_types` starts with the record's own type (entry-treatment.ts reads
- * it), followed by the margin type and symbol. Record ids `margin:<id>` / `p2p:<id>`, as the
- * margin-ledger and p2p-ledger reports write them; sort ids the same, so that no entry ties with a
- * spot record of the same digits.
- *
- * - A margin trade (margin_trades) is one entry like a spot fill: the given side sent (plus its fee
- *   when both sides carry one), the received side received, the received side's fee in the fee
- *   column, else the given side's. A trade leg without its other side is an entry of its own,
- *   flagged `unpaired-leg` (walked at market value, as spot's are).
- * - Every other margin record is an entry of its own, as a spot record is (its fee beside it; the
- *   fee of a record bringing coins in a `:fee` entry of its own); `confiscated` and `compensate`
- *   are flagged `review:<type>`, a type outside the documented list `marginTaxType=<type>`.
- * - A P2P record moves its `total` in (buy, transfer_in) or out (sell, transfer_out); a buy is
- *   flagged `review:unknown-cost` and a sell `review:unknown-proceeds` (no fiat amount in the
- *   record), a type outside the list `p2pTaxType=<type>` (it moves nothing).
+ * Every wallet ledger's entries, in the columns of `all_entries` (ledger-entries.ts), wallet = its
+ * label (docs/reports.md, "Margin and P2P wallets"):
+ * - a trade (two legs paired in `<label>_trades`): `trade`, Sent the given leg, Received the
+ *   received one; the received leg's fee in the fee column, else the given leg's; both: the given
+ *   leg's fee added to Sent (as spot's trades); row id the given leg's;
+ * - any other record: `wallet-in` / `wallet-out` by its amount's sign, labelled by its treatment
+ *   (`category`); Sent = −amount with its fee in the fee column, or Received = amount with its
+ *   fee a `fee` row of its own (`<label>:<id>:fee`: Koinly rejects a deposit with a fee); a
+ *   record moving only its fee a `fee` row; a transfer paired with spot carries the spot record's
+ *   id in pair_id (Koinly's transfer matching wants the same TxHash on both sides);
+ * - flags: an unlisted type `<typeField>=<type>`, a trade leg left unpaired `unpaired-leg`, a
+ *   treatment to review `review:<type>` (the manifest's `review` counts it per type, as spot's:
+ *   `confiscated`, `buy`; the gains reports read the same flags).
+ * Sort ids are the file form (`margin:<id>`), so that no entry ties with a spot record of the same
+ * digits (a transfer's two sides share their instant and, in the simulator, their digits).
+ * `spot_types` starts with the record's own type (the gains walk's entry-treatment.ts reads it).
+ * Signs: change = amount + fee, fee ≤ 0, as the ledger's declaration computes them.
  */
 export function walletLedgerEntries(): string {
-  const scope = `trim(l.margin_type || ' ' || l.symbol)`;
-  return `SELECT t.ts, ${byteOrder(marginId('t.out_id'))},
-             CASE WHEN t.given_fee IS NOT NULL AND t.received_fee IS NOT NULL THEN t.given + t.given_fee ELSE t.given END,
-             t.out_coin, t.received, t.in_coin,
-             coalesce(t.received_fee, t.given_fee),
-             CASE WHEN t.received_fee IS NOT NULL THEN t.in_coin WHEN t.given_fee IS NOT NULL THEN t.out_coin END,
+  return WALLET_LEDGERS.map((stream) => {
+    const facts = walletFacts(stream);
+    const w = facts.label;
+    const id = (column: string) => `'${w}:' || ${column}`;
+    const reviewed = facts.reviewed.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ') || 'NULL';
+    const describe = (alias: string) => `trim(${alias}.type || ' ' || ${alias}.scope)`;
+    return `SELECT t.ts, ${byteOrder(id('t.given_id'))},
+             CASE WHEN t.given_fee <> 0 AND t.received_fee <> 0 THEN -t.given - t.given_fee ELSE -t.given END,
+             t.given_coin, t.received, t.received_coin,
+             CASE WHEN t.received_fee <> 0 THEN -t.received_fee WHEN t.given_fee <> 0 THEN -t.given_fee END,
+             CASE WHEN t.received_fee <> 0 THEN t.received_coin WHEN t.given_fee <> 0 THEN t.given_coin END,
              'trade', NULL::integer, 'trade',
-             trim(t.out_type || ' / ' || t.in_type || ' ' || t.margin_type || ' ' || t.symbol),
-             ${marginId('t.out_id')} || '+' || ${marginId('t.in_id')}, '', NULL::text,
-             ${marginId('t.out_id')}, NULL::numeric, NULL::text, NULL::text, false, 'margin', NULL::text
-      FROM margin_trades t
+             trim(t.given_type || ' / ' || t.received_type || ' ' || t.scope)
+               || CASE WHEN t.given_fee <> 0 AND t.received_fee <> 0
+                       THEN ' (sent includes its fee ' || (-t.given_fee)::text || ')' ELSE '' END,
+             ${id('t.given_id')} || '+' || ${id('t.received_id')}, '', NULL::text,
+             ${id('t.given_id')}, NULL::numeric, NULL::text, NULL::text, false, '${w}', NULL::text
+      FROM ${w}_trades t
       UNION ALL
-      SELECT l.ts, ${byteOrder(marginId('l.record_id'))},
+      SELECT l.ts, ${byteOrder(id('l.record_id'))},
              CASE WHEN l.amount < 0 THEN -l.amount WHEN l.amount = 0 AND l.fee <> 0 THEN -l.fee END,
              CASE WHEN l.amount < 0 OR (l.amount = 0 AND l.fee <> 0) THEN l.coin END,
              CASE WHEN l.amount > 0 OR (l.amount = 0 AND l.fee = 0) THEN l.amount END,
              CASE WHEN l.amount > 0 OR (l.amount = 0 AND l.fee = 0) THEN l.coin END,
              CASE WHEN l.amount < 0 AND l.fee <> 0 THEN -l.fee END,
              CASE WHEN l.amount < 0 AND l.fee <> 0 THEN l.coin END,
-             CASE WHEN l.amount > 0 THEN 'in' WHEN l.amount < 0 THEN 'out' WHEN l.fee <> 0 THEN 'fee' ELSE 'none' END,
-             NULL::integer, CASE WHEN l.type = ANY(${sqlList(MARGIN_TRADE_TYPES)}) THEN 'trade' ELSE 'margin' END,
-             trim(l.type || ' ' || ${scope}), ${marginId('l.record_id')}, '',
-             CASE WHEN NOT l.known THEN 'marginTaxType=' || l.type
-                  WHEN l.type = ANY(${sqlList(MARGIN_TRADE_TYPES)}) THEN '${UNPAIRED_LEG}'
-                  WHEN l.type = ANY(${sqlList(MARGIN_REVIEWED)}) THEN '${REVIEW_PREFIX}' || l.type END,
-             ${marginId('l.record_id')}, NULL::numeric, NULL::text, NULL::text, false, 'margin', NULL::text
-      FROM margin_ledger l
-      WHERE l.record_id NOT IN (SELECT out_id FROM margin_trades UNION ALL SELECT in_id FROM margin_trades)
+             CASE WHEN l.amount > 0 THEN 'wallet-in' WHEN l.amount < 0 THEN 'wallet-out'
+                  WHEN l.fee <> 0 THEN 'fee' ELSE 'none' END,
+             NULL::integer, coalesce(l.treatment, 'unmapped'), ${describe('l')}, ${id('l.record_id')}, '',
+             CASE WHEN l.treatment IS NULL THEN '${fieldName(facts.type)}=' || l.type
+                  WHEN l.record_id IN (SELECT record_id FROM ${w}_trade_legs) THEN '${UNPAIRED_LEG}'
+                  WHEN l.treatment IN (${reviewed}) THEN '${REVIEW_PREFIX}' || l.type END,
+             ${id('l.record_id')}, NULL::numeric, NULL::text, NULL::text, false, '${w}',
+             CASE WHEN p.spot_id IS NOT NULL THEN '${ID_KINDS.spot}' || p.spot_id END
+      FROM ${w}_legs l LEFT JOIN ${w}_pairs p USING (record_id)
+      WHERE l.record_id NOT IN (SELECT given_id FROM ${w}_trades UNION ALL SELECT received_id FROM ${w}_trades)
       UNION ALL
-      SELECT l.ts, ${byteOrder(`${marginId('l.record_id')} || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'fee',
-             NULL::integer, 'margin', trim(l.type || ' ' || ${scope}) || ' fee', ${marginId('l.record_id')} || ':fee', '',
-             NULL::text, ${marginId('l.record_id')} || ':fee', NULL::numeric, NULL::text, NULL::text, false, 'margin', NULL::text
-      FROM margin_ledger l
+      SELECT l.ts, ${byteOrder(`${id('l.record_id')} || ':fee'`)}, -l.fee, l.coin, NULL, NULL, NULL, NULL, 'fee', NULL,
+             coalesce(l.treatment, 'unmapped'), ${describe('l')} || ' fee', ${id('l.record_id')} || ':fee', '',
+             NULL, ${id('l.record_id')} || ':fee', NULL, NULL, NULL, false, '${w}', NULL
+      FROM ${w}_legs l
       WHERE l.amount > 0 AND l.fee <> 0
-        AND l.record_id NOT IN (SELECT out_id FROM margin_trades UNION ALL SELECT in_id FROM margin_trades)
-      UNION ALL
-      SELECT r.ts, ${byteOrder(p2pId('r.record_id'))},
-             CASE WHEN r.amount < 0 THEN -r.amount END, CASE WHEN r.amount < 0 THEN r.coin END,
-             CASE WHEN r.amount >= 0 THEN r.amount END, CASE WHEN r.amount >= 0 THEN r.coin END,
-             NULL::numeric, NULL::text,
-             CASE WHEN r.amount > 0 THEN 'in' WHEN r.amount < 0 THEN 'out' ELSE 'none' END,
-             NULL::integer, 'p2p', r.type, ${p2pId('r.record_id')}, '',
-             CASE WHEN NOT r.known THEN 'p2pTaxType=' || r.type
-                  WHEN r.type = 'buy' THEN '${REVIEW_PREFIX}unknown-cost'
-                  WHEN r.type = 'sell' THEN '${REVIEW_PREFIX}unknown-proceeds' END,
-             ${p2pId('r.record_id')}, NULL::numeric, NULL::text, NULL::text, false, 'p2p', NULL::text
-      FROM p2p_ledger r`;
-}
-
-/** A constant list of plain type names as a SQL array (names of the documented types: no quoting needed). */
-function sqlList(values: readonly string[]): string {
-  return `ARRAY[${values.map((v) => `'${v}'`).join(', ')}]::text[]`;
+        AND l.record_id NOT IN (SELECT given_id FROM ${w}_trades UNION ALL SELECT received_id FROM ${w}_trades)`;
+  }).join('\n      UNION ALL\n      ');
 }

@@ -63,6 +63,8 @@ export interface Config {
   readonly reconcileFreshReadHours: number;
   /** Reconciliations one process keeps in flight, waiting for their budgets out of their slots. */
   readonly reconcileMaxInFlight: number;
+  /** A worker that died or stalled has its reconciliations taken over after this (RECONCILE_CLAIM_TTL_MS). */
+  readonly reconcileClaimTtlMs: number;
   readonly sync: {
     /** How far back before the end of covered data each incremental sync re-reads. */
     readonly lookbackMs: number;
@@ -153,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconcileFullEveryDays: raw.RECONCILE_FULL_EVERY_DAYS,
     reconcileFreshReadHours: raw.RECONCILE_FRESH_READ_HOURS,
     reconcileMaxInFlight: raw.RECONCILE_MAX_IN_FLIGHT,
+    reconcileClaimTtlMs: raw.RECONCILE_CLAIM_TTL_MS,
     sync: Object.freeze({
       lookbackMs: raw.SYNC_LOOKBACK_HOURS * HOUR,
       settlingLookbackMs: raw.SYNC_TRANSFER_LOOKBACK_HOURS * HOUR,

@@ -233,6 +233,14 @@ export const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(1000, 'must be at most 1000')
     .default(200),
+  // How long a worker's claim on a reconciliation it runs lasts without renewal (renewed every third
+  // of it): a worker that died or stalled has its reconciliations taken over after this.
+  RECONCILE_CLAIM_TTL_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(1000, 'must be at least 1000')
+    .max(600_000, 'must be at most 600000')
+    .default(30_000),
   NIGHTLY_CRON: cron('0 2 * * *'),
   MARKET_DATA_CRON: cron('15 * * * *'),
   OI_LIMIT_CRON: cron('30 */6 * * *'),

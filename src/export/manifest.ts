@@ -1,10 +1,10 @@
-import type { OpeningBalances } from '../accounting/balances/opening-balances.ts';
 import { RULES_VERSION, type RulesMethod } from '../accounting/gains/gains-method.ts';
 import { wholeTaxYears } from '../accounting/gains/tax-years.ts';
 import type { ExportCoverage } from './export-coverage.ts';
 import type { ExportRequest } from './export-request.ts';
 import type { ReviewAmounts } from './review-amounts.ts';
 import type { StreamResult, UnmappedSummary } from './stream-report.ts';
+import type { ExportOpeningBalances } from './wallet-opening-balances.ts';
 
 /**
  * What a CSV is, written beside it: enough for an accountant or auditor to tell which data and
@@ -63,11 +63,11 @@ export interface ExportManifest {
    */
   reviewAmounts?: ReviewAmounts;
   /**
-   * Per wallet (`spot`; the futures wallets join with their ledger), per coin: the exchange's
+   * Per wallet (`spot`, `futures`, each wallet ledger's label: `margin`, `p2p`), per coin: the exchange's
    * balance at the period's start, coins holding nothing left out; null for a report that does not
    * state them (docs/reports.md, "Opening balances").
    */
-  openingBalances: OpeningBalances | null;
+  openingBalances: ExportOpeningBalances | null;
   generatedAt: string;
 }
 

@@ -4,7 +4,6 @@ import { pipeline } from 'node:stream/promises';
 
 import pg from 'pg';
 
-import { type OpeningBalances, openingBalances } from '../accounting/balances/opening-balances.ts';
 import { copyReport } from './copy-report.ts';
 import { encodeCsvHeader, encodeCsvRow } from './csv-encoder.ts';
 import { FlagCounts, type UnmappedSummary } from './flag-counts.ts';
@@ -19,6 +18,7 @@ import {
   UNPAIRED_LEG,
 } from './report-definition.ts';
 import { ReviewAmountCounter, type ReviewAmounts } from './review-amounts.ts';
+import { type ExportOpeningBalances, exportOpeningBalances } from './wallet-opening-balances.ts';
 
 export type { UnmappedSummary } from './flag-counts.ts';
 
@@ -34,7 +34,7 @@ export interface StreamResult {
   /** Rows written as booked whose booking an accountant should confirm, per spotTaxType. */
   review: UnmappedSummary;
   /** Each wallet's balances at the period's start, for a report that states them; else null. */
-  openingBalances: OpeningBalances | null;
+  openingBalances: ExportOpeningBalances | null;
   /** The gains reports (report-definition `reviewAmounts`): per review flag and coin, quantity and proceeds; else null. */
   reviewAmounts: ReviewAmounts | null;
 }
@@ -76,7 +76,11 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
     // Local times in the report are the period's zone, whatever the server's default.
     await client.query(`SELECT set_config('TimeZone', $1, false)`, [params.period.tz]);
     const opening = report.statesOpeningBalances
-      ? await openingBalances(client, { accountId: params.accountId, start: params.period.start, coin: params.coin })
+      ? await exportOpeningBalances(client, {
+          accountId: params.accountId,
+          start: params.period.start,
+          coin: params.coin,
+        })
       : null;
     const written =
       report.kind === 'sql' && options.encoder !== 'node'

@@ -13,6 +13,8 @@ export const REPORT_NAMES = [
   'broker-transfers',
   'koinly',
   'koinly-futures',
+  'koinly-margin',
+  'koinly-p2p',
   'cointracking',
   'balances',
   'realized-gains',

@@ -6,9 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { dropDatabase, ensureDatabase } from '../../src/db/ensure-database.ts';
-import { migrateDatabase } from '../../src/db/migrations.ts';
 import { type CliResult, runCliLive } from '../helpers/cli.ts';
-import { freshDatabaseUrl } from '../helpers/test-database.ts';
+import { createMigratedDatabase, freshDatabaseUrl } from '../helpers/test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 // This build's migrations, oldest first: what a ready database has applied.
@@ -123,7 +122,7 @@ async function runAll(): Promise<Run[]> {
 
 beforeAll(async () => {
   await ensureDatabase(urls.empty);
-  await Promise.all([migrateDatabase(urls.older), migrateDatabase(urls.newer)]);
+  await Promise.all([createMigratedDatabase(urls.older), createMigratedDatabase(urls.newer)]);
   // Older: this build's last migration not applied. Newer: one applied that this build does not know.
   await sql(urls.older, 'DELETE FROM _prisma_migrations WHERE migration_name = $1', [LATEST]);
   await sql(

@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountService } from '../../src/accounts/account-service.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { dropDatabase } from '../../src/db/ensure-database.ts';
-import { migrateDatabase } from '../../src/db/migrations.ts';
 import { createPrisma } from '../../src/db/prisma.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { exited, killSpawned, printed, spawnCli } from '../helpers/cli.ts';
 import { CuttableRelay } from '../helpers/cuttable-relay.ts';
-import { freshDatabaseUrl } from '../helpers/test-database.ts';
+import { createMigratedDatabase, freshDatabaseUrl } from '../helpers/test-database.ts';
 import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 const urls = { cut: freshDatabaseUrl('pglost-cut'), dropped: freshDatabaseUrl('pglost-dropped') };
@@ -20,7 +19,7 @@ const prefixes: string[] = [];
 
 /** A migrated database with the simulator's demo account registered as `main`. */
 async function prepare(url: string): Promise<void> {
-  await migrateDatabase(url);
+  await createMigratedDatabase(url);
   const prisma = createPrisma(url);
   try {
     await new AccountService(prisma, loadConfig({ DATABASE_URL: url, NODE_ENV: 'test' }).masterKey).add({

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { ENDPOINTS } from '../../src/exchange/endpoints.ts';
+import { ENDPOINT_NAMES, ENDPOINTS } from '../../src/exchange/endpoints.ts';
 import { EXCHANGE_API_DOC, markedBlock, replaceMarkedBlock } from '../../src/exchange/tools/doc-blocks.ts';
 import { ALL_ENDPOINT_NAMES } from '../../src/streams/endpoints.ts';
+import { STREAMS } from '../../src/streams/registry.ts';
 import {
   ENDPOINT_TABLE_BLOCK,
   endpointBlockIsCurrent,
@@ -22,10 +23,13 @@ describe('the endpoint table of docs/exchange-api.md §4.1', () => {
     expect(endpointBlockIsCurrent(doc)).toBe(true);
   });
 
-  it('lists all fourteen endpoints with method, path, budget and key', () => {
+  it('lists every endpoint, the core ones and one per stream of the registry, with method, path, budget and key', () => {
     const rows = endpointTableRows();
-    expect(rows).toHaveLength(14);
-    expect(new Set(rows.map((row) => row[3])).size).toBe(14);
+    // Eight core endpoints and one per stream (fourteen with six streams): a stream added joins without an edit here.
+    const count = ENDPOINT_NAMES.length + STREAMS.length;
+    expect(ENDPOINT_NAMES).toHaveLength(8);
+    expect(rows).toHaveLength(count);
+    expect(new Set(rows.map((row) => row[3])).size).toBe(count);
     const fundNetFlow = rows[ALL_ENDPOINT_NAMES.indexOf('fundNetFlow')]!;
     expect(fundNetFlow).toEqual([
       'fund-net-flow',

@@ -13,180 +13,21 @@ import { neutralizeCell } from '../../src/export/neutralize.ts';
 import { REPORTS } from '../../src/export/reports/index.ts';
 import { streamReport } from '../../src/export/stream-report.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import {
-  insertAccount,
-  insertFuturesLedger,
-  insertPositions,
-  insertSpot,
-  insertTransfers,
-  withClient,
-} from './seed.ts';
-import { insertMarginLedger, insertP2pLedger } from './seed-wallet-ledgers.ts';
+import { ACCOUNT_NAME, AMOUNTS, insertNastyAccount, NASTY } from './nasty-seed.ts';
+import { withClient } from './seed.ts';
 
 /**
  * Every SQL report written by COPY (the default path) must be byte for byte what the Node encoder
  * (csv-stringify's format, neutralizeCell) writes for the same rows: the data below puts every
- * cell that the two could disagree on into every text column the reports show.
+ * cell that the two could disagree on into every text column the reports show (nasty-seed.ts).
  */
 const db = useTestDatabase('exportcopy');
-
-const NASTY = [
-  'a,b',
-  'say "hi"',
-  '"',
-  ',',
-  'line1\nline2',
-  'cr\ronly',
-  'crlf\r\nend',
-  '=SUM(A1:A9)',
-  '+1',
-  '-2',
-  '-3.5',
-  '@cmd',
-  '\tTab',
-  '\rCR first',
-  '\uFF1Dfull',
-  '\uFF0B1',
-  '\uFF0D2',
-  '\uFF20at',
-  '',
-  'héllo ✓ 日本語 🚀',
-  '\\.',
-  '\\',
-  "'already",
-  ' lead and trail ',
-  '"=quoted,formula"',
-  ' =1+1',
-  '  +cmd',
-  '\u00A0@x',
-  '\u3000=1',
-  ' \t=x',
-  ' -4.5',
-];
-const AMOUNTS = ['-1.5', '2', '0.00000001', '-0', 'NaN', '-Infinity', 'Infinity', '1000000000000.123456789', '-7'];
 
 const SQL_REPORTS = REPORTS.filter((r) => r.kind === 'sql');
 let accountId: string;
 
 beforeAll(async () => {
-  accountId = await insertAccount(db.url, 'copy, "nasty" =name');
-  const ts = (i: number) => Date.UTC(2026, 2, 1) + i * 3_600_000;
-  const types = ['Buy', 'Sell', 'Deposit', 'Transfer in', 'Judicial recall', 'No such type, "x"', '=Evil'];
-  await insertSpot(
-    db.url,
-    accountId,
-    NASTY.flatMap((text, i) => [
-      {
-        recordId: `r${i}-${text}`,
-        coin: text,
-        spotTaxType: types[i % types.length]!,
-        amount: AMOUNTS[i % AMOUNTS.length]!,
-        fee: i % 3 === 0 ? '-0.001' : '0',
-        balance: AMOUNTS[(i + 3) % AMOUNTS.length]!,
-        // Pairs of legs share an order id; every seventh order has one leg only (unpaired).
-        bizOrderId: text === '' ? '' : `o${Math.floor(i / 2)}${text}`,
-        ts: ts(i),
-        unmapped: i % 4 === 0 ? [text, 'x,"y"'] : [],
-      },
-      {
-        recordId: `s${i}`,
-        coin: i % 2 ? 'USDT' : text,
-        spotTaxType: types[(i + 1) % types.length]!,
-        amount: AMOUNTS[(i + 1) % AMOUNTS.length]!,
-        bizOrderId: i % 7 === 0 ? `lone${i}` : `o${Math.floor(i / 2)}${text}`,
-        ts: ts(i),
-      },
-    ]),
-  );
-  await insertPositions(
-    db.url,
-    accountId,
-    NASTY.map((text, i) => ({
-      positionId: `p${i}${text}`,
-      symbol: `${text}USDT`,
-      marginCoin: text,
-      holdSide: i % 3 === 0 ? text : 'short',
-      marginMode: i % 5 === 0 ? text : 'crossed',
-      pnl: AMOUNTS[i % AMOUNTS.length]!,
-      totalFunding: AMOUNTS[(i + 2) % AMOUNTS.length]!,
-      cTime: ts(i),
-      uTime: ts(i) + 60_000,
-      raw: { holdSide: text, marginMode: text },
-      unmapped: i % 4 === 1 ? ['holdSide', text] : [],
-    })),
-  );
-  await insertTransfers(
-    db.url,
-    accountId,
-    NASTY.map((text, i) => ({
-      txId: `t${i}${text}`,
-      type: i % 2 ? 'withdrawal' : 'deposit',
-      subUid: text,
-      coin: text,
-      subType: i % 3 ? 'onchain' : text,
-      amount: AMOUNTS[i % AMOUNTS.length]!,
-      status: i % 5 === 0 ? text : 'success',
-      ts: ts(i),
-      raw: { subType: text, status: text },
-    })),
-  );
-});
-
-beforeAll(async () => {
-  const ts = (i: number) => Date.UTC(2026, 2, 1) + i * 3_600_000;
-  const types = [
-    'TRANSFER_IN',
-    'CLOSE_LONG',
-    'OPEN_SHORT',
-    'CONTRACT_MAIN_SETTLE_FEE_USER_OUT',
-    'No such type, "x"',
-    '=Evil',
-  ];
-  await insertFuturesLedger(
-    db.url,
-    accountId,
-    NASTY.map((text, i) => ({
-      recordId: `f${i}${text}`,
-      symbol: i % 2 ? `${text}USDT` : '',
-      marginCoin: text,
-      futureTaxType: types[i % types.length]!,
-      amount: AMOUNTS[i % AMOUNTS.length]!,
-      fee: i % 3 === 0 ? '-0.001' : '0',
-      ts: ts(i),
-      unmapped: i % 4 === 2 ? ['futureTaxType', text] : [],
-    })),
-  );
-  // The wallet ledgers: listed and unlisted types, both margin scopes, the nasty text in every text column.
-  const marginTypes = ['transfer_in', 'deal_out', 'confiscated', 'No such type, "x"', '=Evil'];
-  await insertMarginLedger(
-    db.url,
-    accountId,
-    NASTY.map((text, i) => ({
-      recordId: `m${i}${text}`,
-      marginType: i % 2 ? 'isolated' : 'crossed',
-      coin: text,
-      symbol: i % 2 ? `${text}USDT` : '',
-      marginTaxType: i % 3 === 0 ? text : marginTypes[i % marginTypes.length]!,
-      amount: AMOUNTS[i % AMOUNTS.length]!,
-      fee: i % 3 === 0 ? '-0.001' : '0',
-      total: AMOUNTS[(i + 4) % AMOUNTS.length]!,
-      ts: ts(i),
-      unmapped: i % 4 === 3 ? ['marginTaxType', text] : [],
-    })),
-  );
-  const p2pTypes = ['buy', 'sell', 'transfer_out', 'No such type, "x"', '=Evil'];
-  await insertP2pLedger(
-    db.url,
-    accountId,
-    NASTY.map((text, i) => ({
-      recordId: `q${i}${text}`,
-      coin: text,
-      p2pTaxType: i % 3 === 0 ? text : p2pTypes[i % p2pTypes.length]!,
-      total: AMOUNTS[i % AMOUNTS.length]!,
-      ts: ts(i),
-      unmapped: i % 4 === 0 ? ['p2pTaxType', text] : [],
-    })),
-  );
+  accountId = await insertNastyAccount(db.url);
 });
 
 async function exportBytes(report: string, encoder: 'copy' | 'node') {
@@ -200,7 +41,7 @@ async function exportBytes(report: string, encoder: 'copy' | 'node') {
   const result = await streamReport({
     databaseUrl: db.url,
     report: SQL_REPORTS.find((r) => r.name === report)!,
-    params: reportParams(request, 'copy, "nasty" =name'),
+    params: reportParams(request, ACCOUNT_NAME),
     sink,
     unpairedSink: side,
     encoder,

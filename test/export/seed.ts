@@ -257,6 +257,10 @@ export interface Truth {
   transfers: Array<Record<string, string>>;
   /** The futures ledger's records (with their productType), when a test stores that stream too. */
   futuresLedger?: Array<Record<string, string>>;
+  /** The margin ledger's records (with their marginType), when a test stores that stream too. */
+  marginLedger?: Array<Record<string, string>>;
+  /** The P2P ledger's records, when a test stores that stream too. */
+  p2pLedger?: Array<Record<string, string>>;
 }
 
 function msToIso(ms: string): string {
@@ -355,6 +359,40 @@ export async function insertTruth(
         f.map((r) => r.fee),
         f.map((r) => msToIso(r.ts!)),
         f.map((r) => JSON.stringify(r)),
+      ],
+    );
+    const m = truth.marginLedger ?? [];
+    await c.query(
+      `INSERT INTO margin_ledger_record (account_id, margin_type, record_id, coin, symbol, margin_tax_type,
+         amount, fee, total, ts, raw)
+       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::numeric[],
+         $8::numeric[], $9::numeric[], $10::timestamptz[], $11::jsonb[])`,
+      [
+        accountId,
+        m.map((r) => r.marginType),
+        m.map((r) => r.id),
+        m.map((r) => r.coin),
+        m.map((r) => r.symbol ?? ''),
+        m.map((r) => r.marginTaxType),
+        m.map((r) => r.amount),
+        m.map((r) => r.fee),
+        m.map((r) => r.total),
+        m.map((r) => msToIso(r.ts!)),
+        m.map(({ marginType: _, ...raw }) => JSON.stringify(raw)),
+      ],
+    );
+    const q = truth.p2pLedger ?? [];
+    await c.query(
+      `INSERT INTO p2p_ledger_record (account_id, record_id, coin, p2p_tax_type, total, ts, raw)
+       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::numeric[], $6::timestamptz[], $7::jsonb[])`,
+      [
+        accountId,
+        q.map((r) => r.id),
+        q.map((r) => r.coin),
+        q.map((r) => r.p2pTaxType),
+        q.map((r) => r.total),
+        q.map((r) => msToIso(r.ts!)),
+        q.map((r) => JSON.stringify(r)),
       ],
     );
   });

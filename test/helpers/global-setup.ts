@@ -1,6 +1,7 @@
 import pg from 'pg';
 
 import { compiledCliEntry } from './compiled-cli.ts';
+import { ensureTemplateDatabase } from './template-database.ts';
 
 /**
  * Runs once before the suite: fails fast with a clear message when Postgres
@@ -30,4 +31,6 @@ export default async function globalSetup(): Promise<void> {
   }
   // Once here rather than in the first test that starts the CLI, which would pay it inside its timeout.
   compiledCliEntry();
+  // The database every test file copies instead of migrating its own.
+  await ensureTemplateDatabase(base);
 }

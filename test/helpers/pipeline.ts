@@ -6,7 +6,7 @@ import type { Runtime } from '../../jobs/runtime.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.ts';
 import { type TestDatabase, useTestDatabase } from './test-database.ts';
-import { randomPrefix, TEST_REDIS_URL } from './test-redis.ts';
+import { deleteKeys, randomPrefix, TEST_REDIS_URL } from './test-redis.ts';
 
 export interface Pipeline {
   sim: RunningSimulator;
@@ -79,8 +79,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
-      const keys = await runtime.redis.keys(`${runtime.prefix}:*`);
-      if (keys.length > 0) await runtime.redis.del(...keys);
+      await deleteKeys(runtime.redis, runtime.prefix);
       await runtime.close();
       await sim.close();
     },

@@ -5,6 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { dropDatabase } from '../../src/db/ensure-database.ts';
 import { migrateDatabase } from '../../src/db/migrations.ts';
 import { createPrisma, type PrismaClient } from '../../src/db/prisma.ts';
+import { createFromTemplate } from './template-database.ts';
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -16,6 +17,14 @@ export function freshDatabaseUrl(label = 'test'): string {
     .toLowerCase()
     .slice(0, 20)}_${randomBytes(5).toString('hex')}`;
   return url.toString();
+}
+
+/**
+ * Creates the database `url` names, migrated: a copy of the suite's migrated template
+ * (template-database.ts), or migrated here when there is none.
+ */
+export async function createMigratedDatabase(url: string): Promise<void> {
+  if (!(await createFromTemplate(url))) await migrateDatabase(url);
 }
 
 export interface TestDatabase {
@@ -31,7 +40,7 @@ export function useTestDatabase(label?: string): TestDatabase {
   const url = freshDatabaseUrl(label);
   let prisma: PrismaClient | undefined;
   beforeAll(async () => {
-    await migrateDatabase(url);
+    await createMigratedDatabase(url);
     prisma = createPrisma(url);
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach } from 'vitest';
 
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -33,4 +33,10 @@ export function useTestRedis(label?: string): { readonly prefix: string; readonl
     },
     redis,
   };
+}
+
+/** Deletes every key under the given prefixes (a test's queues, its rate budgets) from the shared Redis. */
+export async function deleteKeys(redis: Redis | Cluster, ...prefixes: string[]): Promise<void> {
+  const keys = (await Promise.all(prefixes.map((prefix) => redis.keys(`${prefix}:*`)))).flat();
+  if (keys.length > 0) await redis.del(...keys);
 }

@@ -11,7 +11,7 @@ import { RateBudget } from '../../src/exchange/index.ts';
 import { getWindow } from '../../src/ingest/coverage/window-store.ts';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
+import { deleteKeys, randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
 const DAY = 86_400_000;
 const db = useTestDatabase('budgetwait');
@@ -44,11 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await workers?.close();
-  const keys = [
-    ...(await runtime.redis.keys(`${runtime.prefix}:*`)),
-    ...(await runtime.redis.keys(`${budgetPrefix}:*`)),
-  ];
-  if (keys.length > 0) await runtime.redis.del(...keys);
+  await deleteKeys(runtime.redis, runtime.prefix, budgetPrefix);
   await runtime.close();
   await sim.close();
 });

@@ -8,11 +8,15 @@ import { JOB, QUEUE } from '../../jobs/definitions.ts';
 import { reconcileJobId } from '../../jobs/payloads/reconcile-job.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import { createRootLogger, setRootLogger } from '../../src/logging/logger.ts';
+import { STREAM_TITLES, WALLET_LEDGERS } from '../../src/streams/registry.ts';
 import { killSpawned, runCli, runCliLive } from '../helpers/cli.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
 import { backfill, DAY, setAside } from './support.ts';
+
+// The five checks every account has, then one per wallet ledger of the registry (margin, P2P).
+const CHECKS = 5 + WALLET_LEDGERS.length;
 
 const db = useTestDatabase('reconcilecli');
 const NOW = Date.now();
@@ -58,17 +62,21 @@ describe('ledgerline reconcile', () => {
     const result = await cliLive(['reconcile', '--account', 'demo', '--recount', 'all']);
     // Progress on stderr, one line per check (no terminal here), the report on stdout.
     const progress = result.stderr.split('\n');
-    expect(progress).toHaveLength(7);
-    expect(progress[6]).toMatch(/^reconcile: check 7\/7 window-counts passed \(\d+\.\d s\)$/);
-    expect(result.stdout).toMatch(/^Reconciliation of account demo at .+ \(recount: all, .+\): PASSED, all 7 checks$/m);
+    expect(progress).toHaveLength(CHECKS);
+    // The checks run side by side: the last line is whichever ends last.
+    expect(progress[CHECKS - 1]).toMatch(
+      new RegExp(`^reconcile: check ${CHECKS}/${CHECKS} [a-z-]+ passed \\(\\d+\\.\\d s\\)$`),
+    );
+    expect(result.stdout).toMatch(
+      new RegExp(`^Reconciliation of account demo at .+ \\(recount: all, .+\\): PASSED, all ${CHECKS} checks$`, 'm'),
+    );
     for (const title of [
       'coverage',
       'spot balance continuity',
       'paging stuck',
       'window counts',
       'futures ledger',
-      'margin ledger',
-      'p2p ledger',
+      ...WALLET_LEDGERS.map((stream) => STREAM_TITLES[stream].toLowerCase()),
     ]) {
       expect(result.stdout).toMatch(new RegExp(`^PASS {2}${title} `, 'm'));
     }
@@ -97,7 +105,7 @@ describe('ledgerline reconcile', () => {
     try {
       // --full: the record is lost from a stretch the first run verified, which a nightly run does not read again.
       const result = await cliLive(['reconcile', '--account', 'demo', '--recount', 'recent', '--full']);
-      expect(result.stdout).toMatch(/: FAILED, 2 of 7 checks$/m);
+      expect(result.stdout).toMatch(new RegExp(`: FAILED, 2 of ${CHECKS} checks$`, 'm'));
       expect(result.stdout).toMatch(/^FAIL {2}spot balance continuity/m);
       expect(result.stdout).toMatch(/^FAIL {2}window counts/m);
       expect(result.stdout).toMatch(/^PASS {2}coverage/m);
@@ -129,16 +137,16 @@ describe('ledgerline reconcile', () => {
       'paging-stuck',
       'window-counts',
       'futures-ledger',
-      'margin-ledger',
-      'p2p-ledger',
+      ...WALLET_LEDGERS,
     ]);
     expect(await db.prisma.reconciliationReport.findUnique({ where: { id: report.id } })).not.toBeNull();
-    expect(json.stderr).toMatch(/^reconcile: check \d\/7 /);
+    expect(json.stderr).toMatch(new RegExp(`^reconcile: check \\d/${CHECKS} `));
     expect(json.status).toBe(0);
   }, 90_000);
 
   it('logs go to stderr: with LOG_LEVEL=debug, --json stdout is still one JSON object and the log lines are on stderr', async () => {
-    const json = await runCliLive(['reconcile', '--account', 'demo', '--recount', 'all', '--json'], {
+    // --full: the windows were read minutes ago, and only a full check asks the exchange for them again.
+    const json = await runCliLive(['reconcile', '--account', 'demo', '--recount', 'all', '--full', '--json'], {
       ...env,
       LOG_LEVEL: 'debug',
     });

@@ -5,6 +5,7 @@ import { ClientProvider } from '../../src/accounts/client-provider.ts';
 import type { RecountMode } from '../../src/reconcile/recount-mode.ts';
 import type { CheckName, CheckResult, ReconciliationReport } from '../../src/reconcile/report-types.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
+import { streamDefinition, WALLET_LEDGERS } from '../../src/streams/registry.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { randomPrefix } from '../helpers/test-redis.ts';
@@ -47,8 +48,7 @@ describe('reconciliation after a backfill of the simulator', () => {
       ['paging-stuck', true],
       ['window-counts', true],
       ['futures-ledger', true],
-      ['margin-ledger', true],
-      ['p2p-ledger', true],
+      ...WALLET_LEDGERS.map((stream) => [stream, true]),
     ]);
     expect(report.passed).toBe(true);
 
@@ -63,15 +63,14 @@ describe('reconciliation after a backfill of the simulator', () => {
       'futures-ledger/COIN-FUTURES',
       'futures-ledger/USDC-FUTURES',
       'futures-ledger/USDT-FUTURES',
-      'margin-ledger/crossed',
-      'margin-ledger/isolated',
-      'p2p-ledger/',
+      // Each wallet ledger's scopes (margin-ledger/crossed, margin-ledger/isolated, p2p-ledger/).
+      ...WALLET_LEDGERS.flatMap((stream) => streamDefinition(stream).scopes.map((scope) => `${stream}/${scope}`)),
     ]);
     const spot = await pipeline.runtime.pool.query(`SELECT count(*)::int AS n FROM spot_record`);
     expect(check(report, 'balance-continuity').examined).toBe(
       `${spot.rows[0].n} records of 7 coins; first and last records of 7 coins checked against the exchange`,
     );
-    expect(report.summary.split('\n').filter((l) => l.startsWith('PASS  '))).toHaveLength(7);
+    expect(report.summary.split('\n').filter((l) => l.startsWith('PASS  '))).toHaveLength(5 + WALLET_LEDGERS.length);
 
     const row = await db.prisma.reconciliationReport.findUniqueOrThrow({ where: { id: report.id } });
     expect(row).toMatchObject({ accountId: pipeline.accountId, recount: 'all', passed: true, summary: report.summary });
@@ -272,8 +271,7 @@ describe('reconciliation after a backfill of the simulator', () => {
         ['paging-stuck', true],
         ['window-counts', false],
         ['futures-ledger', true],
-        ['margin-ledger', true],
-        ['p2p-ledger', true],
+        ...WALLET_LEDGERS.map((stream) => [stream, true]),
       ]);
       expect(check(report, 'balance-continuity').error).toMatch(/spot|500|40015/i);
       const counts = check(report, 'window-counts');

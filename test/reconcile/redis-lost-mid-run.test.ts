@@ -1,27 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createRuntime } from '../../jobs/composition/create-runtime.ts';
-import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
 import { alertOnRuns } from '../../src/app/observability/alert-on-runs.ts';
 import type { Alert, AlertSender } from '../../src/app/observability/alert-sender.ts';
-import { startBackfill } from '../../src/app/services/backfill.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { RateBudget } from '../../src/exchange/index.ts';
-import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { type BackfilledAccount, spendSpotBudget, startBackfilledAccount } from '../helpers/backfilled-account.ts';
 import { type OwnRedis, startOwnRedis } from '../helpers/own-redis.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { randomPrefix } from '../helpers/test-redis.ts';
 
-const DAY = 86_400_000;
 const db = useTestDatabase('redislostrun');
 let redis: OwnRedis;
-let sim: RunningSimulator;
+let account: BackfilledAccount;
 let runtime: Runtime;
-let workers: RunningWorkers;
 let accountId: string;
 const alerts: Alert[] = [];
 const sender: AlertSender = { send: (alert) => alerts.push(alert), settled: async () => undefined };
@@ -29,29 +20,13 @@ const sender: AlertSender = { send: (alert) => alerts.push(alert), settled: asyn
 beforeAll(async () => {
   // Its own redis-server on a random port: this test flushes it and kills it, never the shared one.
   redis = await startOwnRedis();
-  sim = await startSimulator({ scale: 'tiny', rateLimits: { enabled: true } });
-  const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL: redis.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-  runtime = createRuntime(config, { prefix: randomPrefix('redislostrun').replaceAll(':', '-') });
-  const account = await runtime.accounts.add({
-    name: 'main',
-    baseUrl: sim.url,
-    ...sim.demo,
-    isBrokerParent: true,
-    isUnifiedAccount: true,
+  account = await startBackfilledAccount({
+    databaseUrl: db.url,
+    redisUrl: redis.url,
+    label: 'redislostrun',
+    workers: (runtime) => ({ runListeners: [alertOnRuns(runtime.pool, sender)] }),
   });
-  accountId = account.id;
-  workers = startWorkers(runtime, { concurrency: 2, runListeners: [alertOnRuns(runtime.pool, sender)] });
-  const now = Date.now();
-  const started = await startBackfill(runtime, { account: 'main', stream: 'spot', from: now - 20 * DAY, to: now, now });
-  for (const deadline = Date.now() + 60_000; ;) {
-    const progress = await windowProgress(
-      runtime.pool,
-      started.windows.map((w) => w.id),
-    );
-    if (progress.every((p) => p.done === p.total)) break;
-    if (Date.now() > deadline) throw new Error(`backfill not finished: ${JSON.stringify(progress)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  ({ runtime, accountId } = account);
   // One stored record lost: the window re-counts find it missing, so every run's report FAILS.
   await runtime.pool.query(
     `DELETE FROM spot_record WHERE ctid IN (SELECT ctid FROM spot_record WHERE account_id = $1 LIMIT 1)`,
@@ -59,18 +34,15 @@ beforeAll(async () => {
   );
 }, 90_000);
 afterAll(async () => {
-  await workers?.close();
+  await account?.workers.close();
   await runtime?.close();
-  await sim?.close();
+  await account?.sim.close();
   await redis?.stop();
 });
 
 /** Enqueues the account's reconciliation with its spot budget spent a while, and waits until its job has left the slot. */
 async function reconciliationWaitingForBudget() {
-  await new RateBudget(runtime.redis, { prefix: `${runtime.prefix}:rate` }).pause(
-    `spotRecord:uid:${sim.demo.uid}`,
-    4_000,
-  );
+  await spendSpotBudget(account, 4_000);
   const job = await enqueueReconciliation(runtime, accountId, { recount: 'all', replaceFinished: true });
   const queue = runtime.queues.get(QUEUE.reconcile);
   for (const deadline = Date.now() + 20_000; ;) {

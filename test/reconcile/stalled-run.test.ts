@@ -2,62 +2,37 @@ import type { ChildProcess } from 'node:child_process';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createRuntime } from '../../jobs/composition/create-runtime.ts';
-import { startWorkers } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { CLAIM_TTL_MS } from '../../jobs/reconcile/detached-runs.ts';
 import { enqueueReconciliation } from '../../jobs/reconcile/enqueue-reconciliation.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
-import { startBackfill } from '../../src/app/services/backfill.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { RateBudget } from '../../src/exchange/index.ts';
-import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
+import { type BackfilledAccount, spendSpotBudget, startBackfilledAccount } from '../helpers/backfilled-account.ts';
 import { killSpawned, logged, spawnCli } from '../helpers/cli.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
-import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
+import { deleteKeys, TEST_REDIS_URL } from '../helpers/test-redis.ts';
 
-const DAY = 86_400_000;
-/** How long the first worker is frozen: past its claim's expiry, as in issue 34 (40 s). */
+/**
+ * The workers' claim on a reconciliation (RECONCILE_CLAIM_TTL_MS), shorter than the 30 s default so
+ * that the test waits seconds, not half a minute, for the frozen worker's claim to expire.
+ */
+const CLAIM_TTL_MS = 5_000;
+/** How long the first worker is frozen: 10 s past its claim's expiry, as in issue 34 (40 s for a 30 s claim). */
 const STOPPED_MS = CLAIM_TTL_MS + 10_000;
 const db = useTestDatabase('stalledrun');
-let sim: RunningSimulator;
+let account: BackfilledAccount;
 let runtime: Runtime;
 let accountId: string;
 
 beforeAll(async () => {
-  sim = await startSimulator({ scale: 'tiny', rateLimits: { enabled: true } });
-  const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-  runtime = createRuntime(config, { prefix: randomPrefix('stalledrun').replaceAll(':', '-') });
-  const account = await runtime.accounts.add({
-    name: 'main',
-    baseUrl: sim.url,
-    ...sim.demo,
-    isBrokerParent: true,
-    isUnifiedAccount: true,
-  });
-  accountId = account.id;
   // Some history to reconcile, read by an in-process worker that is closed before the test.
-  const workers = startWorkers(runtime, { concurrency: 2 });
-  const now = Date.now();
-  const started = await startBackfill(runtime, { account: 'main', stream: 'spot', from: now - 20 * DAY, to: now, now });
-  for (const deadline = Date.now() + 60_000; ;) {
-    const progress = await windowProgress(
-      runtime.pool,
-      started.windows.map((w) => w.id),
-    );
-    if (progress.every((p) => p.done === p.total)) break;
-    if (Date.now() > deadline) throw new Error(`backfill not finished: ${JSON.stringify(progress)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await workers.close();
+  account = await startBackfilledAccount({ databaseUrl: db.url, redisUrl: TEST_REDIS_URL, label: 'stalledrun' });
+  ({ runtime, accountId } = account);
+  await account.workers.close();
 }, 90_000);
 afterAll(async () => {
   await killSpawned();
-  const keys = await runtime.redis.keys(`${runtime.prefix}:*`);
-  if (keys.length > 0) await runtime.redis.del(...keys);
+  await deleteKeys(runtime.redis, runtime.prefix);
   await runtime.close();
-  await sim?.close();
+  await account?.sim.close();
 });
 
 function collect(child: ChildProcess): () => string {
@@ -83,15 +58,13 @@ describe('a worker frozen mid-reconciliation past its claim (SIGSTOP, then SIGCO
       QUEUE_PREFIX: runtime.prefix,
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: '2',
+      RECONCILE_CLAIM_TTL_MS: String(CLAIM_TTL_MS),
     };
     const first = spawnCli(['worker'], env);
     const firstLog = collect(first);
     await logged(first, 'worker started', 60_000);
     // The run waits for its spot budget a few seconds, so its job leaves the slot (delayed) first.
-    await new RateBudget(runtime.redis, { prefix: `${runtime.prefix}:rate` }).pause(
-      `spotRecord:uid:${sim.demo.uid}`,
-      4_000,
-    );
+    await spendSpotBudget(account, 4_000);
     const job = await enqueueReconciliation(runtime, accountId, { recount: 'all' });
     await logged(first, 'reconciliation started', 30_000);
     await new Promise((resolve) => setTimeout(resolve, 2_000));

@@ -1,6 +1,5 @@
-import { startBackfill } from '../../src/app/services/backfill.ts';
-import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
 import type { StreamChoice } from '../../src/streams/registry.ts';
+import { backfillUntilDone } from '../helpers/backfill-done.ts';
 import type { Pipeline } from '../helpers/pipeline.ts';
 
 export const DAY = 86_400_000;
@@ -10,22 +9,8 @@ export async function backfill(
   pipeline: Pipeline,
   options: { stream?: StreamChoice; from: number; to: number; now: number },
 ): Promise<void> {
-  const started = await startBackfill(pipeline.runtime, {
-    account: 'demo',
-    stream: options.stream ?? 'all',
-    from: options.from,
-    to: options.to,
-    now: options.now,
-  });
-  const ids = started.windows.map((w) => w.id);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const progress = await windowProgress(pipeline.runtime.pool, ids);
-    if (progress.some((p) => p.failed > 0)) throw new Error(`backfill failed: ${JSON.stringify(progress)}`);
-    if (progress.every((p) => p.done === p.total)) return;
-    if (Date.now() > deadline) throw new Error(`backfill not finished: ${JSON.stringify(progress)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const { stream = 'all', from, to, now } = options;
+  await backfillUntilDone(pipeline.runtime, { account: 'demo', stream, from, to, now }, 90_000);
 }
 
 /**

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 
 import { startSimulator } from '../../src/simulator/index.ts';
+import { STREAMS } from '../../src/streams/registry.ts';
 import { DAY, get, NOW, PATHS, post, useSimulator } from './support/fixture.ts';
 import { send, signRequest } from './support/signer.ts';
 
@@ -154,7 +155,8 @@ describe('/__sim admin API', () => {
   });
 
   it('serves the ground truth of each stream as in-process truth does', async () => {
-    for (const stream of ['positions', 'spot', 'transfers', 'futures-ledger', 'margin-ledger', 'p2p-ledger'] as const) {
+    // Every stream of the registry (the simulator serves the truth of each).
+    for (const stream of STREAMS) {
       const res = await admin<unknown[]>('GET', `/__sim/truth/${stream}?uid=${ctx.sim.demo.uid}`);
       expect(res.data).toEqual(ctx.sim.truth(stream));
     }

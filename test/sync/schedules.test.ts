@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../jobs/composition/create-runtime.ts';
 import { upsertSchedules } from '../../jobs/composition/schedules.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
+import { STREAMS } from '../../src/streams/registry.ts';
 import { type Pipeline, startPipeline } from '../helpers/pipeline.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
@@ -69,8 +70,8 @@ describe('schedules', () => {
         (rows) => rows.length > 0 && rows.every((w) => w.status === 'done'),
       );
       expect(new Set(windows.map((w) => w.stream))).toEqual(
-        // The stored enum values (the streams' names are futures-ledger, margin-ledger, p2p-ledger).
-        new Set(['positions', 'spot', 'transfers', 'futures_ledger', 'margin_ledger', 'p2p_ledger']),
+        // Every stream of the registry, as the sync_stream enum stores it (futures-ledger: futures_ledger).
+        new Set(STREAMS.map((stream) => stream.replace(/-/g, '_'))),
       );
       expect(await db.prisma.spotRecord.count()).toBeGreaterThan(0);
       // The sync-finish job ran after its windows (children) were done.

@@ -21,16 +21,21 @@ import type { CheckpointKey } from './gains-checkpoint-key.ts';
  * order, so a late leg dated after T of an order dated before T counts as before T; for a price:
  * its time). Inserts, updates of the columns the entries read, deletes, and a TRUNCATE (logged at
  * -infinity, for every account) are all logged; a re-read that rewrites nothing logs nothing.
- * Rows are only ever added.
+ * Each row has a weight (1 as logged); "the count at T" below is the sum of the weights of the
+ * rows at or before T. Pruning (gains-change-prune.ts) replaces rows by one row of their summed
+ * weight dated at the earliest of them, so the count at any instant never falls, and at every
+ * stored checkpoint's instant it stays the same.
  *
- * The check: a checkpoint stores input_count, the number of log rows at or before T (the account's
+ * The check: a checkpoint stores input_count, the count of log rows at or before T (the account's
  * and every account's) that the walk's own snapshot saw; it is read and walked from only inside a
  * snapshot where that count is the same. Why that is sound:
  * - The walk read its records, its prices and the count in one REPEATABLE READ snapshot S, so the
  *   state and the count describe the same database.
  * - A reader's snapshot R that sees the checkpoint row was taken after the checkpoint committed,
- *   hence after S: every transaction visible in S is visible in R. So R's log rows at or before T
- *   include S's, and the counts are equal exactly when R sees no further such row.
+ *   hence after S: every transaction visible in S is visible in R. Each of S's log rows at or
+ *   before T is in R too, or was merged by a prune into a row of R at or before it carrying its
+ *   weight, so R's count is S's plus the weight of the rows logged since, plus what prunes moved
+ *   to at or before T: equal counts mean no change at or before T committed since S.
  * - Any change visible in R but not in S to an input of the state at T committed in a transaction
  *   that also added a log row at or before T (the trigger runs in that transaction): R sees that
  *   row, and the count differs. Equal counts therefore mean R would compute the same state at T
@@ -39,8 +44,9 @@ import type { CheckpointKey } from './gains-checkpoint-key.ts';
  *   and to R's count alike.
  * A count, not a timestamp or a sequence number: those are taken when a transaction writes, not
  * when it commits, so a slow transaction could commit an older-looking change after a checkpoint
- * was written; a count over the reader's own snapshot cannot miss it. Cost: one index range count
- * per checkpoint tried, proportional to the log (a row per writing statement), not to the records.
+ * was written; a count over the reader's own snapshot cannot miss it. Cost: one index range sum
+ * per checkpoint tried, proportional to the log (a row per writing statement since the last prune,
+ * and a row per interval between the account's checkpoint instants), not to the records.
  */
 
 export interface Checkpoint {
@@ -49,16 +55,19 @@ export interface Checkpoint {
 }
 
 export interface CheckpointToSave extends Checkpoint {
-  /** The count of log rows at or before asOfMs in the walk's snapshot (inputCounts). */
+  /** The count (summed weights) of log rows at or before asOfMs in the walk's snapshot (inputCounts). */
   readonly inputCount: string;
 }
 
 const AT = (ms: string) => `timestamptz 'epoch' + ${ms}::bigint * interval '1 millisecond'`;
 
-// Log rows at or before an instant: the account's and every account's (imported prices, TRUNCATE).
+// The count of log rows at or before an instant (their weights summed): the account's and every
+// account's (imported prices, TRUNCATE).
 const countAtOrBefore = (account: string, instant: string) =>
-  `(SELECT count(*) FROM gains_input_change g WHERE g.account_id = ${account} AND g.changed_from <= ${instant})
-   + (SELECT count(*) FROM gains_input_change g WHERE g.account_id IS NULL AND g.changed_from <= ${instant})`;
+  `(SELECT COALESCE(sum(g.weight), 0) FROM gains_input_change g
+     WHERE g.account_id = ${account} AND g.changed_from <= ${instant})::bigint
+   + (SELECT COALESCE(sum(g.weight), 0) FROM gains_input_change g
+       WHERE g.account_id IS NULL AND g.changed_from <= ${instant})::bigint`;
 
 const FIND = `
   SELECT c.id::text AS id, (extract(epoch FROM c.as_of) * 1000)::bigint::text AS as_of_ms, c.next_seq::text AS next_seq

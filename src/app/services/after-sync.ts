@@ -1,3 +1,4 @@
+import { pruneInputChanges } from '../../accounting/gains/gains-change-prune.ts';
 import { refreshTradePrices } from '../../accounting/prices/refresh-trade-prices.ts';
 import type { AppRuntime } from '../app-runtime.ts';
 import { enqueueMonthlyExports } from './enqueue-monthly-exports.ts';
@@ -35,4 +36,23 @@ export const refreshAccountTradePrices: AfterSyncStep = async (runtime, accountI
   }
 };
 
-export const AFTER_SYNC_STEPS: AfterSyncStep[] = [reconcile, refreshAccountTradePrices, monthlyExports];
+/**
+ * The gains change log that the night's writes grew, merged between the account's checkpoint
+ * instants (gains-change-prune.ts): an account never exported keeps one row, not one per page.
+ * Before the monthly exports are enqueued, so that their walks count over the merged rows.
+ */
+const pruneGainsChangeLog: AfterSyncStep = async (runtime, accountId) => {
+  const client = await runtime.pool.connect();
+  try {
+    await pruneInputChanges(client, accountId);
+  } finally {
+    client.release();
+  }
+};
+
+export const AFTER_SYNC_STEPS: AfterSyncStep[] = [
+  reconcile,
+  refreshAccountTradePrices,
+  pruneGainsChangeLog,
+  monthlyExports,
+];

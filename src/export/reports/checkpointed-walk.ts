@@ -1,6 +1,7 @@
 import type pg from 'pg';
 
 import { checkpointInstants } from '../../accounting/gains/checkpoint-instants.ts';
+import { pruneInputChanges } from '../../accounting/gains/gains-change-prune.ts';
 import type { CheckpointKey } from '../../accounting/gains/gains-checkpoint-key.ts';
 import {
   type Checkpoint,
@@ -35,8 +36,8 @@ const lotsIn = (state: LotEngineState) => state.coins.reduce((n, coin) => n + co
  *
  * One REPEATABLE READ snapshot holds the checkpoint's lookup, the records, the prices and the counts
  * stored with the new checkpoints; those are written afterwards in a transaction of their own (the
- * walk's is read-only), and a failure to write them costs the next export its shortcut, not this
- * export its rows.
+ * walk's is read-only), then the account's change log is pruned (gains-change-prune.ts), and a
+ * failure of either costs the next export its shortcut, not this export its rows.
  */
 export async function* checkpointedWalk(
   params: ReportParams,
@@ -108,6 +109,12 @@ export async function* checkpointedWalk(
     );
   } catch (error) {
     logger('gains').warn({ err: error, accountId: key.accountId, method: key.method }, 'gains checkpoints not stored');
+  }
+  try {
+    // The change log up to the instants just stored is merged now, while they are the newest.
+    await pruneInputChanges(db, key.accountId);
+  } catch (error) {
+    logger('gains').warn({ err: error, accountId: key.accountId }, 'gains change log not pruned');
   }
 }
 

@@ -1,6 +1,7 @@
 import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from '../../booking/ledger-entries.ts';
 import { SqlParams } from '../../booking/sql-params.ts';
 import { type InOut, labelSql, type TaxToolLabels } from '../../booking/tax-tool-labels.ts';
+import { WALLET_LEDGERS, walletFacts } from '../../streams/registry.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 
@@ -18,6 +19,7 @@ export type CoinTrackingType =
   | 'Other Fee'
   | 'Other Expense'
   | 'Borrowing Fee'
+  | 'Margin Fee'
   | 'Spend'
   | 'Derivatives / Futures Profit'
   | 'Derivatives / Futures Loss';
@@ -62,13 +64,29 @@ export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
     Interest: { in: 'Interest Income', out: 'Borrowing Fee' },
     Consumption: { in: 'Deposit', out: 'Spend' },
   },
+  // The margin and P2P wallets' records (wallet-entries.ts), by their ledger's treatment.
+  byTreatment: {
+    // Moves to and from spot: a Withdrawal from one Exchange and a Deposit to the other.
+    'own-move': PLAIN,
+    'trade-leg': PLAIN,
+    // A loan and its repayment are not taxed: plain, as spot's loans.
+    loan: PLAIN,
+    // Interest and a liquidation's fee.
+    'incidental-cost': { in: 'Deposit', out: 'Margin Fee' },
+    income: { in: 'Income', out: 'Withdrawal' },
+    review: PLAIN,
+    // A P2P buy or sell: the fiat side is not in the record (flagged for review in the manifest).
+    'unknown-cost-acquisition': PLAIN,
+    'unknown-proceeds-disposal': PLAIN,
+  },
 };
 
 /**
  * CoinTracking's CSV import format, dates in UTC. Tx-ID carries the exchange's record id(s), which
- * CoinTracking uses to recognise a row imported twice. Both wallets in one file: the Exchange
- * column names the wallet (`<account> Spot`, `<account> Futures`), CoinTracking's unit of balance;
- * a move between them is a Withdrawal from one and a Deposit to the other (docs/reports.md, "Two wallets").
+ * CoinTracking uses to recognise a row imported twice. Every wallet in one file: the Exchange
+ * column names the wallet (`<account> Spot`, `<account> Futures`, and each wallet ledger's,
+ * `<account> Margin`, `<account> P2P`), CoinTracking's unit of balance; a move between two is a
+ * Withdrawal from one and a Deposit to the other (docs/reports.md, "Margin and P2P wallets").
  *
  * Amounts by CoinTracking's rule ("Entering fees"): the Fee column is information only, never
  * deducted; the Buy amount is what arrived net of a fee taken from it, the Sell amount what left
@@ -78,9 +96,9 @@ export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
 export const coinTrackingReport: SqlReportDefinition = {
   name: 'cointracking',
   title: 'CoinTracking CSV',
-  description: "the spot and futures wallets in CoinTracking's CSV import format (UTC dates)",
+  description: "every wallet (spot, futures, margin, P2P) in CoinTracking's CSV import format (UTC dates)",
   dateZone: 'UTC',
-  streams: ['spot', 'futures-ledger'],
+  streams: ['spot', 'futures-ledger', ...WALLET_LEDGERS],
   accepts: { coin: true, includePending: false },
   statesOpeningBalances: true,
   columns: [
@@ -100,7 +118,11 @@ export const coinTrackingReport: SqlReportDefinition = {
   kind: 'sql',
   query(params) {
     const p = new SqlParams();
-    const cte = ledgerEntriesCte(p, params);
+    const cte = ledgerEntriesCte(p, params, { walletLedgers: true });
+    const wallets = WALLET_LEDGERS.map((stream) => {
+      const facts = walletFacts(stream);
+      return ` WHEN ${p.add(facts.label, 'text')} THEN ${p.add(` ${facts.name}`, 'text')}`;
+    }).join('');
     const exchange = p.add(params.accountName ?? 'ledgerline', 'text');
     const type = labelSql(p, COINTRACKING_TYPES);
     const sql = `${cte}
@@ -109,7 +131,7 @@ export const coinTrackingReport: SqlReportDefinition = {
         received_coin,
         (CASE WHEN fee_coin = sent_coin THEN sent_amount + fee_amount ELSE sent_amount END)::text,
         sent_coin, fee_amount::text, fee_coin,
-        ${exchange} || CASE wallet WHEN 'futures' THEN ' Futures' ELSE ' Spot' END, category, ${ENTRY_DESCRIPTION},
+        ${exchange} || CASE wallet WHEN 'futures' THEN ' Futures'${wallets} ELSE ' Spot' END, category, ${ENTRY_DESCRIPTION},
         to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), record_ids, flag
       FROM entries ${ENTRY_ORDER}`;
     return { text: sql, values: p.values };

@@ -13,7 +13,7 @@ import { futuresPnlReport } from './futures-pnl.ts';
 import { futuresSummaryReport } from './futures-summary.ts';
 import { incomeReport } from './income.ts';
 import { incomeSummaryReport } from './income-summary.ts';
-import { koinlyFuturesReport, koinlyReport } from './koinly.ts';
+import { koinlyFuturesReport, koinlyReport, koinlyWalletLedgerReport } from './koinly.ts';
 import { realizedGainsReport } from './realized-gains.ts';
 import { realizedGainsSummaryReport } from './realized-gains-summary.ts';
 import { spotLedgerReport } from './spot-ledger.ts';
@@ -32,6 +32,8 @@ export const REPORTS: readonly ReportDefinition[] = [
   brokerTransfersReport,
   koinlyReport,
   koinlyFuturesReport,
+  // One Koinly file per wallet ledger of the registry (koinly-margin, koinly-p2p).
+  ...WALLET_LEDGERS.map(koinlyWalletLedgerReport),
   coinTrackingReport,
   balancesReport,
   realizedGainsReport,

@@ -1,6 +1,7 @@
 import { ENTRY_DESCRIPTION, ENTRY_ORDER, ledgerEntriesCte } from '../../booking/ledger-entries.ts';
 import { SqlParams } from '../../booking/sql-params.ts';
 import { type InOut, labelSql, type TaxToolLabels } from '../../booking/tax-tool-labels.ts';
+import { type Stream, walletFacts, type WalletLedger } from '../../streams/registry.ts';
 import type { SqlReportDefinition } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 
@@ -23,6 +24,8 @@ export type KoinlyLabel =
   | 'Cost'
   | 'Loan fee'
   | 'Add to Pool'
+  | 'Margin loan'
+  | 'Margin fee'
   | 'realized gain';
 
 const PLAIN: InOut<KoinlyLabel> = { in: '', out: '' };
@@ -71,14 +74,33 @@ export const KOINLY_LABELS: TaxToolLabels<KoinlyLabel> = {
     'Transfer in': PLAIN,
     'Transfer out': PLAIN,
   },
+  // The margin and P2P wallets' records (wallet-entries.ts), by their ledger's treatment.
+  byTreatment: {
+    // Moves to and from spot: plain, matched with the spot file's side by the same TxHash.
+    'own-move': PLAIN,
+    // A leg left over from a margin trade's pair: its side as a deposit or withdrawal.
+    'trade-leg': PLAIN,
+    // Koinly books a loan as a plain deposit (tagged, the tag changing nothing) and its repayment as
+    // a plain withdrawal ("Loans, repayments": no tag needed).
+    loan: { in: 'Margin loan', out: '' },
+    // Interest and a liquidation's fee: Koinly's expense tag for margin.
+    'incidental-cost': { in: '', out: 'Margin fee' },
+    income: INCOME,
+    // Confiscated / compensate: written plain, flagged for review in the manifest.
+    review: PLAIN,
+    // A P2P buy or sell: the fiat side is not in the record; Koinly values it at market (flagged for review).
+    'unknown-cost-acquisition': PLAIN,
+    'unknown-proceeds-disposal': PLAIN,
+  },
 };
 
 /**
  * Koinly's universal CSV (header exactly as Koinly documents it), dates in UTC: one file per wallet,
  * as Koinly imports a CSV into one wallet: `koinly` is the spot wallet, `koinly-futures` the
- * futures wallet (docs/reports.md, "Two wallets"). A move between them is a withdrawal in one file
- * and a deposit in the other at the same instant, same coin and amount, and the same TxHash (the
- * spot record's id), which Koinly's transfer matching merges into a transfer between own wallets.
+ * futures wallet, `koinly-<label>` each wallet ledger's (`koinly-margin`, `koinly-p2p`:
+ * docs/reports.md, "Margin and P2P wallets"). A move between spot and another wallet is a withdrawal in one
+ * file and a deposit in the other at the same instant, same coin and amount, and the same TxHash
+ * (the spot record's id), which Koinly's transfer matching merges into a transfer between own wallets.
  * Koinly deducts Fee Amount from the wallet besides Sent Amount and adds a trade's fee to the cost
  * of what it received; a fee paid in a third coin (BGB `Transaction fee deduct`) therefore goes on
  * its trade's row (ledger-entries.ts `third_fee_*`), and its own entry (`attached`) is left out:
@@ -86,16 +108,16 @@ export const KOINLY_LABELS: TaxToolLabels<KoinlyLabel> = {
  * duplicate check (same time, amounts and hash) tells identical fills apart and a re-exported
  * row keeps its hash. docs/reports.md, "Koinly".
  */
-function koinlyWallet(wallet: 'spot' | 'futures'): SqlReportDefinition {
+function koinlyWallet(
+  wallet: string,
+  names: { name: string; title: string; walletName: string; streams: readonly Stream[] },
+): SqlReportDefinition {
   return {
-    name: wallet === 'spot' ? 'koinly' : 'koinly-futures',
-    title: wallet === 'spot' ? 'Koinly universal CSV' : 'Koinly universal CSV, futures wallet',
-    description:
-      wallet === 'spot'
-        ? "the spot wallet in Koinly's universal import format (UTC dates)"
-        : "the futures wallet in Koinly's universal import format (UTC dates)",
+    name: names.name,
+    title: names.title,
+    description: `the ${names.walletName} wallet in Koinly's universal import format (UTC dates)`,
     dateZone: 'UTC',
-    streams: ['spot', 'futures-ledger'],
+    streams: names.streams,
     accepts: { coin: true, includePending: false },
     statesOpeningBalances: true,
     columns: [
@@ -115,7 +137,10 @@ function koinlyWallet(wallet: 'spot' | 'futures'): SqlReportDefinition {
     kind: 'sql',
     query(params) {
       const p = new SqlParams();
-      const cte = ledgerEntriesCte(p, params, { thirdFeeOnTrade: true });
+      const cte = ledgerEntriesCte(p, params, {
+        thirdFeeOnTrade: true,
+        walletLedgers: wallet !== 'spot' && wallet !== 'futures',
+      });
       const label = labelSql(p, KOINLY_LABELS);
       const sql = `${cte}
       SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'),
@@ -129,5 +154,30 @@ function koinlyWallet(wallet: 'spot' | 'futures'): SqlReportDefinition {
   };
 }
 
-export const koinlyReport: SqlReportDefinition = koinlyWallet('spot');
-export const koinlyFuturesReport: SqlReportDefinition = koinlyWallet('futures');
+export const koinlyReport: SqlReportDefinition = koinlyWallet('spot', {
+  name: 'koinly',
+  title: 'Koinly universal CSV',
+  walletName: 'spot',
+  streams: ['spot', 'futures-ledger'],
+});
+export const koinlyFuturesReport: SqlReportDefinition = koinlyWallet('futures', {
+  name: 'koinly-futures',
+  title: 'Koinly universal CSV, futures wallet',
+  walletName: 'futures',
+  streams: ['spot', 'futures-ledger'],
+});
+
+/** The Koinly file of a wallet ledger of the registry (margin-ledger: `koinly-margin`, p2p-ledger: `koinly-p2p`). */
+export function koinlyWalletLedgerReport(stream: WalletLedger): SqlReportDefinition {
+  const facts = walletFacts(stream);
+  return koinlyWallet(facts.label, {
+    name: `koinly-${facts.label}`,
+    title: `Koinly universal CSV, ${inText(facts.name)} wallet`,
+    walletName: inText(facts.name),
+    // Its transfers pair with spot's records.
+    streams: ['spot', stream],
+  });
+}
+
+/** A wallet's name inside a sentence: `margin`, but `P2P` as written. */
+const inText = (name: string) => (name === name.toUpperCase() ? name : name.toLowerCase());

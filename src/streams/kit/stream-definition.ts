@@ -55,14 +55,21 @@ export interface LookbackSettings {
  * row (no alias), written by the ledger's declaration.
  */
 export interface WalletFacts {
-  /** The wallet's name in the tax files (Koinly's file suffix, CoinTracking's Exchange), e.g. "margin". */
+  /** The wallet's key in the tax files (Koinly's file suffix, the entries' `wallet`, the ids' prefix), e.g. "margin". */
   readonly label: string;
+  /** Its name for people: CoinTracking's Exchange column (`<account> <name>`), e.g. "Margin". */
+  readonly name: string;
   /** The coin column. */
   readonly coin: string;
   /** The type column (the record's tax type). */
   readonly type: string;
   /** SQL: the record's signed change to its wallet's balance of the coin. */
   readonly change: string;
+  /**
+   * When the exchange sends the fee apart: the columns of the record's amount and fee (0 or
+   * negative), change = amount + fee. The tax files write each as the exchange's own digits.
+   */
+  readonly amountAndFee?: { readonly amount: string; readonly fee: string };
   /** The column holding the coin's balance in the wallet after the record, when the exchange sends one. */
   readonly runningTotal?: string;
   /** Types that move the coin in from spot (each paired with a spot `Transfer out`) and out to spot (`Transfer in`). */
@@ -72,6 +79,13 @@ export interface WalletFacts {
   readonly treatments: Readonly<Record<string, string>>;
   /** Treatments a person must look at (flagged `review:<treatment>` in the reports' manifests). */
   readonly reviewed: readonly string[];
+  /**
+   * The types whose records are the two legs of one trade, per kind of trade (margin: a deal, a
+   * swap), the exchange giving no order id: at one instant of one scope, the k-th leg given
+   * (change < 0) and the k-th received of another coin, of the same kind, are one trade in the tax
+   * files and the gains walk; a leg left over is an entry of its own, flagged `unpaired-leg`.
+   */
+  readonly tradeLegs?: readonly (readonly string[])[];
 }
 
 /** How a history's answer carries its records: a bare array, or `{ list, endId }`. */

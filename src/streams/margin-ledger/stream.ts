@@ -20,13 +20,20 @@ export const marginLedger = declareLedger({
   scope: { param: 'marginType', values: MARGIN_TYPES, column: { name: 'margin_type', paramType: 'text' } },
   wallet: {
     label: 'margin',
+    name: 'Margin',
     coin: 'coin',
     type: 'margin_tax_type',
     change: 'amount + fee',
+    amountAndFee: { amount: 'amount', fee: 'fee' },
     runningTotal: 'total',
     transferIn: 'transfer_in',
     transferOut: 'transfer_out',
     treatments: MARGIN_TAX_TREATMENT,
     reviewed: ['review'],
+    // A margin trade is a deal_out of what was paid and a deal_in of what was bought at one instant; a swap likewise.
+    tradeLegs: [
+      ['deal_out', 'deal_in'],
+      ['exchange_out', 'exchange_in'],
+    ],
   },
 });

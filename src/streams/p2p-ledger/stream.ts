@@ -18,6 +18,7 @@ export const p2pLedger = declareLedger({
   paging: { kind: 'time-windows-id-less-than' },
   wallet: {
     label: 'p2p',
+    name: 'P2P',
     coin: 'coin',
     type: 'p2p_tax_type',
     change: P2P_CHANGE_SQL,
