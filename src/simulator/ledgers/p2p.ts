@@ -1,11 +1,12 @@
+import { coinIndex, SPOT_COINS } from '../data/coins.ts';
+import { FIXED_DECIMALS, formatFixed } from '../data/fixed.ts';
+import { assignIds } from '../data/ledger-store.ts';
+import type { SpotColumns } from '../data/spot-generator.ts';
+import { SPOT_TAX_TYPES } from '../data/spot-tax-types.ts';
+import { DAY } from '../data/time.ts';
+import { transferSide } from '../data/wallet-sides.ts';
 import { Rng } from '../prng.ts';
-import { coinIndex, SPOT_COINS } from './coins.ts';
-import { FIXED_DECIMALS } from './fixed.ts';
-import { assignIds } from './ledger-store.ts';
-import type { SpotColumns } from './spot-generator.ts';
-import { SPOT_TAX_TYPES } from './spot-tax-types.ts';
-import { DAY } from './time.ts';
-import { transferSide } from './wallet-sides.ts';
+import type { SimWalletLedger } from './wallet-ledger.ts';
 
 /** One P2P finance record; `total` the quantity (1e-8 units, unsigned), its type the direction. */
 export interface P2pRow {
@@ -77,3 +78,31 @@ export function generateP2pLedger(seed: number, spot: SpotColumns, anchor: numbe
   });
   return assignIds([...openings, ...drafts], 'p2p generator');
 }
+
+/** A p2p-record item as the API serves it (docs/exchange-api.md §5.9): `total` the quantity, unsigned. */
+export interface P2pRecord {
+  id: string;
+  coin: string;
+  p2pTaxType: string;
+  total: string;
+  ts: string;
+}
+
+export function p2pRecord(row: P2pRow): P2pRecord {
+  return {
+    id: String(row.id),
+    coin: SPOT_COINS[row.coin]!.coin,
+    p2pTaxType: row.type,
+    total: formatFixed(row.total),
+    ts: String(row.ts),
+  };
+}
+
+/** The P2P wallet. GET /api/v2/tax/p2p-record: startTime and endTime required, 30 days at most (docs/exchange-api.md §5.9). */
+export const p2pLedger: SimWalletLedger<'p2p', 'p2p-ledger', P2pRow, P2pRecord> = {
+  key: 'p2p',
+  stream: 'p2p-ledger',
+  generate: generateP2pLedger,
+  item: p2pRecord,
+  route: { name: 'p2p-record', path: '/api/v2/tax/p2p-record', maxDays: 30 },
+};

@@ -1,11 +1,13 @@
+import { coinIndex, SPOT_COINS } from '../data/coins.ts';
+import { FIXED_DECIMALS, formatFixed } from '../data/fixed.ts';
+import { assignIds } from '../data/ledger-store.ts';
+import type { SpotColumns } from '../data/spot-generator.ts';
+import { SPOT_TAX_TYPES } from '../data/spot-tax-types.ts';
+import { DAY } from '../data/time.ts';
+import { ISOLATED_COINS, transferSide } from '../data/wallet-sides.ts';
 import { Rng } from '../prng.ts';
-import { coinIndex, SPOT_COINS } from './coins.ts';
-import { FIXED_DECIMALS } from './fixed.ts';
-import { assignIds } from './ledger-store.ts';
-import type { SpotColumns } from './spot-generator.ts';
-import { SPOT_TAX_TYPES } from './spot-tax-types.ts';
-import { DAY } from './time.ts';
-import { ISOLATED_COINS, transferSide } from './wallet-sides.ts';
+import { enumQuery } from '../routes/params.ts';
+import type { SimWalletLedger } from './wallet-ledger.ts';
 
 export const MARGIN_TYPES = ['crossed', 'isolated'] as const;
 export type MarginType = (typeof MARGIN_TYPES)[number];
@@ -158,3 +160,49 @@ function quote(btc: number, price: number): number {
 function share(units: number, rate: number): number {
   return Math.max(1, Math.floor(units * rate));
 }
+
+/** A margin-record item as the API serves it (docs/exchange-api.md §5.8): strings, amount signed, total the balance after. */
+export interface MarginRecord {
+  id: string;
+  coin: string;
+  symbol: string;
+  marginTaxType: string;
+  amount: string;
+  fee: string;
+  total: string;
+  ts: string;
+}
+
+export function marginRecord(row: MarginRow): MarginRecord {
+  return {
+    id: String(row.id),
+    coin: SPOT_COINS[row.coin]!.coin,
+    symbol: symbolOf(row),
+    marginTaxType: row.type,
+    amount: formatFixed(row.amount),
+    fee: formatFixed(row.fee),
+    total: formatFixed(row.total),
+    ts: String(row.ts),
+  };
+}
+
+/**
+ * The crossed and isolated margin accounts. GET /api/v2/tax/margin-record serves one margin type
+ * (default crossed); startTime and endTime are required, 30 days at most: the older copies' widest
+ * span, which every copy accepts (docs/exchange-api.md §5.8).
+ */
+export const marginLedger: SimWalletLedger<'margin', 'margin-ledger', MarginRow, MarginRecord> = {
+  key: 'margin',
+  stream: 'margin-ledger',
+  generate: generateMarginLedger,
+  item: marginRecord,
+  route: {
+    name: 'margin-record',
+    path: '/api/v2/tax/margin-record',
+    maxDays: 30,
+    scope(query) {
+      const marginType = enumQuery(query, 'marginType', MARGIN_TYPES) ?? 'crossed';
+      return (row) => row.marginType === marginType;
+    },
+  },
+};
