@@ -9,6 +9,7 @@ import { generateSpotRecords } from './spot-generator.ts';
 import { emptySpotColumns, SpotStore } from './spot-store.ts';
 import { generateTransfers } from './transfer-generator.ts';
 import { TransferStore } from './transfer-store.ts';
+import { transferSide } from './wallet-sides.ts';
 
 /**
  * The history streams of one main account; the wallet ledgers (margin, P2P: ledgers/index.ts) under
@@ -39,7 +40,10 @@ export function generateAccountData(
     spot: new SpotStore(spot),
     positions: new PositionStore(positions),
     futures: new FuturesStore(generateFuturesLedger(seed, spot, positions, anchor)),
-    ...ledgerStores((ledger) => new LedgerStore(ledger.generate(seed, spot, anchor))),
+    ...ledgerStores(
+      (ledger) =>
+        new LedgerStore(ledger.generate(seed, spot, anchor, (i) => transferSide(spot.ids[i]!, spot.coin[i]!))),
+    ),
     transfers: new TransferStore(transfers, brokerSubUids),
     brokerSubUids,
   };

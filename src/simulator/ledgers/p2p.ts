@@ -4,7 +4,6 @@ import { assignIds } from '../data/ledger-store.ts';
 import type { SpotColumns } from '../data/spot-generator.ts';
 import { SPOT_TAX_TYPES } from '../data/spot-tax-types.ts';
 import { DAY } from '../data/time.ts';
-import { transferSide } from '../data/wallet-sides.ts';
 import { Rng } from '../prng.ts';
 import type { SimWalletLedger } from './wallet-ledger.ts';
 
@@ -34,7 +33,12 @@ export function p2pChange(row: Pick<P2pRow, 'type' | 'total'>): number {
  * coin and quantity at the same instant; USDT `buy`s and `sell`s through the year; each coin's
  * wallet opens with a `buy` at the first instant of the year sized so that it never goes below zero.
  */
-export function generateP2pLedger(seed: number, spot: SpotColumns, anchor: number): P2pRow[] {
+export function generateP2pLedger(
+  seed: number,
+  spot: SpotColumns,
+  anchor: number,
+  sideOf: (spotIndex: number) => string,
+): P2pRow[] {
   if (spot.ids.length === 0) return [];
   const rng = new Rng(seed, 'p2p-ledger');
   const start = anchor - YEAR;
@@ -42,7 +46,7 @@ export function generateP2pLedger(seed: number, spot: SpotColumns, anchor: numbe
   for (let i = 0; i < spot.ids.length; i++) {
     const type = spot.type[i]!;
     if (type !== SPOT_TRANSFER_IN && type !== SPOT_TRANSFER_OUT) continue;
-    if (transferSide(spot.ids[i]!, spot.coin[i]!) !== 'p2p') continue;
+    if (sideOf(i) !== 'p2p') continue;
     drafts.push({
       ts: Math.floor(spot.ids[i]! / 1000),
       coin: spot.coin[i]!,
@@ -102,6 +106,8 @@ export function p2pRecord(row: P2pRow): P2pRecord {
 export const p2pLedger: SimWalletLedger<'p2p', 'p2p-ledger', P2pRow, P2pRecord> = {
   key: 'p2p',
   stream: 'p2p-ledger',
+  // About one spot transfer in ten.
+  transferSlots: { 2: () => 'p2p' },
   generate: generateP2pLedger,
   item: p2pRecord,
   route: { name: 'p2p-record', path: '/api/v2/tax/p2p-record', maxDays: 30 },

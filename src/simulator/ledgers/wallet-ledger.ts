@@ -22,8 +22,17 @@ export interface SimWalletLedger<
   key: Key;
   /** Its name in the admin truth (`truth(stream)`), ledgerline's stream name. */
   stream: Stream;
-  /** The account's records, ascending by id; the same seed, spot records and anchor give the same records. */
-  generate(seed: number, spot: SpotColumns, anchor: number): Row[];
+  /**
+   * The spot transfers whose other side is this ledger: for each slot it takes (a spot record's
+   * floor(id / 1000) % 10, data/wallet-sides.ts), the side's name for the record's coin. Slots
+   * no ledger takes go to futures.
+   */
+  transferSlots: Readonly<Record<number, (coin: string) => string>>;
+  /**
+   * The account's records, ascending by id; the same seed, spot records and anchor give the same
+   * records. `sideOf` names the other side of spot record i if it is a transfer (wallet-sides.ts).
+   */
+  generate(seed: number, spot: SpotColumns, anchor: number, sideOf: (spotIndex: number) => string): Row[];
   /** A record as the API serves it. */
   item(row: Row): Item;
   /** Its tax endpoint: a bare array, newest first by (ts, id), paged with idLessThan = last id. */
