@@ -211,6 +211,7 @@ export const marginLedger: SimWalletLedger<'margin', 'margin-ledger', MarginRow,
   route: {
     name: 'margin-record',
     path: '/api/v2/tax/margin-record',
+    perSecond: 1,
     maxDays: 30,
     scope(query) {
       const marginType = enumQuery(query, 'marginType', MARGIN_TYPES) ?? 'crossed';

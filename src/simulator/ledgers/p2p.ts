@@ -110,5 +110,5 @@ export const p2pLedger: SimWalletLedger<'p2p', 'p2p-ledger', P2pRow, P2pRecord> 
   transferSlots: { 2: () => 'p2p' },
   generate: generateP2pLedger,
   item: p2pRecord,
-  route: { name: 'p2p-record', path: '/api/v2/tax/p2p-record', maxDays: 30 },
+  route: { name: 'p2p-record', path: '/api/v2/tax/p2p-record', perSecond: 1, maxDays: 30 },
 };

@@ -39,6 +39,8 @@ export interface SimWalletLedger<
   route: {
     name: string;
     path: string;
+    /** Budget per sliding second (docs/exchange-api.md §4.1). */
+    perSecond: number;
     /** The widest startTime..endTime span accepted, in days. */
     maxDays: number;
     /**
@@ -62,7 +64,7 @@ export function walletLedgerEndpoint<Row extends LedgerRow, Item extends { id: s
     name: route.name,
     method: 'GET',
     path: route.path,
-    perSecond: 1,
+    perSecond: route.perSecond,
     auth: 'private',
     access: [(caller) => requirePermission(caller, 'read')],
     handle(ctx) {
