@@ -4,12 +4,12 @@ import type { SimClock } from './clock.ts';
 import type { NewAccountSpec, SimContext } from './context.ts';
 import type { EndpointCounters } from './counters.ts';
 import type { FuturesBalance, FuturesRecord } from './data/futures-store.ts';
-import type { MarginRecord, P2pRecord } from './data/ledger-records.ts';
 import type { PositionRecord, TimestampSpelling } from './data/position-store.ts';
 import type { ScaleOption } from './data/scale.ts';
 import type { SpotRecord } from './data/spot-store.ts';
 import type { TransferRecord } from './data/transfer-store.ts';
 import type { FaultConfig } from './faults.ts';
+import type { SimLedgerItem, SimLedgerStream } from './ledgers/index.ts';
 import type { RateLimitOptions } from './rate-limit/rate-limits.ts';
 import type { RequestLogEntry } from './request-log.ts';
 import type { OpenOrder } from './state/orders.ts';
@@ -54,18 +54,16 @@ export interface DemoCredentials {
   passphrase: string;
 }
 
-export type TruthStream = 'positions' | 'spot' | 'transfers' | 'futures-ledger' | 'margin-ledger' | 'p2p-ledger';
+export type TruthStream = 'positions' | 'spot' | 'transfers' | 'futures-ledger' | SimLedgerStream;
 export type TruthRecord<S extends TruthStream> = S extends 'positions'
   ? PositionRecord
   : S extends 'spot'
     ? SpotRecord
     : S extends 'futures-ledger'
       ? FuturesRecord
-      : S extends 'margin-ledger'
-        ? MarginRecord
-        : S extends 'p2p-ledger'
-          ? P2pRecord
-          : TransferRecord;
+      : S extends SimLedgerStream
+        ? SimLedgerItem<S>
+        : TransferRecord;
 
 export interface RunningSimulator {
   url: string;

@@ -12,7 +12,7 @@ import { checkFuturesLedger } from '../../src/reconcile/checks/futures-ledger-ch
 import { checkWalletLedger } from '../../src/reconcile/checks/wallet-ledger-check.ts';
 import type { CountCheck, WalletLedgerCheck } from '../../src/reconcile/report-types.ts';
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
-import { p2pChange } from '../../src/simulator/data/p2p-generator.ts';
+import { p2pChange } from '../../src/simulator/ledgers/p2p.ts';
 import { WALLET_LEDGERS } from '../../src/streams/registry.ts';
 import type { DemoYear } from './demo-year.ts';
 

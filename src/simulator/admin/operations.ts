@@ -1,11 +1,12 @@
 import { isValidIp } from '../auth/ip.ts';
 import type { NewAccountSpec, SimContext } from '../context.ts';
 import type { FuturesBalance, FuturesRecord } from '../data/futures-store.ts';
-import { type MarginRecord, marginRecord, type P2pRecord, p2pRecord } from '../data/ledger-records.ts';
 import { ORDER_CATEGORIES, type OrderCategory, symbolsOf } from '../data/markets.ts';
 import type { PositionRecord } from '../data/position-store.ts';
 import type { SpotRecord } from '../data/spot-store.ts';
 import type { TransferRecord } from '../data/transfer-store.ts';
+import { SIM_LEDGERS, type SimLedgerItem, type SimLedgerStream, storeOf } from '../ledgers/index.ts';
+import type { AnySimLedger } from '../ledgers/wallet-ledger.ts';
 import type { OpenOrder } from '../state/orders.ts';
 import { PERMISSIONS, type PublicKeyView, publicKeyView } from '../state/types.ts';
 import type { DemoCredentials, TruthStream } from '../types.ts';
@@ -14,7 +15,7 @@ import type { DemoCredentials, TruthStream } from '../types.ts';
 
 export class AdminInputError extends Error {}
 
-type TruthRecord = PositionRecord | SpotRecord | TransferRecord | FuturesRecord | MarginRecord | P2pRecord;
+type TruthRecord = PositionRecord | SpotRecord | TransferRecord | FuturesRecord | SimLedgerItem;
 
 /** Each stream's records as the simulator would serve them to `uid` right now. */
 const TRUTH_READERS: Record<TruthStream, (sim: SimContext, uid: string, now: number) => TruthRecord[]> = {
@@ -30,12 +31,16 @@ const TRUTH_READERS: Record<TruthStream, (sim: SimContext, uid: string, now: num
     const store = sim.dataOf(uid).futures;
     return store.visible(now).map((i) => store.record(i));
   },
-  'margin-ledger'(sim, uid, now) {
-    return sim.dataOf(uid).margin.visible(now).map(marginRecord);
-  },
-  'p2p-ledger'(sim, uid, now) {
-    return sim.dataOf(uid).p2p.visible(now).map(p2pRecord);
-  },
+  // The wallet ledgers (ledgers/index.ts), in their order.
+  ...(Object.fromEntries(
+    SIM_LEDGERS.map((ledger: AnySimLedger) => [
+      ledger.stream,
+      (sim: SimContext, uid: string, now: number) =>
+        storeOf(sim.dataOf(uid), ledger)
+          .visible(now)
+          .map((row) => ledger.item(row)),
+    ]),
+  ) as Record<SimLedgerStream, (sim: SimContext, uid: string, now: number) => TruthRecord[]>),
   transfers(sim, uid, now) {
     if (sim.accounts.main(uid)) {
       const store = sim.dataOf(uid).transfers;

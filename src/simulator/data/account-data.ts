@@ -1,8 +1,7 @@
+import { type LedgerStores, ledgerStores } from '../ledgers/index.ts';
 import { emptyFuturesColumns, generateFuturesLedger } from './futures-generator.ts';
 import { FuturesStore } from './futures-store.ts';
 import { LedgerStore } from './ledger-store.ts';
-import { generateMarginLedger, type MarginRow } from './margin-generator.ts';
-import { generateP2pLedger, type P2pRow } from './p2p-generator.ts';
 import { generatePositions } from './position-generator.ts';
 import { PositionStore } from './position-store.ts';
 import type { ScaleSpec } from './scale.ts';
@@ -10,18 +9,18 @@ import { generateSpotRecords } from './spot-generator.ts';
 import { emptySpotColumns, SpotStore } from './spot-store.ts';
 import { generateTransfers } from './transfer-generator.ts';
 import { TransferStore } from './transfer-store.ts';
+import { transferSide } from './wallet-sides.ts';
 
-/** The history streams of one main account. */
-export interface AccountData {
+/**
+ * The history streams of one main account; the wallet ledgers (margin, P2P: ledgers/index.ts) under
+ * their keys, their transfers the other side of spot's.
+ */
+export interface AccountData extends LedgerStores {
   spot: SpotStore;
   positions: PositionStore;
   transfers: TransferStore;
   /** The futures wallets' finance records, consistent with spot's transfers and the positions. */
   futures: FuturesStore;
-  /** The crossed and isolated margin accounts' records, their transfers the other side of spot's. */
-  margin: LedgerStore<MarginRow>;
-  /** The P2P wallet's records, its transfers the other side of spot's. */
-  p2p: LedgerStore<P2pRow>;
   /** Uids of the broker's client sub-accounts that the transfer records belong to. */
   brokerSubUids: readonly string[];
 }
@@ -41,8 +40,10 @@ export function generateAccountData(
     spot: new SpotStore(spot),
     positions: new PositionStore(positions),
     futures: new FuturesStore(generateFuturesLedger(seed, spot, positions, anchor)),
-    margin: new LedgerStore(generateMarginLedger(seed, spot, anchor)),
-    p2p: new LedgerStore(generateP2pLedger(seed, spot, anchor)),
+    ...ledgerStores(
+      (ledger) =>
+        new LedgerStore(ledger.generate(seed, spot, anchor, (i) => transferSide(spot.ids[i]!, spot.coin[i]!))),
+    ),
     transfers: new TransferStore(transfers, brokerSubUids),
     brokerSubUids,
   };
@@ -53,8 +54,7 @@ export function emptyAccountData(): AccountData {
     spot: new SpotStore(emptySpotColumns()),
     positions: new PositionStore([]),
     futures: new FuturesStore(emptyFuturesColumns()),
-    margin: new LedgerStore<MarginRow>([]),
-    p2p: new LedgerStore<P2pRow>([]),
+    ...ledgerStores(() => new LedgerStore([])),
     transfers: new TransferStore(generateTransfers(0, 0, 0, 1), []),
     brokerSubUids: [],
   };

@@ -1,3 +1,4 @@
+import { SIM_LEDGER_ENDPOINTS } from '../ledgers/index.ts';
 import { batchCancelOrder } from './batch-cancel-order.ts';
 import { batchCreateSubAccounts } from './batch-create.ts';
 import { cancelSymbolOrder } from './cancel-symbol-order.ts';
@@ -6,9 +7,7 @@ import { depositWithdrawal } from './deposit-withdrawal.ts';
 import type { Endpoint } from './endpoint.ts';
 import { futureRecord } from './future-record.ts';
 import { historyPosition } from './history-position.ts';
-import { marginRecordRoute } from './margin-record.ts';
 import { fundNetFlow, openInterestLimitEndpoint } from './market.ts';
-import { p2pRecordRoute } from './p2p-record.ts';
 import { spotRecord } from './spot-record.ts';
 import { createSubAccountApiKey, modifySubAccountApiKey } from './subaccount-apikey.ts';
 
@@ -23,8 +22,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   historyPosition,
   spotRecord,
   futureRecord,
-  marginRecordRoute,
-  p2pRecordRoute,
+  // The wallet ledgers' tax endpoints (margin-record, p2p-record): ledgers/index.ts.
+  ...SIM_LEDGER_ENDPOINTS,
   depositWithdrawal,
   fundNetFlow,
   openInterestLimitEndpoint,

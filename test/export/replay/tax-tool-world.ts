@@ -72,7 +72,7 @@ export async function buildWorld(databaseUrl: string, now: number): Promise<Worl
     futuresLedger: sim
       .truth('futures-ledger')
       .map((r) => ({ ...r, productType: productTypeOfCoin.get(r.marginCoin)! })),
-    // The simulator's isolated account is the one with a symbol (src/simulator/data/margin-generator.ts).
+    // The simulator's isolated account is the one with a symbol (src/simulator/ledgers/margin.ts).
     marginLedger: sim.truth('margin-ledger').map((r) => ({ ...r, marginType: r.symbol ? 'isolated' : 'crossed' })),
     p2pLedger: sim.truth('p2p-ledger').map((r) => ({ ...r })),
   };

@@ -1,11 +1,11 @@
+import { coinIndex, SPOT_COINS } from '../data/coins.ts';
+import { FIXED_DECIMALS, formatFixed } from '../data/fixed.ts';
+import { assignIds } from '../data/ledger-store.ts';
+import type { SpotColumns } from '../data/spot-generator.ts';
+import { SPOT_TAX_TYPES } from '../data/spot-tax-types.ts';
+import { DAY } from '../data/time.ts';
 import { Rng } from '../prng.ts';
-import { coinIndex, SPOT_COINS } from './coins.ts';
-import { FIXED_DECIMALS } from './fixed.ts';
-import { assignIds } from './ledger-store.ts';
-import type { SpotColumns } from './spot-generator.ts';
-import { SPOT_TAX_TYPES } from './spot-tax-types.ts';
-import { DAY } from './time.ts';
-import { transferSide } from './wallet-sides.ts';
+import type { SimWalletLedger } from './wallet-ledger.ts';
 
 /** One P2P finance record; `total` the quantity (1e-8 units, unsigned), its type the direction. */
 export interface P2pRow {
@@ -33,7 +33,12 @@ export function p2pChange(row: Pick<P2pRow, 'type' | 'total'>): number {
  * coin and quantity at the same instant; USDT `buy`s and `sell`s through the year; each coin's
  * wallet opens with a `buy` at the first instant of the year sized so that it never goes below zero.
  */
-export function generateP2pLedger(seed: number, spot: SpotColumns, anchor: number): P2pRow[] {
+export function generateP2pLedger(
+  seed: number,
+  spot: SpotColumns,
+  anchor: number,
+  sideOf: (spotIndex: number) => string,
+): P2pRow[] {
   if (spot.ids.length === 0) return [];
   const rng = new Rng(seed, 'p2p-ledger');
   const start = anchor - YEAR;
@@ -41,7 +46,7 @@ export function generateP2pLedger(seed: number, spot: SpotColumns, anchor: numbe
   for (let i = 0; i < spot.ids.length; i++) {
     const type = spot.type[i]!;
     if (type !== SPOT_TRANSFER_IN && type !== SPOT_TRANSFER_OUT) continue;
-    if (transferSide(spot.ids[i]!, spot.coin[i]!) !== 'p2p') continue;
+    if (sideOf(i) !== 'p2p') continue;
     drafts.push({
       ts: Math.floor(spot.ids[i]! / 1000),
       coin: spot.coin[i]!,
@@ -77,3 +82,33 @@ export function generateP2pLedger(seed: number, spot: SpotColumns, anchor: numbe
   });
   return assignIds([...openings, ...drafts], 'p2p generator');
 }
+
+/** A p2p-record item as the API serves it (docs/exchange-api.md §5.9): `total` the quantity, unsigned. */
+export interface P2pRecord {
+  id: string;
+  coin: string;
+  p2pTaxType: string;
+  total: string;
+  ts: string;
+}
+
+export function p2pRecord(row: P2pRow): P2pRecord {
+  return {
+    id: String(row.id),
+    coin: SPOT_COINS[row.coin]!.coin,
+    p2pTaxType: row.type,
+    total: formatFixed(row.total),
+    ts: String(row.ts),
+  };
+}
+
+/** The P2P wallet. GET /api/v2/tax/p2p-record: startTime and endTime required, 30 days at most (docs/exchange-api.md §5.9). */
+export const p2pLedger: SimWalletLedger<'p2p', 'p2p-ledger', P2pRow, P2pRecord> = {
+  key: 'p2p',
+  stream: 'p2p-ledger',
+  // About one spot transfer in ten.
+  transferSlots: { 2: () => 'p2p' },
+  generate: generateP2pLedger,
+  item: p2pRecord,
+  route: { name: 'p2p-record', path: '/api/v2/tax/p2p-record', perSecond: 1, maxDays: 30 },
+};

@@ -1,11 +1,12 @@
+import { coinIndex, SPOT_COINS } from '../data/coins.ts';
+import { FIXED_DECIMALS, formatFixed } from '../data/fixed.ts';
+import { assignIds } from '../data/ledger-store.ts';
+import type { SpotColumns } from '../data/spot-generator.ts';
+import { SPOT_TAX_TYPES } from '../data/spot-tax-types.ts';
+import { DAY } from '../data/time.ts';
 import { Rng } from '../prng.ts';
-import { coinIndex, SPOT_COINS } from './coins.ts';
-import { FIXED_DECIMALS } from './fixed.ts';
-import { assignIds } from './ledger-store.ts';
-import type { SpotColumns } from './spot-generator.ts';
-import { SPOT_TAX_TYPES } from './spot-tax-types.ts';
-import { DAY } from './time.ts';
-import { ISOLATED_COINS, transferSide } from './wallet-sides.ts';
+import { enumQuery } from '../routes/params.ts';
+import type { SimWalletLedger } from './wallet-ledger.ts';
 
 export const MARGIN_TYPES = ['crossed', 'isolated'] as const;
 export type MarginType = (typeof MARGIN_TYPES)[number];
@@ -30,12 +31,15 @@ const SPOT_TRANSFER_IN = SPOT_TAX_TYPES.indexOf('Transfer in');
 const SPOT_TRANSFER_OUT = SPOT_TAX_TYPES.indexOf('Transfer out');
 const BTC = coinIndex('BTC');
 const USDT = coinIndex('USDT');
+/** The coins of the isolated margin account (its one pair, BTCUSDT). */
+export const ISOLATED_COINS: readonly string[] = ['BTC', 'USDT'];
+
 /** The isolated account's one pair (both of ISOLATED_COINS). */
 export const ISOLATED_SYMBOL = 'BTCUSDT';
 
 /**
  * Both margin accounts' finance records (src/simulator/README.md, "Margin and P2P ledgers"):
- * - each spot transfer whose other side is a margin account (wallet-sides.ts) is a `transfer_in`
+ * - each spot transfer whose other side is a margin account (`transferSlots` below, wallet-sides.ts) is a `transfer_in`
  *   (spot `Transfer out`) or `transfer_out` (spot `Transfer in`) of the same coin and amount at
  *   the same instant;
  * - margin trades on BTCUSDT: a `deal_in` of what was bought (its fee beside it) and a `deal_out`
@@ -46,14 +50,19 @@ export const ISOLATED_SYMBOL = 'BTCUSDT';
  * - each wallet (margin type, coin) opens with a `borrow` at the first instant of the year sized
  *   so that its balance never goes below zero; `total` is the running balance, to the last digit.
  */
-export function generateMarginLedger(seed: number, spot: SpotColumns, anchor: number): MarginRow[] {
+export function generateMarginLedger(
+  seed: number,
+  spot: SpotColumns,
+  anchor: number,
+  sideOf: (spotIndex: number) => string,
+): MarginRow[] {
   const rng = new Rng(seed, 'margin-ledger');
   const start = anchor - YEAR;
   const drafts: Draft[] = [];
   for (let i = 0; i < spot.ids.length; i++) {
     const type = spot.type[i]!;
     if (type !== SPOT_TRANSFER_IN && type !== SPOT_TRANSFER_OUT) continue;
-    const side = transferSide(spot.ids[i]!, spot.coin[i]!);
+    const side = sideOf(i);
     if (side !== 'margin-crossed' && side !== 'margin-isolated') continue;
     drafts.push({
       ts: Math.floor(spot.ids[i]! / 1000),
@@ -158,3 +167,55 @@ function quote(btc: number, price: number): number {
 function share(units: number, rate: number): number {
   return Math.max(1, Math.floor(units * rate));
 }
+
+/** A margin-record item as the API serves it (docs/exchange-api.md §5.8): strings, amount signed, total the balance after. */
+export interface MarginRecord {
+  id: string;
+  coin: string;
+  symbol: string;
+  marginTaxType: string;
+  amount: string;
+  fee: string;
+  total: string;
+  ts: string;
+}
+
+export function marginRecord(row: MarginRow): MarginRecord {
+  return {
+    id: String(row.id),
+    coin: SPOT_COINS[row.coin]!.coin,
+    symbol: symbolOf(row),
+    marginTaxType: row.type,
+    amount: formatFixed(row.amount),
+    fee: formatFixed(row.fee),
+    total: formatFixed(row.total),
+    ts: String(row.ts),
+  };
+}
+
+/**
+ * The crossed and isolated margin accounts. GET /api/v2/tax/margin-record serves one margin type
+ * (default crossed); startTime and endTime are required, 30 days at most: the older copies' widest
+ * span, which every copy accepts (docs/exchange-api.md §5.8).
+ */
+export const marginLedger: SimWalletLedger<'margin', 'margin-ledger', MarginRow, MarginRecord> = {
+  key: 'margin',
+  stream: 'margin-ledger',
+  // About one spot transfer in ten to each account; the isolated one takes its coins only.
+  transferSlots: {
+    0: () => 'margin-crossed',
+    1: (coin) => (ISOLATED_COINS.includes(coin) ? 'margin-isolated' : 'margin-crossed'),
+  },
+  generate: generateMarginLedger,
+  item: marginRecord,
+  route: {
+    name: 'margin-record',
+    path: '/api/v2/tax/margin-record',
+    perSecond: 1,
+    maxDays: 30,
+    scope(query) {
+      const marginType = enumQuery(query, 'marginType', MARGIN_TYPES) ?? 'crossed';
+      return (row) => row.marginType === marginType;
+    },
+  },
+};
