@@ -11,6 +11,7 @@ import { watchWindows } from '../cli/watch-windows.ts';
 import type { Config } from '../config/config.ts';
 import { databaseName } from '../db/ensure-database.ts';
 import { migrateDatabase } from '../db/migrations.ts';
+import { analyzeHistories } from '../ingest/analyze-histories.ts';
 import type { ReconciliationReport } from '../reconcile/index.ts';
 import { spawnSimulator } from '../simulator/child-simulator.ts';
 import { streamDefinition, STREAMS } from '../streams/registry.ts';
@@ -115,6 +116,8 @@ export async function runDemo(
       record: { accountId: account.id, by: 'npm run demo' },
     });
 
+    // The reports' plans need the statistics of tables filled a minute ago (analyze-histories.ts).
+    await analyzeHistories(runtime.pool);
     phase('backfill');
     const prices = await loadDemoPrices(
       runtime.pool,

@@ -4,6 +4,7 @@ import { createRuntime } from '../../../jobs/composition/create-runtime.ts';
 import { startWorkers } from '../../../jobs/composition/workers.ts';
 import { refreshAccountTradePrices } from '../../app/services/after-sync.ts';
 import { startBackfill } from '../../app/services/backfill.ts';
+import { analyzeHistories } from '../../ingest/analyze-histories.ts';
 import { formatInstant, parseInstant } from '../../ingest/time-arguments.ts';
 import { parseStreamChoice, STREAMS } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
@@ -52,6 +53,8 @@ export function registerBackfillCommand(program: Command): void {
             });
             // As after the nightly sync: the trades just read imply prices (idempotent).
             await refreshAccountTradePrices(runtime, account.id);
+            // Exports planned on a table just filled would be planned for one row (analyze-histories.ts).
+            await analyzeHistories(runtime.pool);
           } finally {
             await workers?.close();
             await runtime.close();
