@@ -12,6 +12,16 @@
  *      syncs, each sync's finish refreshes prices and enqueues the account's reconciliation.
  * The night ends when every account's reconciliation report is written.
  *
+ * Set-up runs with BENCH_SETUP_WORKERS worker processes (default 2, at least BENCH_WORKERS): the
+ * ones beyond BENCH_WORKERS are stopped before the night, so the night is measured with exactly
+ * BENCH_WORKERS. The set-up is most of a run: at 1,000 accounts 31 min with two (the night 4).
+ *
+ * CPU of each process over the night (/proc, bench/lib/process-cpu.ts): the worker processes,
+ * the Postgres backends of the bench's database (and, apart, the server's background processes,
+ * which serve every database on the server), the Redis server (shared with whatever else uses it:
+ * its figure is an upper bound), the simulator and this process (it enqueues the night and polls
+ * for its end). Per account-night is the process's CPU over the accounts.
+ *
  * The bound is the shortest time the budgets allow for the night's requests (the simulator's
  * request log): the busiest (UID, endpoint) budget's requests over its per-second limit, and every
  * request over the per-IP cap (6000 per minute). wallOverBound is the night's wall time over it.
@@ -33,13 +43,16 @@ import { createRootLogger, setRootLogger } from '../src/logging/logger.ts';
 import { spawnSimulator } from '../src/simulator/child-simulator.ts';
 import type { RequestLogEntry } from '../src/simulator/request-log.ts';
 import { admin, budgetBound, registerFleet, round, startFleetWorkers, stopProcess } from './lib/fleet-kit.ts';
+import { nightProcesses } from './lib/night-processes.ts';
 import { nightPurposes } from './lib/night-purposes.ts';
+import { ProcessCpu } from './lib/process-cpu.ts';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 200);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const SETUP_DAYS = Number(process.env.BENCH_SETUP_DAYS ?? 30);
+const SETUP_WORKERS = Math.max(WORKERS, Number(process.env.BENCH_SETUP_WORKERS ?? 2));
 const DAY = 86_400_000;
 
 setRootLogger(createRootLogger({ level: 'silent' }));
@@ -48,15 +61,29 @@ url.pathname = `/ll_bench_night_${randomBytes(4).toString('hex')}`;
 const databaseUrl = url.toString();
 const prefix = `llbench-${randomBytes(4).toString('hex')}`;
 await migrateDatabase(databaseUrl);
-const sim = await spawnSimulator(['--port', '0', '--seed', '42', '--scale', 'demo', '--anchor', 'today', '--admin']);
+// Every account's demo-scale history lives in the simulator's heap (~5 MB each), and its request
+// log must hold the whole night (~16 requests an account) for the bound and the purposes.
+const sim = await spawnSimulator(
+  [
+    ...['--port', '0', '--seed', '42', '--scale', 'demo', '--anchor', 'today', '--admin'],
+    ...['--request-log-size', String(Math.max(10_000, ACCOUNTS * 100))],
+  ],
+  { ...process.env, NODE_OPTIONS: `--max-old-space-size=${Math.max(4096, ACCOUNTS * 12)}` },
+);
 const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
 const runtime = createRuntime(config, { prefix });
 const workers: ChildProcess[] = [];
 
 async function until(what: string, done: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  let said = started;
   while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not done after ${timeoutMs / 1000} s`);
+    if (Date.now() > started + timeoutMs) throw new Error(`${what}: not done after ${timeoutMs / 1000} s`);
+    // A long set-up says it is alive (stderr: the table on stdout stays whole).
+    if (Date.now() - said > 60_000) {
+      said = Date.now();
+      console.error(`${what}: ${Math.round((said - started) / 1000)} s, load ${os.loadavg()[0]!.toFixed(1)}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -78,7 +105,7 @@ try {
       databaseUrl,
       redisUrl: REDIS_URL,
       prefix,
-      count: WORKERS,
+      count: SETUP_WORKERS,
       // No scheduled night of its own during the bench: the night is enqueued below.
       extra: { NIGHTLY_CRON: '0 0 1 1 *' },
     })),
@@ -118,13 +145,21 @@ try {
   await until('set-up reconciliation', async () => (await reportsSince(warmUp)).reports >= ACCOUNTS, 3_600_000);
   const setupSeconds = (Date.now() - setupStarted) / 1000;
 
+  // The set-up's extra workers go: the night runs on BENCH_WORKERS.
+  await Promise.all(workers.splice(WORKERS).map(stopProcess));
+  const ingest = runtime.queues.get(QUEUE.ingest);
+  await until('set-up workers stopping', async () => (await ingest.getWorkersCount()) <= WORKERS, 60_000);
+
   // 2. The night, as the cron enqueues it.
   await admin(sim.url, 'DELETE', 'requests');
   await admin(sim.url, 'POST', 'counters/reset');
+  const cpu = new ProcessCpu(await nightProcesses(runtime.pool, runtime.redis, workers, sim.process));
   const loadBefore = os.loadavg()[0]!;
+  await cpu.start();
   const nightStarted = new Date();
   await runtime.queues.untyped(QUEUE.sync).add(JOB.nightly, {});
   await until('the night', async () => (await reportsSince(nightStarted)).reports >= ACCOUNTS, 3_600_000);
+  const cpuSeconds = await cpu.stop();
   const night = await reportsSince(nightStarted);
   const wallSeconds = (night.last!.getTime() - nightStarted.getTime()) / 1000;
   const loadAfter = os.loadavg()[0]!;
@@ -168,8 +203,16 @@ try {
       `| ${p.path} | ${p.total} | ${perAccount(p.total)} | ${perAccount(p.sync)} | ${perAccount(p.recount)} | ${perAccount(p.anchor)} | ${perAccount(p.other)} |`,
     );
   }
+  console.log('');
+  console.log('| process (CPU over the night, /proc) | CPU s | per account-night, ms | cores busy (CPU / wall) |');
+  console.log('|---|---|---|---|');
+  for (const [name, seconds] of Object.entries(cpuSeconds)) {
+    console.log(
+      `| ${name} | ${seconds.toFixed(1)} | ${((seconds / ACCOUNTS) * 1000).toFixed(1)} | ${(seconds / wallSeconds).toFixed(2)} |`,
+    );
+  }
   console.log(
-    `set-up (unmeasured): backfill of ${SETUP_DAYS} days ${backfillSeconds.toFixed(1)} s, with the first reconciliations ${setupSeconds.toFixed(1)} s`,
+    `set-up (unmeasured, ${SETUP_WORKERS} workers): backfill of ${SETUP_DAYS} days ${backfillSeconds.toFixed(1)} s, with the first reconciliations ${setupSeconds.toFixed(1)} s`,
   );
   console.log(`busiest budget: ${bound.busiest}`);
   console.log(
@@ -197,6 +240,11 @@ try {
       perAccountByEndpoint: Object.fromEntries(purposes.map((p) => [p.path, round(p.total / ACCOUNTS, 2)])),
       reports: night.reports,
       reportsPassed: night.passed,
+      cpuSeconds: Object.fromEntries(Object.entries(cpuSeconds).map(([k, v]) => [k, round(v, 2)])),
+      cpuMsPerAccountNight: Object.fromEntries(
+        Object.entries(cpuSeconds).map(([k, v]) => [k, round((v / ACCOUNTS) * 1000, 1)]),
+      ),
+      setupSeconds: round(setupSeconds),
       loadAverage: [round(loadBefore), round(loadAfter)],
     }),
   );

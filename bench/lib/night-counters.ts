@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
-
 import type pg from 'pg';
+
+import { processTicks } from './process-cpu.ts';
 
 /**
  * Counters of one step of a night that do not depend on the machine's load: the Postgres blocks
@@ -32,17 +32,6 @@ async function databaseBlocks(monitor: pg.Client): Promise<{ blocks: number; tem
        FROM pg_stat_database WHERE datname = current_database()`,
   );
   return { blocks: Number(rows[0]!.blocks), temp: Number(rows[0]!.temp) };
-}
-
-async function backendTicks(pid: number): Promise<number | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined; // the backend exited between the listing and the read
-  }
 }
 
 /** Samples the CPU ticks of every backend of the database but the monitor's own. */
@@ -83,7 +72,7 @@ class BackendCpu {
     );
     const out = new Map<number, number>();
     for (const { pid } of rows) {
-      const ticks = await backendTicks(pid);
+      const ticks = await processTicks(pid);
       if (ticks !== undefined) out.set(pid, ticks);
     }
     return out;

@@ -47,6 +47,12 @@ export function parseCliOptions(
     )
     .option('--demo-ip <address>', 'also bind the demo key to this address (repeatable)', collectIp, [] as string[])
     .option('--admin', 'serve the /__sim admin API')
+    .option(
+      '--request-log-size <n>',
+      'how many of the last requests GET /__sim/requests keeps (a fleet bench needs its whole night)',
+      parseLogSize,
+      10_000,
+    )
     .option('--demo', 'demo mode: serves the /__sim admin API')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text.split('\n')[0] + '\n') });
@@ -66,6 +72,7 @@ export function parseCliOptions(
     demoIp: string[];
     admin?: boolean;
     demo?: boolean;
+    requestLogSize: number;
   }>();
   return {
     port: o.port,
@@ -80,6 +87,7 @@ export function parseCliOptions(
     ...(o.anchorFile === undefined ? {} : { anchorFile: o.anchorFile }),
     ...(o.demoIp.length === 0 ? {} : { demoIps: o.demoIp }),
     admin: Boolean(o.admin || o.demo || testMode),
+    requestLogSize: o.requestLogSize,
   };
 }
 
@@ -98,6 +106,12 @@ function parseScale(value: string): ScaleOption {
   if (value === 'tiny' || value === 'demo' || value === 'bench') return value;
   if (/^\d{1,8}$/.test(value) && Number(value) <= 20_000_000) return { spotRecords: Number(value) };
   throw new InvalidArgumentError('scale must be tiny, demo, bench or a number of spot records up to 20000000.');
+}
+
+function parseLogSize(value: string): number {
+  if (!/^\d{1,8}$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('request log size must be a positive integer.');
+  return Number(value);
 }
 
 function parseFactor(value: string): number {

@@ -32,6 +32,8 @@ export interface ContextOptions {
   rateLimits: RateLimitOptions;
   timestampSpelling: TimestampSpelling;
   answerShapes: AnswerShapes;
+  /** How many of the last API requests the request log keeps (default 10,000). */
+  requestLogSize?: number;
 }
 
 export const LOCAL_IPS = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
@@ -47,7 +49,7 @@ export class SimContext {
   readonly orders: OrderBook;
   readonly faults = new Faults();
   readonly counters = new Counters();
-  readonly requestLog = new RequestLog();
+  readonly requestLog: RequestLog;
   readonly rateLimits: RateLimits;
   timestampSpelling: TimestampSpelling;
   /** Read at each request: the admin API switches it between two requests. */
@@ -62,6 +64,7 @@ export class SimContext {
     this.scale = options.scale;
     this.anchor = options.anchor;
     this.clock = options.clock;
+    this.requestLog = new RequestLog(options.requestLogSize);
     this.accounts = new AccountRegistry(options.seed);
     this.orders = new OrderBook(options.seed);
     this.rateLimits = new RateLimits(options.rateLimits);

@@ -64,5 +64,6 @@ export function createContext(options: SimulatorOptions = {}): SimContext {
     rateLimits: options.rateLimits ?? { enabled: true },
     timestampSpelling: spelling,
     answerShapes: shapes,
+    ...(options.requestLogSize === undefined ? {} : { requestLogSize: options.requestLogSize }),
   });
 }

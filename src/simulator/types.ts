@@ -45,6 +45,8 @@ export interface SimulatorOptions {
   demoIps?: string[];
   /** Serve the /__sim admin API (default true). */
   admin?: boolean;
+  /** How many of the last API requests GET /__sim/requests keeps (default 10,000). */
+  requestLogSize?: number;
 }
 
 export interface DemoCredentials {

@@ -26,6 +26,8 @@ describe('simulator command line', () => {
         '--timestamp-spelling',
         'camel',
         '--admin',
+        '--request-log-size',
+        '30000',
       ),
       false,
     );
@@ -36,7 +38,9 @@ describe('simulator command line', () => {
       rateLimits: { enabled: false, factor: 1 },
       timestampSpelling: 'camel',
       admin: true,
+      requestLogSize: 30_000,
     });
+    expect(parseCliOptions(argv(), false).requestLogSize).toBe(10_000);
     expect(parseCliOptions(argv(), false).admin).toBe(false);
     expect(parseCliOptions(argv(), true).admin).toBe(true);
     expect(parseCliOptions(argv('--demo'), false).admin).toBe(true);
@@ -48,6 +52,7 @@ describe('simulator command line', () => {
     [['--scale', 'huge'], /scale must be tiny, demo, bench or a number/],
     [['--rate-limit-factor', '0'], /factor must be a positive number/],
     [['--timestamp-spelling', 'snake'], /Allowed choices are lower, camel/],
+    [['--request-log-size', '0'], /request log size must be a positive integer/],
   ])('rejects %j with one clear line', (args, message) => {
     const lines: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((text) => {
@@ -58,6 +63,14 @@ describe('simulator command line', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]!.trim().split('\n')).toHaveLength(1);
     expect(lines[0]).toMatch(message);
+  });
+
+  it('the request log keeps as many requests as it is sized for', () => {
+    const entry = { method: 'GET', path: '/x', query: '', status: 200, code: '00000', simTime: 0, key: null };
+    const log = createContext({ scale: 'tiny', requestLogSize: 30_000 }).requestLog;
+    for (let time = 0; time < 40_000; time++) log.add({ ...entry, time });
+    expect(log.list()).toHaveLength(30_000);
+    expect(log.list()[0]!.time).toBe(10_000);
   });
 
   it('the same seed prints the same demo credentials', () => {
