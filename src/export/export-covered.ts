@@ -6,7 +6,7 @@ import { CoverageGapError, describeFirstGap, exportCoverage, historyStart, parti
 import { exportCsvPath, exportFileName } from './export-files.ts';
 import type { ExportRequest, ValuationSettings } from './export-request.ts';
 import { type ExportedFile, exportToFile } from './export-to-file.ts';
-import { reportByName } from './reports/index.ts';
+import { reportFor } from './reports/index.ts';
 
 /** What to do with a period the stored history does not fully cover. */
 export type PartialPeriods =
@@ -42,7 +42,8 @@ export async function exportCovered(options: {
   now?: () => Date;
 }): Promise<CoveredExport> {
   const { request } = options;
-  const report = reportByName(request.report);
+  // The method's own definition (uk, de): its streams are what the written file reads.
+  const report = reportFor(request.report, request.method);
   const from =
     report.coverage === 'history'
       ? await historyStart(options.databaseUrl, request.accountId, report.streams, request.period.start)
