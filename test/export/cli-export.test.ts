@@ -306,6 +306,24 @@ describe('ledgerline export', () => {
     expect(partial.stdout).toContain('_PARTIAL.csv');
   });
 
+  it('checks each wallet from its own first window: a ledger whose history starts later is no gap before it', async () => {
+    const lateMargin = await insertAccount(db.url, 'late-margin');
+    // Spot and the rest from October; the margin ledger's first window is November's (its own grid).
+    const others = STREAMS.filter((s) => s !== 'margin-ledger');
+    await insertCoverage(db.url, lateMargin, '2026-10-01T00:00:00Z', '2027-01-01T00:00:00Z', others);
+    await insertCoverage(db.url, lateMargin, '2026-11-01T00:00:00Z', '2027-01-01T00:00:00Z', ['margin-ledger']);
+    const args = ['--account', 'late-margin', '--from', '2026-12-01', '--to', '2026-12-31', '--json'];
+    const gains = await run(['export', '--report', 'realized-gains', '--method', 'uk', ...args]);
+    expect(gains.status).toBe(0);
+    const printed = JSON.parse(gains.stdout) as { partial: boolean; manifest: string };
+    expect(printed.partial).toBe(false);
+    const manifest = JSON.parse(await readFile(printed.manifest, 'utf8'));
+    const margin = (manifest.coverage.streams as { stream: string; covered: { start: string }[] }[]).find(
+      (s) => s.stream === 'margin-ledger',
+    );
+    expect(margin?.covered[0]?.start).toBe('2026-11-01T00:00:00.000Z');
+  });
+
   it('refuses an account never synced, writing nothing', async () => {
     const never = await insertAccount(db.url, 'never-synced');
     const refused = await run([
