@@ -3,10 +3,13 @@ import { DateTime } from 'luxon';
 import type { RulesMethod } from '../accounting/gains/gains-method.ts';
 import { TAX_YEAR_ZONE } from '../accounting/gains/tax-years.ts';
 import { exportCoverage } from '../export/export-coverage.ts';
-import type { Stream } from '../streams/registry.ts';
+import { GAINS_WALK_STREAMS } from '../export/reports/gains-source.ts';
 
-/** The streams the filing summaries read (realized-gains-summary under uk and de): one period for all three files. */
-const TAX_STREAMS: readonly Stream[] = ['spot', 'futures-ledger'];
+/**
+ * The streams the filing summaries read (realized-gains-summary under uk and de: the gains walk's,
+ * spot, futures and every wallet ledger): one period for all three files.
+ */
+const TAX_STREAMS = GAINS_WALK_STREAMS;
 
 /** A period of whole local days in the tax years' own zone, as `parseExportRequest` takes it. */
 export interface LocalPeriod {

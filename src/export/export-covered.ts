@@ -1,12 +1,13 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
+import type { Stream } from '../streams/registry.ts';
 import type { ExportCoverage } from './export-coverage.ts';
 import { CoverageGapError, describeFirstGap, exportCoverage, historyStart, partialPath } from './export-coverage.ts';
 import { exportCsvPath, exportFileName } from './export-files.ts';
 import type { ExportRequest, ValuationSettings } from './export-request.ts';
 import { type ExportedFile, exportToFile } from './export-to-file.ts';
-import { reportByName } from './reports/index.ts';
+import { reportFor } from './reports/index.ts';
 
 /** What to do with a period the stored history does not fully cover. */
 export type PartialPeriods =
@@ -42,17 +43,12 @@ export async function exportCovered(options: {
   now?: () => Date;
 }): Promise<CoveredExport> {
   const { request } = options;
-  const report = reportByName(request.report);
-  const from =
+  // The method's own definition (uk, de): its streams are what the written file reads.
+  const report = reportFor(request.report, request.method);
+  const coverage =
     report.coverage === 'history'
-      ? await historyStart(options.databaseUrl, request.accountId, report.streams, request.period.start)
-      : request.period.start;
-  const coverage = await exportCoverage(
-    options.databaseUrl,
-    request.accountId,
-    { start: from, end: request.period.end },
-    report.streams,
-  );
+      ? await historyCoverage(options.databaseUrl, request.accountId, report.streams, request.period)
+      : await exportCoverage(options.databaseUrl, request.accountId, request.period, report.streams);
   const gap = describeFirstGap(coverage);
   if (gap && options.partial === 'refuse') throw new CoverageGapError(gap);
   const chosen =
@@ -71,6 +67,28 @@ export async function exportCovered(options: {
     now: options.now,
   });
   return { ...written, coverage, gap };
+}
+
+/**
+ * A report that carries lots in: each stream's coverage from the start of its own stored history
+ * (its first planned window, when earlier than the period) to the period's end. Per stream, not
+ * from the earliest of all: the wallets' histories start apart (the futures ledger reaches back
+ * only to its horizon, before which the walk reads closed positions; the margin ledger's windows
+ * lie on a grid of their own), and what a stream never planned before its first window is not a
+ * gap of that stream.
+ */
+async function historyCoverage(
+  databaseUrl: string,
+  accountId: string,
+  streams: readonly Stream[],
+  period: { start: Date; end: Date },
+): Promise<ExportCoverage> {
+  const parts: ExportCoverage[] = [];
+  for (const stream of streams) {
+    const from = await historyStart(databaseUrl, accountId, [stream], period.start);
+    parts.push(await exportCoverage(databaseUrl, accountId, { start: from, end: period.end }, [stream]));
+  }
+  return { complete: parts.every((c) => c.complete), streams: parts.flatMap((c) => c.streams) };
 }
 
 async function isDirectory(out: string): Promise<boolean> {

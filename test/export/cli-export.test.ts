@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { listExports } from '../../src/export/export-files.ts';
+import { streamDefinition, STREAMS, WALLET_LEDGERS } from '../../src/streams/registry.ts';
 import { BIN } from '../helpers/cli.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { insertWindows } from '../http/coverage-seed.ts';
@@ -195,6 +196,9 @@ describe('ledgerline export', () => {
       { stream: 'spot', start: '2026-11-01T00:00:00Z', end: '2026-12-01T00:00:00Z', status: 'failed' },
       { stream: 'spot', start: '2026-12-01T00:00:00Z', end: '2027-01-01T00:00:00Z', status: 'done' },
     ]);
+    // The other wallets the gains walk reads are whole from October: only spot's November is missing.
+    const others = STREAMS.filter((s) => s !== 'spot');
+    await insertCoverage(db.url, holey, '2026-10-01T00:00:00Z', '2027-01-01T00:00:00Z', others);
     const args = ['--account', 'holey', '--from', '2026-12-01', '--to', '2026-12-31'];
     const ledger = await run(['export', '--report', 'spot-ledger', ...args]);
     expect(ledger.status).toBe(0);
@@ -204,6 +208,120 @@ describe('ledgerline export', () => {
     const partial = await run(['export', '--report', 'realized-gains', ...args, '--allow-partial', '--json']);
     expect(partial.status).toBe(0);
     expect(JSON.parse(partial.stdout)).toMatchObject({ partial: true });
+  });
+
+  it('refuses uk realized gains when the futures ledger has a gap the spot ledger has not: the walk reads every wallet', async () => {
+    const futuresGap = await insertAccount(db.url, 'futures-gap');
+    // Spot and every other stream synced October to December; the USDT-M futures ledger's November failed.
+    await insertCoverage(
+      db.url,
+      futuresGap,
+      '2026-10-01T00:00:00Z',
+      '2027-01-01T00:00:00Z',
+      STREAMS.filter((s) => s !== 'futures-ledger'),
+    );
+    await insertWindows(
+      db.url,
+      futuresGap,
+      streamDefinition('futures-ledger').scopes.flatMap((scope) => [
+        {
+          stream: 'futures-ledger' as const,
+          scope,
+          start: '2026-10-01T00:00:00Z',
+          end: '2026-11-01T00:00:00Z',
+          status: 'done' as const,
+        },
+        {
+          stream: 'futures-ledger' as const,
+          scope,
+          start: '2026-11-01T00:00:00Z',
+          end: '2026-12-01T00:00:00Z',
+          status: scope === 'USDT-FUTURES' ? ('failed' as const) : ('done' as const),
+        },
+        {
+          stream: 'futures-ledger' as const,
+          scope,
+          start: '2026-12-01T00:00:00Z',
+          end: '2027-01-01T00:00:00Z',
+          status: 'done' as const,
+        },
+      ]),
+    );
+    const args = ['--account', 'futures-gap', '--from', '2026-12-01', '--to', '2026-12-31'];
+    // The spot ledger reads spot only: December is whole for it.
+    expect((await run(['export', '--report', 'spot-ledger', ...args])).status).toBe(0);
+    const gains = await run(['export', '--report', 'realized-gains', '--method', 'uk', ...args]);
+    expect(gains.status).toBe(1);
+    expect(gains.stderr).toMatch(
+      /^CoverageGapError: the period is not fully synced: futures-ledger USDT-FUTURES has no synced data from 2026-11-01T00:00:00.000Z to 2026-12-01T00:00:00.000Z;/,
+    );
+    // Nothing written for the refused export (the spot ledger's file is the only one).
+    expect(
+      (await readdir(path.join(dir, 'exports', futuresGap))).filter((f) => f.startsWith('realized-gains')),
+    ).toEqual([]);
+    const partial = await run([
+      'export',
+      '--report',
+      'realized-gains',
+      '--method',
+      'uk',
+      ...args,
+      '--allow-partial',
+      '--json',
+    ]);
+    expect(partial.status).toBe(0);
+    const printed = JSON.parse(partial.stdout) as { partial: boolean; csv: string; manifest: string };
+    expect(printed.partial).toBe(true);
+    expect(printed.csv).toMatch(/_PARTIAL\.csv$/);
+    const manifest = JSON.parse(await readFile(printed.manifest, 'utf8'));
+    expect(manifest.partial).toBe(true);
+    const streams = manifest.coverage.streams as { stream: string; scope: string; gaps: unknown[] }[];
+    // The uk variant's streams: spot, the futures ledger and every wallet ledger of the registry.
+    expect([...new Set(streams.map((s) => s.stream))]).toEqual(['spot', 'futures-ledger', ...WALLET_LEDGERS]);
+    expect(streams.filter((s) => s.gaps.length > 0).map((s) => `${s.stream} ${s.scope}`)).toEqual([
+      'futures-ledger USDT-FUTURES',
+    ]);
+  });
+
+  it('marks uk realized gains partial when the margin ledger was never read for the period, naming it', async () => {
+    const noMargin = await insertAccount(db.url, 'no-margin');
+    await insertCoverage(
+      db.url,
+      noMargin,
+      '2026-12-01T00:00:00Z',
+      '2027-01-01T00:00:00Z',
+      STREAMS.filter((s) => s !== 'margin-ledger'),
+    );
+    const args = ['--account', 'no-margin', '--from', '2026-12-01', '--to', '2026-12-31'];
+    const refused = await run(['export', '--report', 'realized-gains-summary', '--method', 'uk', ...args]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /margin-ledger crossed has no synced data from 2026-12-01T00:00:00.000Z to 2027-01-01T00:00:00.000Z/,
+    );
+    const partial = await run(['export', '--report', 'realized-gains', '--method', 'uk', ...args, '--allow-partial']);
+    expect(partial.status).toBe(0);
+    expect(partial.stderr).toMatch(
+      /^warning: partial export \(--allow-partial\): margin-ledger crossed has no synced data from 2026-12-01T00:00:00.000Z to 2027-01-01T00:00:00.000Z \(and 1 more gaps\)/,
+    );
+    expect(partial.stdout).toContain('_PARTIAL.csv');
+  });
+
+  it('checks each wallet from its own first window: a ledger whose history starts later is no gap before it', async () => {
+    const lateMargin = await insertAccount(db.url, 'late-margin');
+    // Spot and the rest from October; the margin ledger's first window is November's (its own grid).
+    const others = STREAMS.filter((s) => s !== 'margin-ledger');
+    await insertCoverage(db.url, lateMargin, '2026-10-01T00:00:00Z', '2027-01-01T00:00:00Z', others);
+    await insertCoverage(db.url, lateMargin, '2026-11-01T00:00:00Z', '2027-01-01T00:00:00Z', ['margin-ledger']);
+    const args = ['--account', 'late-margin', '--from', '2026-12-01', '--to', '2026-12-31', '--json'];
+    const gains = await run(['export', '--report', 'realized-gains', '--method', 'uk', ...args]);
+    expect(gains.status).toBe(0);
+    const printed = JSON.parse(gains.stdout) as { partial: boolean; manifest: string };
+    expect(printed.partial).toBe(false);
+    const manifest = JSON.parse(await readFile(printed.manifest, 'utf8'));
+    const margin = (manifest.coverage.streams as { stream: string; covered: { start: string }[] }[]).find(
+      (s) => s.stream === 'margin-ledger',
+    );
+    expect(margin?.covered[0]?.start).toBe('2026-11-01T00:00:00.000Z');
   });
 
   it('refuses an account never synced, writing nothing', async () => {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import pg from 'pg';
 
+import { type Stream, streamDefinition, STREAMS } from '../../src/streams/registry.ts';
+
 /** Test data written straight into the history tables, as ingestion would store it. */
 
 export interface SpotRow {
@@ -404,18 +406,13 @@ export async function insertCoverage(
   accountId: string,
   from: string,
   to: string,
-  streams: Array<'spot' | 'positions' | 'transfers' | 'futures-ledger'> = [
-    'spot',
-    'positions',
-    'transfers',
-    'futures-ledger',
-  ],
+  // Every stream of the registry by default (a new wallet ledger too): what "synced for the period" means.
+  streams: readonly Stream[] = STREAMS,
 ): Promise<void> {
-  const futures = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'];
-  const scopes = { spot: [''], transfers: [''], positions: futures, 'futures-ledger': futures };
+  const scopes = (stream: Stream) => streamDefinition(stream).scopes;
   await withClient(url, async (c) => {
     for (const stream of streams) {
-      for (const scope of scopes[stream]) {
+      for (const scope of scopes(stream)) {
         await c.query(
           `INSERT INTO sync_window (id, account_id, stream, scope, window_start, window_end, status, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, 'done', now())`,

@@ -10,6 +10,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { importPrices } from '../../src/accounting/prices/import-prices.ts';
+import { GAINS_WALK_STREAMS } from '../../src/export/reports/gains-source.ts';
 import {
   insertAccount,
   insertCoverage,
@@ -425,10 +426,8 @@ describe('the accountants page in a real browser', () => {
       },
     ]);
     // Read from before the first Berlin year to now: every past year complete.
-    await insertCoverage(web.db.url, london, '2023-12-01T00:00:00Z', new Date().toISOString(), [
-      'spot',
-      'futures-ledger',
-    ]);
+    // (the streams the gains walk reads: spot, the futures ledger and every wallet ledger).
+    await insertCoverage(web.db.url, london, '2023-12-01T00:00:00Z', new Date().toISOString(), GAINS_WALK_STREAMS);
     for (const [quote, rate, zone] of [
       ['GBP', '0.8', 'Europe/London'],
       ['EUR', '0.9', 'Europe/Berlin'],

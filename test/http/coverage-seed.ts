@@ -1,7 +1,8 @@
+import type { Stream } from '../../src/streams/registry.ts';
 import { withClient } from '../export/seed.ts';
 
 export interface WindowSeed {
-  stream: 'positions' | 'spot' | 'transfers' | 'futures-ledger';
+  stream: Stream;
   scope?: string;
   start: string;
   end: string;

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
 import { presetDates } from '../../src/http/period-presets.ts';
-import { insertAccount, insertSpot } from '../export/seed.ts';
+import { insertAccount, insertCoverage, insertSpot } from '../export/seed.ts';
 import { insertReconciliation, insertWindows } from './coverage-seed.ts';
 import { ADMIN_TOKEN, signIn, TOKEN, useWebApp } from './web-fixture.ts';
 
@@ -199,8 +199,11 @@ describe('exports', () => {
       /<optgroup label="Filing rules"> ?<option value="uk" ?>UK \(HMRC share matching\)<\/option> ?<option value="de" ?>Germany \(§ 23 EStG\)<\/option> ?<\/optgroup>/,
     );
     expect(home.body).toContain('name="valuation"');
+    // An account whose every wallet the gains walk reads is synced for the period (the shared one has only spot).
+    const filer = await insertAccount(web.db.url, 'uk-filer');
+    await insertCoverage(web.db.url, filer, '2025-12-01T00:00:00Z', '2026-03-01T00:00:00Z');
     const form = new URLSearchParams({
-      accountId,
+      accountId: filer,
       report: 'realized-gains',
       from: '2026-01-01',
       to: '2026-01-31',
@@ -218,7 +221,7 @@ describe('exports', () => {
     });
     expect(created.statusCode).toBe(303);
     const jobId = decodeURIComponent(created.headers.location!.replace('/jobs/', ''));
-    expect(jobId).toBe(`export.${accountId}.realized-gains_2026-01-01_2026-01-31_UTC_uk_long-365d`);
+    expect(jobId).toBe(`export.${filer}.realized-gains_2026-01-01_2026-01-31_UTC_uk_long-365d`);
     await waitForState(jobId, 'completed');
     const status = await web.app.inject({ method: 'GET', url: created.headers.location!, headers: { cookie } });
     const manifestLink = /href="(\/downloads\/[^"]+\.manifest\.json)"/.exec(status.body)![1]!;

@@ -8,7 +8,7 @@ import type { ComputedReportDefinition, ReportRow } from '../report-definition.t
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 import { deTaxable } from './de-gains.ts';
 import { futuresResultsByYear } from './futures-results.ts';
-import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 import { reportedCostBasis, UNPRICED } from './realized-gains.ts';
 import {
   addReviewCounts,
@@ -269,7 +269,7 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
     title: 'Realized gains summary (German private sales)',
     description:
       'per calendar year (Berlin) and coin: taxable private sales (held one year or less) and tax-free ones; per year the Freigrenze (EUR 600 to 2023, EUR 1,000 from 2024), the Anlage SO figures in whole euros and the futures results (section 20) per margin coin',
-    streams: ['spot', 'futures-ledger'],
+    streams: GAINS_WALK_STREAMS,
     coverage: 'history',
     taxYears: 'de',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },

@@ -4,7 +4,7 @@ import { minus, plain } from '../../accounting/lots/lot-arithmetic.ts';
 import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 import { GAIN_ROW_AMOUNTS, localTime, matchFlag, reportedCostBasis, walletsOf } from './realized-gains.ts';
 
 /**
@@ -54,7 +54,7 @@ export function deGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
     title: 'Realized gains (German private sales, section 23 EStG)',
     description:
       'one row per disposal and the FIFO lot it consumed, with proceeds, cost, gain, days held and whether the sale is taxable (held one year or less), in euros',
-    streams: ['spot'],
+    streams: GAINS_WALK_STREAMS,
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
     reviewAmounts: GAIN_ROW_AMOUNTS,

@@ -7,7 +7,7 @@ import { ukTaxYear } from '../../accounting/gains/uk-day.ts';
 import { plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportParams, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 import { UNPRICED } from './realized-gains.ts';
 
 interface Totals {
@@ -38,7 +38,7 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
     title: 'Income summary',
     description:
       'income received per year and coin, valued at receipt, with the year’s total (with --method de: the EUR 256 Freigrenze and the taxable amount; --method uk: UK tax years)',
-    streams: ['spot'],
+    streams: GAINS_WALK_STREAMS,
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
     columns: [
       text('level'),

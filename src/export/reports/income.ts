@@ -2,7 +2,7 @@ import type { IncomeEvent } from '../../accounting/gains/gains-event.ts';
 import { plain } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 import { localTime, UNPRICED } from './realized-gains.ts';
 
 export function incomeRow(event: IncomeEvent, currency: string, tz: string): ReportRow {
@@ -32,7 +32,7 @@ export function incomeReportWith(openBook: OpenBook): ComputedReportDefinition {
     title: 'Income',
     description:
       'rewards, interest, airdrops and other income received in the period, valued at receipt in the valuation currency (the cost of the lots they create)',
-    streams: ['spot'],
+    streams: GAINS_WALK_STREAMS,
     accepts: { coin: true, includePending: false, valuation: true },
     columns: [
       text('received_at'),

@@ -4,7 +4,14 @@ import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.t
 import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { gainsEvents, type LotSettings, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+import {
+  GAINS_WALK_STREAMS,
+  gainsEvents,
+  type LotSettings,
+  lotSettings,
+  type OpenBook,
+  openStoredBook,
+} from './gains-source.ts';
 import { holdingDays, reportedCostBasis, termOf, UNPRICED } from './realized-gains.ts';
 import { countPart, emptyReviewCounts, REVIEW_COUNT_COLUMNS, reviewCells, type ReviewCounts } from './review-counts.ts';
 
@@ -91,7 +98,7 @@ export function realizedGainsSummaryReportWith(openBook: OpenBook): ComputedRepo
     title: 'Realized gains summary',
     description:
       'realized gains of the period per coin and holding term (short, long by --long-term-days), with totals per term',
-    streams: ['spot'],
+    streams: GAINS_WALK_STREAMS,
     // A gap anywhere before the period loses lots, and so cost bases: the whole history must be synced.
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },

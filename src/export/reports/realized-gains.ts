@@ -6,7 +6,14 @@ import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import { ID_KINDS } from '../../booking/text-safe-ids.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
-import { gainsEvents, type LotSettings, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+import {
+  GAINS_WALK_STREAMS,
+  gainsEvents,
+  type LotSettings,
+  lotSettings,
+  type OpenBook,
+  openStoredBook,
+} from './gains-source.ts';
 
 /**
  * Flag of a disposal part beyond the holdings: coins the ledger never saw come in (e.g. moved in
@@ -131,7 +138,7 @@ export function realizedGainsReportWith(openBook: OpenBook): ComputedReportDefin
     title: 'Realized gains',
     description:
       'one row per disposal and lot it consumed in the period (fifo, lifo, hifo or average over the whole history), with proceeds, cost basis, gain and holding period in the valuation currency',
-    streams: ['spot'],
+    streams: GAINS_WALK_STREAMS,
     // A gap anywhere before the period loses lots, and so cost bases: the whole history must be synced.
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },

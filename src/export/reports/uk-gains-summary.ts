@@ -7,7 +7,7 @@ import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.t
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 import { futuresResultsByYear } from './futures-results.ts';
-import { lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
+import { GAINS_WALK_STREAMS, lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
 import { UNPRICED } from './realized-gains.ts';
 import {
   addReviewCounts,
@@ -203,7 +203,7 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
     title: 'Realized gains summary (UK tax years)',
     description:
       'per UK tax year (6 April to 5 April, London) and token: disposals, proceeds, allowable costs, gains, losses and net gain under HMRC’s share matching, the year’s total and its SA108 figures in whole pounds, then the year’s futures results per margin coin',
-    streams: ['spot', 'futures-ledger'],
+    streams: GAINS_WALK_STREAMS,
     coverage: 'history',
     taxYears: 'uk',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },

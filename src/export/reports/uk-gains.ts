@@ -4,7 +4,7 @@ import type { UkMatch } from '../../accounting/gains/uk-matching.ts';
 import { minus, plain } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
+import { GAINS_WALK_STREAMS, lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
 import {
   EXCEEDS_HOLDINGS,
   GAIN_ROW_AMOUNTS,
@@ -63,7 +63,7 @@ export function ukGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
     title: 'Realized gains (UK share matching)',
     description:
       'one row per part of a day’s disposal of a token and the HMRC rule that matched it (same-day, 30-day with the acquisition’s date, s104 pool), with proceeds, allowable cost, gain and the pool after it, in pounds',
-    streams: ['spot'],
+    streams: GAINS_WALK_STREAMS,
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
     reviewAmounts: GAIN_ROW_AMOUNTS,
