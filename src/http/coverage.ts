@@ -124,7 +124,7 @@ export function markBeyondHorizon(gaps: readonly Omit<PeriodGap, 'beyondHorizon'
  * them). A stream never read at all is one gap over the whole period. Each gap says whether it
  * lies beyond the stream's horizon at `now` (today, whatever `asOf`): what no command can read any more.
  */
-export async function periodGaps(
+export function periodGaps(
   pool: pg.Pool,
   accountId: string,
   report: string,
@@ -132,7 +132,18 @@ export async function periodGaps(
   asOf?: Date,
   now: number = Date.now(),
 ): Promise<PeriodGap[]> {
-  const streams = reportStreams(report);
+  return streamGaps(pool, accountId, reportStreams(report), period, asOf, now);
+}
+
+/** periodGaps for the given streams rather than a report's. */
+export async function streamGaps(
+  pool: pg.Pool,
+  accountId: string,
+  streams: readonly Stream[],
+  period: { start: Date; end: Date },
+  asOf?: Date,
+  now: number = Date.now(),
+): Promise<PeriodGap[]> {
   const result = await pool.query<{ stream: string; scope: string | null; start: string | null; end: string | null }>(
     `WITH wanted AS (
        SELECT unnest($2::sync_stream[]) AS stream

@@ -6,7 +6,8 @@ import { TAX_YEAR_ZONE, type TaxYear, taxYearsOf } from '../accounting/gains/tax
 import { parseExportRequest, reportParams, type ValuationSettings } from '../export/export-request.ts';
 import { reportFor } from '../export/reports/index.ts';
 import { earliestWindowStart } from '../ingest/coverage/coverage-summary.ts';
-import { type PeriodGap, periodGaps } from './coverage.ts';
+import type { Stream } from '../streams/registry.ts';
+import { type PeriodGap, streamGaps } from './coverage.ts';
 
 /** One row of a filing summary, its cells by column name (the CSV's exact text; '' for empty). */
 export type SummaryRow = Readonly<Record<string, string>>;
@@ -97,21 +98,30 @@ export async function filingYears(input: FilingFiguresInput, method: RulesMethod
     await client.end();
   }
   // The summary carries lots in from the whole history: as an export of the year checks
-  // (export-covered.ts), from the account's first window when that is earlier, to the year's end or now.
-  const historyFrom = (await earliestWindowStart(input.pool, input.accountId, report.streams))?.getTime();
+  // (export-covered.ts), each stream from its own first window when that is earlier (the wallets'
+  // histories start apart), to the year's end or now.
+  const historyFrom = new Map<Stream, number | undefined>();
+  for (const stream of report.streams) {
+    historyFrom.set(stream, (await earliestWindowStart(input.pool, input.accountId, [stream]))?.getTime());
+  }
   const out: FilingYear[] = [];
   for (const year of years) {
     const rows = byYear.get(year.label)!;
-    const start = historyFrom !== undefined && historyFrom < year.startMs ? historyFrom : year.startMs;
     const end = Math.min(year.endMs, input.now);
-    const gaps = await periodGaps(
-      input.pool,
-      input.accountId,
-      'realized-gains-summary',
-      { start: new Date(start), end: new Date(end) },
-      undefined,
-      input.now,
-    );
+    const gaps: PeriodGap[] = [];
+    for (const [stream, from] of historyFrom) {
+      const start = from !== undefined && from < year.startMs ? from : year.startMs;
+      gaps.push(
+        ...(await streamGaps(
+          input.pool,
+          input.accountId,
+          [stream],
+          { start: new Date(start), end: new Date(end) },
+          undefined,
+          input.now,
+        )),
+      );
+    }
     // The year still running: what is not read yet since the last sync is no gap, only where the data ends.
     const running = year.endMs > input.now;
     const trailing = running ? gaps.filter((g) => g.end === end) : [];

@@ -1,0 +1,50 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { filingYears } from '../../src/http/filing-figures.ts';
+import { STREAMS } from '../../src/streams/registry.ts';
+import { insertAccount, insertCoverage, insertSpot } from '../export/seed.ts';
+import { useTestDatabase } from '../helpers/test-database.ts';
+
+const db = useTestDatabase('filingcoverage');
+let pool: pg.Pool;
+beforeAll(() => {
+  pool = new pg.Pool({ connectionString: db.url });
+});
+afterAll(() => pool.end());
+
+/**
+ * The tax years page's gaps of the uk year 2026-27 for an account synced as `sync` says: the year's
+ * summary carries lots in from the history before it, so each stream is judged from its first window.
+ */
+async function gapsOf2026(name: string, sync: (accountId: string) => Promise<void>) {
+  const accountId = await insertAccount(db.url, name);
+  await insertSpot(db.url, accountId, [
+    { recordId: '1', coin: 'USDT', spotTaxType: 'Deposit', amount: '100', balance: '100', ts: '2025-04-10T00:00:00Z' },
+  ]);
+  await sync(accountId);
+  const years = await filingYears(
+    { databaseUrl: db.url, pool, accountId, accountName: name, now: Date.parse('2027-06-01T00:00:00Z') },
+    'uk',
+  );
+  return years.find((y) => y.year.label === '2026-27')!.gaps.map((g) => g.stream);
+}
+
+describe('the tax years page judges a year’s coverage as its export does', () => {
+  it('a wallet ledger whose history starts later is no gap before its first window; one that stops is', async () => {
+    const others = STREAMS.filter((s) => s !== 'margin-ledger');
+    // Spot and the rest from January; the margin ledger's first window is May's (its own grid).
+    const late = await gapsOf2026('late-margin', async (id) => {
+      await insertCoverage(db.url, id, '2025-01-01T00:00:00Z', '2027-06-01T00:00:00Z', others);
+      await insertCoverage(db.url, id, '2025-05-01T00:00:00Z', '2027-06-01T00:00:00Z', ['margin-ledger']);
+    });
+    expect(late).toEqual([]);
+    // The margin ledger read from January, but not from February to May: a gap of that stream.
+    const holed = await gapsOf2026('holed-margin', async (id) => {
+      await insertCoverage(db.url, id, '2025-01-01T00:00:00Z', '2027-06-01T00:00:00Z', others);
+      await insertCoverage(db.url, id, '2025-01-01T00:00:00Z', '2025-02-01T00:00:00Z', ['margin-ledger']);
+      await insertCoverage(db.url, id, '2025-05-01T00:00:00Z', '2027-06-01T00:00:00Z', ['margin-ledger']);
+    });
+    expect(new Set(holed)).toEqual(new Set(['margin-ledger']));
+  });
+});
