@@ -1,79 +1,18 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 
-import type { GainsEvent } from '../../src/accounting/gains/gains-event.ts';
-import { SuppliedCosts, type SuppliedLot } from '../../src/accounting/gains/supplied-costs.ts';
-import { type UkMatch, UkMatcher } from '../../src/accounting/gains/uk-matching.ts';
-import { type LotSink, walkHistory } from '../../src/accounting/gains/walk-history.ts';
-import { LotEngine, type LotMatch } from '../../src/accounting/lots/lot-engine.ts';
-import { memoryPriceBook } from '../../src/accounting/prices/memory-price-book.ts';
-import type { PricePointInput } from '../../src/accounting/prices/price-point.ts';
+import type { SuppliedLot } from '../../src/accounting/gains/supplied-costs.ts';
+import { UkMatcher } from '../../src/accounting/gains/uk-matching.ts';
 import type { LedgerEntry } from '../../src/booking/ledger-entry.ts';
 import { deTaxable } from '../../src/export/reports/de-gains.ts';
 import { matchFlag } from '../../src/export/reports/realized-gains.ts';
 import { ukMatchFlag } from '../../src/export/reports/uk-gains.ts';
+import { brief, DAY, entryOn, fifo, lots, price, type Side, t0, ukMatches, walkEvents } from './walk-fixtures.ts';
 
-const DAY = 86_400_000;
-const t0 = Date.UTC(2026, 0, 5, 12);
-type Side = [string, string] | null;
-
-/** A ledger entry as the cursor reads it: spot unless said, its tax type in `spotTypes`. */
-function entry(
-  day: number,
-  id: string,
-  taxType: string,
-  category: string,
-  sent: Side,
-  received: Side,
-  extra: Partial<LedgerEntry> = {},
-): LedgerEntry {
-  return {
-    atMs: t0 + day * DAY,
-    sentAmount: sent ? new Decimal(sent[0]) : null,
-    sentCoin: sent ? sent[1] : null,
-    receivedAmount: received ? new Decimal(received[0]) : null,
-    receivedCoin: received ? received[1] : null,
-    feeAmount: null,
-    feeCoin: null,
-    category,
-    spotTypes: taxType,
-    recordIds: id,
-    flag: null,
-    ...extra,
-  };
-}
-
+const entry = entryOn;
 const fee = (amount: string, coin: string): Partial<LedgerEntry> => ({ feeAmount: new Decimal(amount), feeCoin: coin });
-const price = (day: number, base: string, value: string, quote = 'GBP'): PricePointInput => ({
-  at: new Date(t0 + day * DAY - 1000),
-  base,
-  quote,
-  price: value,
-  source: 'daily',
-});
-
-async function* from<T>(items: T[]): AsyncGenerator<T> {
-  for (const item of items) yield await Promise.resolve(item);
-}
-
-async function events<M>(
-  entries: LedgerEntry[],
-  points: PricePointInput[],
-  sink: LotSink<M>,
-  options: { apportionTradeFees?: boolean; supplied?: SuppliedLot[] } = {},
-): Promise<GainsEvent<M>[]> {
-  const book = memoryPriceBook('GBP', points);
-  const supplied = new SuppliedCosts(options.supplied ?? [], 'GBP');
-  const out: GainsEvent<M>[] = [];
-  for await (const e of walkHistory(from(entries), book, sink, { ...options, supplied })) out.push(e);
-  return out;
-}
-
-const fifo = () => new LotEngine('fifo', 'GBP');
-const lots = (list: GainsEvent[]): LotMatch[] => list.flatMap((e) => (e.kind === 'disposal' ? [e.match] : []));
-const uk = (list: GainsEvent<UkMatch>[]): UkMatch[] => list.flatMap((e) => (e.kind === 'disposal' ? [e.match] : []));
-const brief = (m: LotMatch) =>
-  `${m.coin} ${m.quantity.toFixed()} ${m.proceeds?.toFixed() ?? '-'} ${m.costBasis?.toFixed() ?? '-'} ${matchFlag(m, m.proceeds && m.costBasis ? 'x' : null) ?? ''}`.trim();
+const events = walkEvents;
+const uk = ukMatches;
 
 describe('fees by the rules', () => {
   it('a `User fees` payment is a disposal at market value: gain = market value - cost, not -cost (HMRC CRYPTO22150, CRYPTO22280; TCGA92 s38)', async () => {

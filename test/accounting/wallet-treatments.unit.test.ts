@@ -1,94 +1,36 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 
-import type { GainsEvent } from '../../src/accounting/gains/gains-event.ts';
-import { SuppliedCosts, type SuppliedLot } from '../../src/accounting/gains/supplied-costs.ts';
-import { type UkMatch, UkMatcher } from '../../src/accounting/gains/uk-matching.ts';
-import { type LotSink, walkHistory } from '../../src/accounting/gains/walk-history.ts';
-import { LotEngine, type LotMatch } from '../../src/accounting/lots/lot-engine.ts';
-import { memoryPriceBook } from '../../src/accounting/prices/memory-price-book.ts';
+import type { SuppliedLot } from '../../src/accounting/gains/supplied-costs.ts';
+import { UkMatcher } from '../../src/accounting/gains/uk-matching.ts';
+import type { LotSink } from '../../src/accounting/gains/walk-history.ts';
 import type { PricePointInput } from '../../src/accounting/prices/price-point.ts';
 import { entryTreatment } from '../../src/accounting/treatments/entry-treatment.ts';
 import type { LedgerEntry } from '../../src/booking/ledger-entry.ts';
 import { deTaxable } from '../../src/export/reports/de-gains.ts';
 import { matchFlag, walletsOf } from '../../src/export/reports/realized-gains.ts';
 import { ukMatchFlag } from '../../src/export/reports/uk-gains.ts';
+import { brief, DAY, entryOn, fifo, lots, price, type Side, t0, ukMatches, walkEvents } from './walk-fixtures.ts';
 
 /**
  * The margin and P2P rows of the treatment table (docs/reports.md, "Treatments", "Margin and P2P"),
  * walked one by one as the cursor reads them (src/booking/wallet-entries.ts: wallet `margin`/`p2p`,
  * `spotTypes` starting with the record's own type). Each test names the rule it follows.
  */
-const DAY = 86_400_000;
-const t0 = Date.UTC(2026, 0, 5, 12);
-type Side = [string, string] | null;
-
 function margin(day: number, id: string, type: string, sent: Side, received: Side, extra: Partial<LedgerEntry> = {}) {
-  return entry(day, `margin:${id}`, `${type} crossed`, 'margin', 'margin', sent, received, extra);
+  return entryOn(day, `margin:${id}`, `${type} crossed`, 'margin', sent, received, { wallet: 'margin', ...extra });
 }
 function p2p(day: number, id: string, type: string, sent: Side, received: Side) {
-  return entry(day, `p2p:${id}`, type, 'p2p', 'p2p', sent, received);
+  return entryOn(day, `p2p:${id}`, type, 'p2p', sent, received, { wallet: 'p2p' });
 }
 function spot(day: number, id: string, type: string, category: string, sent: Side, received: Side) {
-  return entry(day, `spot:${id}`, type, category, 'spot', sent, received);
+  return entryOn(day, `spot:${id}`, type, category, sent, received, { wallet: 'spot' });
 }
 
-function entry(
-  day: number,
-  id: string,
-  types: string,
-  category: string,
-  wallet: LedgerEntry['wallet'],
-  sent: Side,
-  received: Side,
-  extra: Partial<LedgerEntry> = {},
-): LedgerEntry {
-  return {
-    atMs: t0 + day * DAY,
-    sentAmount: sent ? new Decimal(sent[0]) : null,
-    sentCoin: sent ? sent[1] : null,
-    receivedAmount: received ? new Decimal(received[0]) : null,
-    receivedCoin: received ? received[1] : null,
-    feeAmount: null,
-    feeCoin: null,
-    category,
-    spotTypes: types,
-    recordIds: id,
-    flag: null,
-    wallet,
-    ...extra,
-  };
-}
-
-const price = (day: number, base: string, value: string): PricePointInput => ({
-  at: new Date(t0 + day * DAY - 1000),
-  base,
-  quote: 'GBP',
-  price: value,
-  source: 'daily',
-});
-
-async function* from<T>(items: T[]): AsyncGenerator<T> {
-  for (const item of items) yield await Promise.resolve(item);
-}
-
-async function walk<M>(
-  entries: LedgerEntry[],
-  points: PricePointInput[],
-  sink: LotSink<M>,
-  supplied: SuppliedLot[] = [],
-): Promise<GainsEvent<M>[]> {
-  const out: GainsEvent<M>[] = [];
-  const options = { supplied: new SuppliedCosts(supplied, 'GBP') };
-  for await (const e of walkHistory(from(entries), memoryPriceBook('GBP', points), sink, options)) out.push(e);
-  return out;
-}
-
-const fifo = () => new LotEngine('fifo', 'GBP');
-const lots = (list: GainsEvent[]): LotMatch[] => list.flatMap((e) => (e.kind === 'disposal' ? [e.match] : []));
-const brief = (m: LotMatch) =>
-  `${m.coin} ${m.quantity.toFixed()} ${m.proceeds?.toFixed() ?? '-'} ${m.costBasis?.toFixed() ?? '-'} ${matchFlag(m, m.proceeds && m.costBasis ? 'x' : null) ?? ''}`.trim();
-const ukParts = (list: GainsEvent<UkMatch>[]) => list.flatMap((e) => (e.kind === 'disposal' ? [e.match] : []));
+/** The walk's events, with lots supplied by a cost-basis import. */
+const walk = <M>(entries: LedgerEntry[], points: PricePointInput[], sink: LotSink<M>, supplied: SuppliedLot[] = []) =>
+  walkEvents(entries, points, sink, { supplied });
+const ukParts = ukMatches;
 
 /** 1000 USDT bought for 800 GBP on spot, moved to the margin account (own move: the lots stay). */
 const funded = [
