@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 
+import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 
 import { dropDatabase } from '../../src/db/ensure-database.ts';
@@ -27,6 +29,31 @@ export async function createMigratedDatabase(url: string): Promise<void> {
   if (!(await createFromTemplate(url))) await migrateDatabase(url);
 }
 
+/**
+ * Drops the test database once the file's own connections have gone. A pg pool's `end()` resolves
+ * before its clients' goodbye reaches the server; `DROP ... WITH (FORCE)` would then terminate a
+ * backend whose client is still listening, and that client's error surfaces as an unhandled error
+ * of the file. Waits up to 3 s, then forces.
+ */
+async function dropWhenClosed(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  try {
+    for (let waited = 0; waited < 3000; waited += 50) {
+      const { rows } = await admin.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      if (rows[0]!.n === 0) break;
+      await sleep(50);
+    }
+  } finally {
+    await admin.end();
+  }
+  await dropDatabase(url);
+}
+
 export interface TestDatabase {
   readonly url: string;
   readonly prisma: PrismaClient;
@@ -45,7 +72,7 @@ export function useTestDatabase(label?: string): TestDatabase {
   });
   afterAll(async () => {
     await prisma?.$disconnect();
-    await dropDatabase(url);
+    await dropWhenClosed(url);
   });
   return {
     url,
