@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 import { PermanentError } from '../errors/index.ts';
-import { coveredRanges, earliestWindowStart, findGaps } from '../ingest/coverage/coverage-summary.ts';
+import { coveredRanges, findGaps, scopeWindowStarts } from '../ingest/coverage/coverage-summary.ts';
 import { type Stream, streamDefinition } from '../streams/registry.ts';
 
 /** A half-open UTC interval as ISO 8601 text, as the manifest writes it. */
@@ -42,6 +42,7 @@ export async function exportCoverage(
   accountId: string,
   period: { start: Date; end: Date },
   streams: readonly Stream[],
+  onlyScope?: string,
 ): Promise<ExportCoverage> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, application_name: 'ledgerline-export' });
   try {
@@ -49,8 +50,7 @@ export async function exportCoverage(
     const to = period.end.getTime();
     const result: StreamCoverage[] = [];
     for (const stream of streams) {
-      const scopes = streamDefinition(stream).scopes;
-      for (const scope of scopes.length > 0 ? scopes : ['']) {
+      for (const scope of scopesOf(stream).filter((s) => onlyScope === undefined || s === onlyScope)) {
         const key = { accountId, stream, scope };
         const gaps = await findGaps(pool, key, from, to);
         result.push({
@@ -68,22 +68,33 @@ export async function exportCoverage(
   }
 }
 
+/** A stream's scopes, or the one empty scope of a stream without any. */
+export function scopesOf(stream: Stream): readonly string[] {
+  const scopes = streamDefinition(stream).scopes;
+  return scopes.length > 0 ? scopes : [''];
+}
+
 /**
- * Where the account's stored history of these streams starts: the earliest window ever planned
- * for any of them (a failed or never-finished one included, so its gap shows), or `periodStart`
- * when that is earlier or nothing was planned.
+ * Where the account's stored history of each scope of a stream starts: that scope's earliest
+ * window ever planned (a failed or never-finished one included, so its gap shows), or
+ * `periodStart` when that is earlier or nothing was planned for the scope.
  */
-export async function historyStart(
+export async function scopeHistoryStarts(
   databaseUrl: string,
   accountId: string,
-  streams: readonly Stream[],
+  stream: Stream,
   periodStart: Date,
-): Promise<Date> {
+): Promise<Map<string, Date>> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'ledgerline-export' });
   await client.connect();
   try {
-    const start = await earliestWindowStart(client, accountId, streams);
-    return start && start < periodStart ? start : periodStart;
+    const starts = await scopeWindowStarts(client, accountId, stream);
+    return new Map(
+      scopesOf(stream).map((scope) => {
+        const start = starts.get(scope);
+        return [scope, start && start < periodStart ? start : periodStart];
+      }),
+    );
   } finally {
     await client.end();
   }

@@ -3,7 +3,13 @@ import path from 'node:path';
 
 import type { Stream } from '../streams/registry.ts';
 import type { ExportCoverage } from './export-coverage.ts';
-import { CoverageGapError, describeFirstGap, exportCoverage, historyStart, partialPath } from './export-coverage.ts';
+import {
+  CoverageGapError,
+  describeFirstGap,
+  exportCoverage,
+  partialPath,
+  scopeHistoryStarts,
+} from './export-coverage.ts';
 import { exportCsvPath, exportFileName } from './export-files.ts';
 import type { ExportRequest, ValuationSettings } from './export-request.ts';
 import { type ExportedFile, exportToFile } from './export-to-file.ts';
@@ -70,12 +76,13 @@ export async function exportCovered(options: {
 }
 
 /**
- * A report that carries lots in: each stream's coverage from the start of its own stored history
- * (its first planned window, when earlier than the period) to the period's end. Per stream, not
- * from the earliest of all: the wallets' histories start apart (the futures ledger reaches back
+ * A report that carries lots in: each stream scope's coverage from the start of its own stored
+ * history (its first planned window, when earlier than the period) to the period's end. Per scope,
+ * not from the earliest of all: the wallets' histories start apart (the futures ledger reaches back
  * only to its horizon, before which the walk reads closed positions; the margin ledger's windows
- * lie on a grid of their own), and what a stream never planned before its first window is not a
- * gap of that stream.
+ * lie on a grid of their own), and so do a stream's scopes where its horizon narrows each scope's
+ * first window when it runs (the futures ledger's product types, read seconds apart as the horizon
+ * slides). What a scope never planned before its first window is not a gap of that scope.
  */
 async function historyCoverage(
   databaseUrl: string,
@@ -85,8 +92,10 @@ async function historyCoverage(
 ): Promise<ExportCoverage> {
   const parts: ExportCoverage[] = [];
   for (const stream of streams) {
-    const from = await historyStart(databaseUrl, accountId, [stream], period.start);
-    parts.push(await exportCoverage(databaseUrl, accountId, { start: from, end: period.end }, [stream]));
+    const starts = await scopeHistoryStarts(databaseUrl, accountId, stream, period.start);
+    for (const [scope, from] of starts) {
+      parts.push(await exportCoverage(databaseUrl, accountId, { start: from, end: period.end }, [stream], scope));
+    }
   }
   return { complete: parts.every((c) => c.complete), streams: parts.flatMap((c) => c.streams) };
 }

@@ -5,7 +5,7 @@ import type { RulesMethod } from '../accounting/gains/gains-method.ts';
 import { TAX_YEAR_ZONE, type TaxYear, taxYearsOf } from '../accounting/gains/tax-years.ts';
 import { parseExportRequest, reportParams, type ValuationSettings } from '../export/export-request.ts';
 import { reportFor } from '../export/reports/index.ts';
-import { earliestWindowStart } from '../ingest/coverage/coverage-summary.ts';
+import { scopeWindowStarts } from '../ingest/coverage/coverage-summary.ts';
 import type { Stream } from '../streams/registry.ts';
 import { type PeriodGap, streamGaps } from './coverage.ts';
 
@@ -98,29 +98,34 @@ export async function filingYears(input: FilingFiguresInput, method: RulesMethod
     await client.end();
   }
   // The summary carries lots in from the whole history: as an export of the year checks
-  // (export-covered.ts), each stream from its own first window when that is earlier (the wallets'
-  // histories start apart), to the year's end or now.
-  const historyFrom = new Map<Stream, number | undefined>();
+  // (export-covered.ts), each stream scope from its own first window when that is earlier (the
+  // wallets' histories start apart, and so do a horizon-narrowed stream's scopes), to the year's
+  // end or now.
+  const historyFrom = new Map<Stream, Map<string, number>>();
   for (const stream of report.streams) {
-    historyFrom.set(stream, (await earliestWindowStart(input.pool, input.accountId, [stream]))?.getTime());
+    const starts = await scopeWindowStarts(input.pool, input.accountId, stream);
+    historyFrom.set(stream, new Map([...starts].map(([scope, start]) => [scope, start.getTime()])));
   }
   const out: FilingYear[] = [];
   for (const year of years) {
     const rows = byYear.get(year.label)!;
     const end = Math.min(year.endMs, input.now);
     const gaps: PeriodGap[] = [];
-    for (const [stream, from] of historyFrom) {
-      const start = from !== undefined && from < year.startMs ? from : year.startMs;
-      gaps.push(
-        ...(await streamGaps(
-          input.pool,
-          input.accountId,
-          [stream],
-          { start: new Date(start), end: new Date(end) },
-          undefined,
-          input.now,
-        )),
+    for (const [stream, scopes] of historyFrom) {
+      const fromOf = (scope: string) => Math.min(scopes.get(scope) ?? year.startMs, year.startMs);
+      const start = Math.min(year.startMs, ...scopes.values());
+      const found = await streamGaps(
+        input.pool,
+        input.accountId,
+        [stream],
+        { start: new Date(start), end: new Date(end) },
+        undefined,
+        input.now,
       );
+      for (const gap of found) {
+        const from = Math.max(gap.start, fromOf(gap.scope));
+        if (from < gap.end) gaps.push({ ...gap, start: from });
+      }
     }
     // The year still running: what is not read yet since the last sync is no gap, only where the data ends.
     const running = year.endMs > input.now;

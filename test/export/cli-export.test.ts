@@ -324,6 +324,50 @@ describe('ledgerline export', () => {
     expect(margin?.covered[0]?.start).toBe('2026-11-01T00:00:00.000Z');
   });
 
+  it('checks each scope from its own first window: a product type whose first window the horizon narrowed later is no gap', async () => {
+    // The demo met this: the futures ledger's 1-year horizon slides while its product types are read
+    // one after another, so USDC-FUTURES' first window started 12 s after the others'.
+    const narrowed = await insertAccount(db.url, 'narrowed-scope');
+    const others = STREAMS.filter((s) => s !== 'futures-ledger');
+    await insertCoverage(db.url, narrowed, '2026-10-01T00:00:00Z', '2027-01-01T00:00:00Z', others);
+    const ledger = ['futures-ledger'] as const;
+    await insertCoverage(db.url, narrowed, '2026-10-01T00:00:00Z', '2027-01-01T00:00:00Z', ledger, [
+      'USDT-FUTURES',
+      'COIN-FUTURES',
+    ]);
+    await insertCoverage(db.url, narrowed, '2026-10-01T00:00:12Z', '2027-01-01T00:00:00Z', ledger, ['USDC-FUTURES']);
+    const args = ['--account', 'narrowed-scope', '--from', '2026-12-01', '--to', '2026-12-31', '--json'];
+    const whole = await run(['export', '--report', 'realized-gains', '--method', 'uk', ...args]);
+    expect(whole.status).toBe(0);
+    expect((JSON.parse(whole.stdout) as { partial: boolean }).partial).toBe(false);
+    // A hole inside that scope's own history is still a gap, named by its scope.
+    const holed = await insertAccount(db.url, 'holed-scope');
+    await insertCoverage(db.url, holed, '2026-10-01T00:00:00Z', '2027-01-01T00:00:00Z', others);
+    await insertCoverage(db.url, holed, '2026-10-01T00:00:00Z', '2027-01-01T00:00:00Z', ledger, [
+      'USDT-FUTURES',
+      'COIN-FUTURES',
+    ]);
+    await insertCoverage(db.url, holed, '2026-10-01T00:00:12Z', '2026-10-15T00:00:00Z', ledger, ['USDC-FUTURES']);
+    await insertCoverage(db.url, holed, '2026-11-01T00:00:00Z', '2027-01-01T00:00:00Z', ledger, ['USDC-FUTURES']);
+    const refused = await run([
+      'export',
+      '--report',
+      'realized-gains',
+      '--method',
+      'uk',
+      '--account',
+      'holed-scope',
+      '--from',
+      '2026-12-01',
+      '--to',
+      '2026-12-31',
+    ]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      'futures-ledger USDC-FUTURES has no synced data from 2026-10-15T00:00:00.000Z to 2026-11-01T00:00:00.000Z',
+    );
+  });
+
   it('refuses an account never synced, writing nothing', async () => {
     const never = await insertAccount(db.url, 'never-synced');
     const refused = await run([

@@ -408,8 +408,11 @@ export async function insertCoverage(
   to: string,
   // Every stream of the registry by default (a new wallet ledger too): what "synced for the period" means.
   streams: readonly Stream[] = STREAMS,
+  // Only these scopes of the streams (all by default).
+  onlyScopes?: readonly string[],
 ): Promise<void> {
-  const scopes = (stream: Stream) => streamDefinition(stream).scopes;
+  const scopes = (stream: Stream) =>
+    streamDefinition(stream).scopes.filter((s) => onlyScopes === undefined || onlyScopes.includes(s));
   await withClient(url, async (c) => {
     for (const stream of streams) {
       for (const scope of scopes(stream)) {

@@ -47,4 +47,26 @@ describe('the tax years page judges a year’s coverage as its export does', () 
     });
     expect(new Set(holed)).toEqual(new Set(['margin-ledger']));
   });
+
+  it('each scope is judged from its own first window: a product type the horizon narrowed seconds later is no gap', async () => {
+    const others = STREAMS.filter((s) => s !== 'futures-ledger');
+    const ledger = ['futures-ledger'] as const;
+    const narrowed = await gapsOf2026('narrowed-scope', async (id) => {
+      await insertCoverage(db.url, id, '2025-01-01T00:00:00Z', '2027-06-01T00:00:00Z', others);
+      await insertCoverage(db.url, id, '2025-01-01T00:00:00Z', '2027-06-01T00:00:00Z', ledger, ['USDT-FUTURES']);
+      await insertCoverage(db.url, id, '2025-01-01T00:00:12Z', '2027-06-01T00:00:00Z', ledger, [
+        'USDC-FUTURES',
+        'COIN-FUTURES',
+      ]);
+    });
+    expect(narrowed).toEqual([]);
+    const holed = await gapsOf2026('holed-scope', async (id) => {
+      await insertCoverage(db.url, id, '2025-01-01T00:00:00Z', '2027-06-01T00:00:00Z', others);
+      await insertCoverage(db.url, id, '2025-01-01T00:00:00Z', '2027-06-01T00:00:00Z', ledger, ['USDT-FUTURES']);
+      await insertCoverage(db.url, id, '2025-01-01T00:00:12Z', '2025-02-01T00:00:00Z', ledger, ['USDC-FUTURES']);
+      await insertCoverage(db.url, id, '2025-05-01T00:00:00Z', '2027-06-01T00:00:00Z', ledger, ['USDC-FUTURES']);
+      await insertCoverage(db.url, id, '2025-01-01T00:00:00Z', '2027-06-01T00:00:00Z', ledger, ['COIN-FUTURES']);
+    });
+    expect(holed).toEqual(['futures-ledger']);
+  });
 });

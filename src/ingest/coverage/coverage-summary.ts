@@ -105,6 +105,29 @@ export async function earliestWindowStart(
 }
 
 /**
+ * Where each scope of one stream starts: per scope, the earliest window ever planned (done or
+ * not). The scopes of a stream start apart where a horizon narrows each first window when it runs
+ * (the futures ledger's product types, read one after another as its 1-year horizon slides).
+ */
+export async function scopeWindowStarts(
+  db: pg.Pool | pg.ClientBase,
+  accountId: string,
+  stream: Stream,
+): Promise<Map<string, Date>> {
+  const result = await db.query<{ scope: string; start: Date }>(
+    `SELECT scope, min(start) AS start FROM (
+       SELECT c.scope, min(lower(c.covered)) AS start FROM sync_coverage c
+        WHERE c.account_id = $1 AND c.stream = $2::sync_stream GROUP BY c.scope
+       UNION ALL
+       SELECT w.scope, min(w.window_start) FROM sync_window w
+        WHERE w.account_id = $1 AND w.stream = $2::sync_stream AND w.status <> 'done' GROUP BY w.scope
+     ) s WHERE start IS NOT NULL GROUP BY scope`,
+    [accountId, stream],
+  );
+  return new Map(result.rows.map((r) => [r.scope, r.start]));
+}
+
+/**
  * Marks done the unfinished windows (pending or failed, never one being read) that other done
  * windows already cover wholly: a window planned before the grid, or by another `--from`, whose
  * stretch a later read completed. Retrying it would read the stretch again, and one of a
