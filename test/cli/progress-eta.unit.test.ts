@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { etaSeconds, formatDuration, remainingRequests } from '../../src/cli/progress/eta.ts';
-import { etaText } from '../../src/cli/progress/window-progress-view.ts';
+import { BAR_FORMAT, barSize, etaText } from '../../src/cli/progress/window-progress-view.ts';
+import { STREAMS } from '../../src/streams/registry.ts';
 import type { StreamProgress } from '../../src/ingest/coverage/window-progress.ts';
 
 const progress = (over: Partial<StreamProgress>): StreamProgress => ({
@@ -60,5 +61,20 @@ describe('status: the time since the last sync, in words', () => {
     expect(ago(4 * 60_000 + 59_000)).toBe('4 min');
     expect(ago(3 * 3_600_000 + 5 * 60_000)).toBe('3 h 05 min');
     expect(ago(3 * 86_400_000)).toBe('3 days');
+  });
+});
+
+describe('a bar on an 80-column terminal', () => {
+  it('keeps the ETA and its reason whole beside any stream name, with 3-digit window counts', () => {
+    for (const stream of STREAMS) {
+      const width = stream.length;
+      const line = BAR_FORMAT.replace('{stream}', stream.padEnd(width))
+        .replace('{bar}', '█'.repeat(barSize(width)))
+        .replace('{value}/{total}', '138/139')
+        .replace('{etaText}', etaText(progress({ stream, total: 139, done: 138, openPages: 0 }), 1 / 6000));
+      const upToEta = line.slice(0, line.indexOf(' budget') + ' budget'.length);
+      expect(upToEta).toMatch(/ETA \d+h \d\dm, waiting for its .+ budget$/);
+      expect(upToEta.length, `${stream}: ${upToEta}`).toBeLessThanOrEqual(80);
+    }
   });
 });

@@ -14,36 +14,50 @@ import { etaSeconds, formatDuration, formatRate, remainingRequests } from './eta
  * time waiting for its turn in a 1/s budget, which is expected and shown as waiting, never as
  * retries. Retries count only failed requests and restarts (the windows' attempts).
  */
+/** One stream's bar (cli-progress tokens; the payload's own are named in `update`). */
+export const BAR_FORMAT =
+  ' {stream} |{bar}| {value}/{total} windows | {etaText} | {requests}{rows} rows | {rate} rows/s | {elapsed} elapsed{retries}{lastError}';
+
 export class WindowProgressView {
   readonly #started = Date.now();
   readonly #tty = Boolean(process.stderr.isTTY);
-  readonly #multibar = this.#tty
-    ? new cliProgress.MultiBar(
-        {
-          // `etaText`, never `eta`: cli-progress fills its own `{eta}` (and `{duration}`, `{value}`...)
-          // after the payload, so a payload `eta` came out as the library's bare number, NULL or INF.
-          // The ETA and its reason come first, in a short bar, so an 80-column terminal (cli-progress
-          // cuts a line at the terminal's width) still shows them whole; the counts follow.
-          format:
-            ' {stream} |{bar}| {value}/{total} windows | {etaText} | {requests}{rows} rows | {rate} rows/s | {elapsed} elapsed{retries}{lastError}',
-          barsize: 10,
-          hideCursor: true,
-          clearOnComplete: false,
-          stream: process.stderr,
-        },
-        cliProgress.Presets.shades_classic,
-      )
-    : undefined;
+  #multibar: cliProgress.MultiBar | undefined;
+  #labelWidth = 0;
   readonly #bars = new Map<string, cliProgress.SingleBar>();
   #lastLine = '';
 
   constructor(private readonly config: Pick<Config, 'exchangeRateFactor'>) {}
 
+  /** The bars, made at the first update, when the streams shown (and so their labels) are known. */
+  private bars(progress: readonly StreamProgress[]): cliProgress.MultiBar | undefined {
+    if (!this.#tty) return undefined;
+    if (!this.#multibar) {
+      // The names shown line up, padded to the longest of them.
+      this.#labelWidth = Math.max(4, ...progress.map((p) => p.stream.length));
+      this.#multibar = new cliProgress.MultiBar(
+        {
+          // `etaText`, never `eta`: cli-progress fills its own `{eta}` (and `{duration}`, `{value}`...)
+          // after the payload, so a payload `eta` came out as the library's bare number, NULL or INF.
+          // The ETA and its reason come early, in a bar sized by barSize, so an 80-column terminal
+          // (cli-progress cuts a line at the terminal's width) still shows them whole.
+          format: BAR_FORMAT,
+          barsize: barSize(this.#labelWidth),
+          hideCursor: true,
+          clearOnComplete: false,
+          stream: process.stderr,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+    }
+    return this.#multibar;
+  }
+
   update(progress: readonly StreamProgress[]): void {
+    const multibar = this.bars(progress);
     const seconds = Math.max((Date.now() - this.#started) / 1000, 0.001);
     for (const p of progress) {
       const payload = {
-        stream: p.stream.padEnd(9),
+        stream: p.stream.padEnd(this.#labelWidth),
         rows: p.rows,
         rate: Math.round(p.rows / seconds),
         elapsed: formatDuration(seconds),
@@ -52,17 +66,17 @@ export class WindowProgressView {
         retries: p.retries ? ` | ${p.retries} retries` : '',
         lastError: p.lastError ? ` | last error: ${oneLine(p.lastError)}` : '',
       };
-      if (this.#multibar) {
+      if (multibar) {
         let bar = this.#bars.get(p.stream);
         if (!bar) {
-          bar = this.#multibar.create(p.total, 0, payload);
+          bar = multibar.create(p.total, 0, payload);
           this.#bars.set(p.stream, bar);
         }
         bar.setTotal(p.total);
         bar.update(p.done + p.failed, payload);
       }
     }
-    if (!this.#multibar) {
+    if (!multibar) {
       // No ETA here: it changes every tick, and a line is printed per change.
       const line = progress
         .map(
@@ -84,6 +98,15 @@ export class WindowProgressView {
   private requestsPerSecond(p: StreamProgress): number {
     return STREAM_DEFINITIONS[p.stream].endpoint.perSecond * this.config.exchangeRateFactor;
   }
+}
+
+/**
+ * The bar's width beside labels `labelWidth` wide: the line up to the end of its ETA (`ETA 1h 40m,
+ * waiting for its 1/s budget`, with 3-digit window counts) stays within an 80-column terminal, so
+ * a long name (futures-ledger) takes from the bar, never from the ETA.
+ */
+export function barSize(labelWidth: number): number {
+  return Math.min(10, Math.max(4, 18 - labelWidth));
 }
 
 /**
