@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { etaSeconds, formatDuration, remainingRequests } from '../../src/cli/progress/eta.ts';
 import { BAR_FORMAT, barSize, etaText } from '../../src/cli/progress/window-progress-view.ts';
-import { STREAMS } from '../../src/streams/registry.ts';
 import type { StreamProgress } from '../../src/ingest/coverage/window-progress.ts';
+import { STREAMS } from '../../src/streams/registry.ts';
 
 const progress = (over: Partial<StreamProgress>): StreamProgress => ({
   stream: 'spot',
