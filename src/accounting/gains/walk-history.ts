@@ -67,7 +67,9 @@ export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise
  * - a margin loan (`borrowing`): no tax event; borrowed coins join the lots at market value (what is
  *   owed for them), repaid coins leave them as a withdrawal's do;
  * - a sale whose proceeds the record does not state (a P2P sell): a disposal, proceeds unknown;
- * - anything else: acquired or disposed of at market value (futures results in the margin coin).
+ * - anything else: acquired or disposed of at market value (futures results in the margin coin);
+ *   a margin record to review (`confiscated`, `compensate`) flags the rows disposing of it, and
+ *   the rows consuming the lots it brought in (`review:compensate-lot`, reviewed-records.ts).
  */
 export async function* walkHistory<M = LotMatch>(
   entries: AsyncIterable<LedgerEntry>,
@@ -199,5 +201,7 @@ async function* acquireIncoming<M>(
       recordId: recordIds,
     };
   }
-  engine.acquire(coin, quantity, valuation?.value ?? null, atMs, recordIds);
+  // Coins paid in by a record to review (a margin `compensate`): the rows consuming them say so.
+  const review = ReviewedRecords.lotFlag(entry);
+  engine.acquire(coin, quantity, valuation?.value ?? null, atMs, recordIds, review === undefined ? {} : { review });
 }
