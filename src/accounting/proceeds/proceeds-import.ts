@@ -2,20 +2,18 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { parse } from 'csv-parse/sync';
 import { Decimal } from 'decimal.js';
 import type pg from 'pg';
 
 import { ID_KINDS } from '../../booking/text-safe-ids.ts';
 import { ValidationError } from '../../errors/index.ts';
+import { readSuppliedCsv } from '../cost-basis/supplied-csv.ts';
 import { coinCode, sourceName } from '../prices/price-point.ts';
 import { TREATMENTS } from '../treatments/treatment-table.ts';
 
 /** The columns of a proceeds file (header required, any order, names case-insensitive). */
 export const PROCEEDS_COLUMNS = ['record_id', 'proceeds', 'currency', 'source', 'note'] as const;
 const REQUIRED = ['record_id', 'proceeds', 'currency', 'source'] as const;
-/** A file larger than this is refused: supplied proceeds are an accountant's list, not a ledger. */
-const MAX_ROWS = 100_000;
 const PLAIN_DECIMAL = /^\d{1,30}(\.\d{1,18})?$/;
 /** The P2P types whose proceeds no record states (treatment `unknown-proceeds`: `sell`). */
 const SELL_TYPES = Object.entries(TREATMENTS.p2p)
@@ -48,33 +46,8 @@ export interface ProceedsImportResult {
  * figure comes from (a bank statement). One row per sale and currency.
  */
 export function parseProceeds(text: string): ProceedsRow[] {
-  let records: string[][];
-  try {
-    records = parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
-  } catch (error) {
-    throw new ValidationError('file', `is not CSV: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const [header, ...body] = records;
-  if (header === undefined) throw new ValidationError('file', 'must have a header line and rows');
-  const names = header.map((name) => name.trim().toLowerCase());
-  for (const name of names) {
-    if (!(PROCEEDS_COLUMNS as readonly string[]).includes(name)) {
-      throw new ValidationError('header', `unknown column; columns are ${PROCEEDS_COLUMNS.join(', ')}`, name);
-    }
-  }
-  for (const name of REQUIRED) {
-    if (!names.includes(name)) throw new ValidationError('header', `must have a ${name} column`);
-  }
-  if (body.length === 0) throw new ValidationError('file', 'must have at least one row');
-  if (body.length > MAX_ROWS) throw new ValidationError('file', `must have at most ${MAX_ROWS} rows`, body.length);
   const seen = new Set<string>();
-  return body.map((cells, i) => {
-    const line = i + 2;
-    if (cells.length !== names.length) {
-      throw new ValidationError(`line ${line}`, `must have ${names.length} cells like the header`, cells.length);
-    }
-    const cell = (name: string) => cells[names.indexOf(name)] ?? '';
-    const field = (name: string) => `line ${line} ${name}`;
+  return readSuppliedCsv(text, PROCEEDS_COLUMNS, REQUIRED, ({ line, cell, field }) => {
     const recordId = cell('record_id');
     if (!recordId.startsWith(ID_KINDS.p2p) || recordId.length === ID_KINDS.p2p.length) {
       throw new ValidationError(
