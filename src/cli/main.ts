@@ -14,6 +14,7 @@ import { registerDoctorCommand } from './commands/doctor-command.ts';
 import { registerExportCommand } from './commands/export-command.ts';
 import { registerOrdersCommands } from './commands/orders-command.ts';
 import { registerPricesCommands } from './commands/prices-command.ts';
+import { registerProceedsCommands } from './commands/proceeds-command.ts';
 import { registerReconcileCommand } from './commands/reconcile-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
 import { registerStatusCommand } from './commands/status-command.ts';
@@ -59,5 +60,6 @@ registerReconcileCommand(program);
 registerRunsCommand(program);
 registerPricesCommands(program);
 registerCostBasisCommands(program);
+registerProceedsCommands(program);
 
 await program.parseAsync(process.argv);

@@ -58,7 +58,7 @@ export interface ExportManifest {
   review: UnmappedSummary;
   /**
    * The gains reports only: per review flag (`unknown-cost`, `disposal-exceeds-holdings`,
-   * `withdrawal-exceeds-holdings`) and coin, the rows and the quantity and proceeds they carry
+   * `withdrawal-exceeds-holdings`, `compensate-lot`) and coin, the rows and the quantity and proceeds they carry
    * (`proceedsMissing`: rows with no proceeds stated, not in `proceeds`); review-amounts.ts.
    */
   reviewAmounts?: ReviewAmounts;

@@ -28,12 +28,15 @@ export interface ReviewAmountColumns {
  * The flags whose rows an accountant must price or explain before filing, and whose size the
  * manifest states beside their row count (docs/reports.md, "Unknown cost"): parts of unknown cost
  * (in no sum), parts sold beyond the holdings (in the sums at cost 0), withdrawals beyond them
- * (nothing realized). A row count alone says nothing of how much of the year's proceeds they are.
+ * (nothing realized), parts consuming coins a margin `compensate` paid in (in the sums at their
+ * market value, which an accountant may judge otherwise). A row count alone says nothing of how
+ * much of the year's proceeds they are.
  */
 export const AMOUNT_FLAGS: readonly string[] = [
   'unknown-cost',
   'disposal-exceeds-holdings',
   'withdrawal-exceeds-holdings',
+  'compensate-lot',
 ];
 
 interface Sum {

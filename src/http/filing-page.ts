@@ -6,7 +6,12 @@ import { type Html, html } from './html.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
 import { plain } from './plain-words.ts';
 import { amountWords, dayWords, taxYearWords } from './tax-year-words.ts';
-import { type UnknownCost, unknownCostsSection } from './unknown-costs.ts';
+import {
+  type LackingProceeds,
+  lackingProceedsSection,
+  type UnknownCost,
+  unknownCostsSection,
+} from './unknown-costs.ts';
 
 /** A figure of the summary row, by its column: the CSV's text, with the currency and commas added. */
 function figure(row: SummaryRow, column: string, label: Html | string, currency?: string): Html {
@@ -211,6 +216,8 @@ export interface TaxYearsView {
   uk: FilingYear[];
   de: FilingYear[];
   unknownCosts: UnknownCost[];
+  /** P2P sells lacking supplied proceeds (unknown-costs.ts lackingProceeds); the section is left out when not given. */
+  lackingProceeds?: LackingProceeds[];
   now: number;
 }
 
@@ -237,6 +244,12 @@ export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
       </p>
       <h2>What lacks a cost</h2>
       ${unknownCostsSection(view.unknownCosts)}
+      ${
+        view.lackingProceeds === undefined
+          ? ''
+          : html`<h2>What lacks proceeds</h2>
+              ${lackingProceedsSection(view.lackingProceeds)}`
+      }
       <h2 id="uk">United Kingdom (HMRC share matching, pounds)</h2>
       ${methodSection('uk', view.uk, view.now)}
       <h2 id="de">Germany (private sales, euros)</h2>

@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 
 import type { GainsEvent } from '../../src/accounting/gains/gains-event.ts';
 import { SuppliedCosts, type SuppliedLot } from '../../src/accounting/gains/supplied-costs.ts';
+import { SuppliedProceeds, type SuppliedSale } from '../../src/accounting/gains/supplied-proceeds.ts';
 import type { UkMatch } from '../../src/accounting/gains/uk-matching.ts';
 import { type LotSink, walkHistory } from '../../src/accounting/gains/walk-history.ts';
 import { LotEngine, type LotMatch } from '../../src/accounting/lots/lot-engine.ts';
@@ -56,17 +57,18 @@ async function* from<T>(items: T[]): AsyncGenerator<T> {
   for (const item of items) yield await Promise.resolve(item);
 }
 
-/** The walk's events over `entries`, valued in GBP by `points`, with lots supplied by a cost-basis import. */
+/** The walk's events over `entries`, valued in GBP by `points`, with lots (and proceeds) supplied by an import. */
 export async function walkEvents<M>(
   entries: LedgerEntry[],
   points: PricePointInput[],
   sink: LotSink<M>,
-  options: { apportionTradeFees?: boolean; supplied?: SuppliedLot[] } = {},
+  options: { apportionTradeFees?: boolean; supplied?: SuppliedLot[]; proceeds?: SuppliedSale[] } = {},
 ): Promise<GainsEvent<M>[]> {
   const book = memoryPriceBook('GBP', points);
   const supplied = new SuppliedCosts(options.supplied ?? [], 'GBP');
+  const proceeds = new SuppliedProceeds(options.proceeds ?? [], 'GBP');
   const out: GainsEvent<M>[] = [];
-  for await (const e of walkHistory(from(entries), book, sink, { ...options, supplied })) out.push(e);
+  for await (const e of walkHistory(from(entries), book, sink, { ...options, supplied, proceeds })) out.push(e);
   return out;
 }
 

@@ -249,4 +249,32 @@ describe('P2P ledger rows', () => {
       'review:unknown-proceeds',
     ]);
   });
+
+  it('then priced by `proceeds import` (from the bank statement, CRYPTO22100: the consideration received): those proceeds under every method, only in their own currency', async () => {
+    const entries = [
+      spot(0, 'buy', 'Buy', 'trade', ['800', 'GBP'], ['1000', 'USDT']),
+      spot(1, 'out', 'Transfer out', 'internal-transfer', ['100', 'USDT'], null),
+      p2p(1, 'in', 'transfer_in', null, ['100', 'USDT']),
+      p2p(2, 'sell', 'sell', ['100', 'USDT'], null),
+    ];
+    const points = [price(2, 'USDT', '0.8')];
+    const sale = (currency: string) => ({
+      recordId: 'p2p:sell',
+      proceeds: new Decimal('85'),
+      currency,
+      source: 'bank-statement',
+    });
+    const [m] = lots(await walkEvents(entries, points, fifo(), { proceeds: [sale('GBP')] }));
+    expect([brief(m!), m!.disposalRecordIds]).toEqual(['USDT 100 85 80', 'p2p:sell<bank-statement']);
+    const [u] = ukParts(await walkEvents(entries, points, new UkMatcher('GBP'), { proceeds: [sale('GBP')] }));
+    expect([u!.rule, u!.proceeds?.toFixed(), u!.cost?.toFixed(), ukMatchFlag(u!, '5')]).toEqual([
+      's104',
+      '85',
+      '80',
+      null,
+    ]);
+    // Euros do not state a walk in pounds: nothing converted, the proceeds stay unknown.
+    const [e] = lots(await walkEvents(entries, points, fifo(), { proceeds: [sale('EUR')] }));
+    expect(brief(e!)).toBe('USDT 100 - 80 review:unknown-proceeds');
+  });
 });

@@ -119,4 +119,46 @@ describe('the gains manifest counts what the rows to review carry', () => {
     });
     expect(file.manifest.reviewAmounts).toBeUndefined();
   });
+
+  it('rows consuming a margin compensate lot: counted per coin as review:compensate-lot, under uk and fifo', async () => {
+    // 5 SOL paid in by a margin `compensate` (SOL at GBP 100), 3 of them sold on margin for 450 USDT (0.8).
+    const compensated = await insertAccount(db.url, 'compensated');
+    await withClient(db.url, async (c) => {
+      for (const [id, coin, type, amount, day] of [
+        ['c1', 'SOL', 'compensate', '5', '2025-06-01'],
+        ['d1', 'SOL', 'deal_out', '-3', '2025-06-10'],
+        ['d2', 'USDT', 'deal_in', '450', '2025-06-10'],
+      ] as const) {
+        await c.query(
+          `INSERT INTO margin_ledger_record (account_id, margin_type, record_id, coin, symbol, margin_tax_type, amount, fee, total, ts, raw)
+           VALUES ($1, 'crossed', $2, $3, '', $4, $5, 0, 0, $6, '{}')`,
+          [compensated, id, coin, type, amount, `${day}T10:00:00.000Z`],
+        );
+      }
+      await importPrices(c, Readable.from(['date,base,quote,price,source\n2025-06-01,SOL,GBP,100,test\n']), {
+        zone: 'Europe/London',
+      });
+    });
+    for (const method of ['uk', 'fifo'] as const) {
+      const request = parseExportRequest({
+        report: 'realized-gains',
+        accountId: compensated,
+        from: '2025-01-01',
+        to: '2025-12-31',
+        tz: 'UTC',
+        method,
+        ...(method === 'fifo' ? { valuation: 'GBP' } : {}),
+      });
+      const file = await exportToFile({
+        databaseUrl: db.url,
+        request,
+        account: { id: compensated, name: 'compensated' },
+        csvPath: path.join(dir, `compensated-${method}.csv`),
+      });
+      expect(file.manifest.review.values, method).toEqual({ 'compensate-lot': 1 });
+      expect(file.manifest.reviewAmounts, method).toEqual({
+        'compensate-lot': { SOL: { rows: 1, quantity: '3', proceeds: '360', proceedsMissing: 0 } },
+      });
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { unknownCostsSection } from '../../src/http/unknown-costs.ts';
+import { taxYearsPage } from '../../src/http/filing-page.ts';
+import { lackingProceedsSection, unknownCostsSection } from '../../src/http/unknown-costs.ts';
 
 describe('the accountants’ page: what lacks a cost', () => {
   it('lists per coin the quantity moved in that no supplied cost covers, and says so when none lacks one', () => {
@@ -9,5 +10,26 @@ describe('the accountants’ page: what lacks a cost', () => {
     expect(page).toContain('<td>2</td>');
     expect(page).toContain('review:unknown-cost');
     expect(String(unknownCostsSection([]))).toContain('Every coin moved in has a supplied cost.');
+  });
+});
+
+describe('the accountants’ page: what lacks proceeds', () => {
+  const sale = { recordId: 'p2p:p4', soldAt: '2025-03-08T10:00:00Z', coin: 'USDT', quantity: '100', suppliedIn: 'GBP' };
+
+  it('lists each P2P sell by the id `proceeds import` takes, with the currencies already supplied', () => {
+    const page = String(lackingProceedsSection([sale, { ...sale, recordId: 'p2p:p5', suppliedIn: '' }]));
+    expect(page).toContain('<td><code>p2p:p4</code></td>');
+    expect(page).toContain('<td>GBP</td>');
+    expect(page).toContain('<td>—</td>');
+    expect(page).toContain('review:unknown-proceeds');
+    expect(page).toContain('ledgerline proceeds import');
+    expect(String(lackingProceedsSection([]))).toContain('Every P2P sale has supplied proceeds.');
+  });
+
+  it('the tax years page shows the section beside what lacks a cost when given, and leaves it out when not', () => {
+    const view = { account: { id: 'a', name: 'alice' }, uk: [], de: [], unknownCosts: [], now: 0 };
+    const context = { csrf: 't', role: 'accountant' as const };
+    expect(String(taxYearsPage({ ...view, lackingProceeds: [sale] }, context))).toContain('What lacks proceeds');
+    expect(String(taxYearsPage(view, context))).not.toContain('What lacks proceeds');
   });
 });

@@ -2,18 +2,16 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { parse } from 'csv-parse/sync';
 import type pg from 'pg';
 
 import { ValidationError } from '../../errors/index.ts';
 import { parseInstant } from '../../ingest/time-arguments.ts';
 import { coinCode, sourceName } from '../prices/price-point.ts';
+import { readSuppliedCsv } from './supplied-csv.ts';
 
 /** The columns of a cost-basis file (header required, any order, names case-insensitive). */
 export const COST_BASIS_COLUMNS = ['coin', 'quantity', 'acquired_at', 'cost', 'currency', 'source', 'note'] as const;
 const REQUIRED = ['coin', 'quantity', 'acquired_at', 'cost', 'currency', 'source'] as const;
-/** A file larger than this is refused: supplied costs are an accountant's list, not a ledger. */
-const MAX_ROWS = 100_000;
 const PLAIN_DECIMAL = /^\d{1,30}(\.\d{1,18})?$/;
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T.+(Z|[+-]\d{2}:?\d{2})$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -45,33 +43,8 @@ export interface CostBasisImportResult {
  * names where the figures come from (a broker statement, a wallet export).
  */
 export function parseCostBasis(text: string): CostBasisRow[] {
-  let records: string[][];
-  try {
-    records = parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
-  } catch (error) {
-    throw new ValidationError('file', `is not CSV: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const [header, ...body] = records;
-  if (header === undefined) throw new ValidationError('file', 'must have a header line and rows');
-  const names = header.map((name) => name.trim().toLowerCase());
-  for (const name of names) {
-    if (!(COST_BASIS_COLUMNS as readonly string[]).includes(name)) {
-      throw new ValidationError('header', `unknown column; columns are ${COST_BASIS_COLUMNS.join(', ')}`, name);
-    }
-  }
-  for (const name of REQUIRED) {
-    if (!names.includes(name)) throw new ValidationError('header', `must have a ${name} column`);
-  }
-  if (body.length === 0) throw new ValidationError('file', 'must have at least one row');
-  if (body.length > MAX_ROWS) throw new ValidationError('file', `must have at most ${MAX_ROWS} rows`, body.length);
   const seen = new Set<string>();
-  return body.map((cells, i) => {
-    const line = i + 2;
-    if (cells.length !== names.length) {
-      throw new ValidationError(`line ${line}`, `must have ${names.length} cells like the header`, cells.length);
-    }
-    const cell = (name: string) => cells[names.indexOf(name)] ?? '';
-    const field = (name: string) => `line ${line} ${name}`;
+  return readSuppliedCsv(text, COST_BASIS_COLUMNS, REQUIRED, ({ line, cell, field }) => {
     const quantity = cell('quantity');
     if (!PLAIN_DECIMAL.test(quantity) || /^0*(\.0*)?$/.test(quantity)) {
       throw new ValidationError(field('quantity'), 'must be a plain decimal above 0', quantity);

@@ -17,6 +17,7 @@ export interface StoredLot {
   readonly recordIds: string;
   readonly seq: number;
   readonly unknownCost?: true;
+  readonly review?: string;
 }
 
 /** One coin's row: its place among the engine's coins, its pools as text and its lots as JSON. */
@@ -48,6 +49,7 @@ export function encodeCoins(state: LotEngineState): StoredCoin[] {
       recordIds: lot.recordIds,
       seq: lot.seq,
       ...(lot.unknownCost ? { unknownCost: true as const } : {}),
+      ...(lot.review !== undefined ? { review: lot.review } : {}),
     })),
   }));
 }
@@ -72,6 +74,7 @@ function decodeLots(stored: StoredCoin): OpenLotsState {
       recordIds: lot.recordIds,
       seq: wholeNumber('lots[].seq', lot.seq),
       ...(lot.unknownCost === true ? { unknownCost: true as const } : {}),
+      ...(lot.review !== undefined ? { review: reviewFlag(lot.review) } : {}),
     })),
   };
 }
@@ -82,6 +85,13 @@ function decimal(field: string, text: string): Decimal {
     throw new ValidationError(`gains_lot_checkpoint.${field}`, 'must be decimal text', text);
   }
   return new Decimal(text);
+}
+
+function reviewFlag(flag: string): string {
+  if (typeof flag !== 'string' || !flag.startsWith('review:')) {
+    throw new ValidationError('gains_lot_checkpoint.lots[].review', 'must be a review: flag', flag);
+  }
+  return flag;
 }
 
 function wholeNumber(field: string, value: number): number {

@@ -18,7 +18,8 @@ import { type GainsMethod, RULES_VERSION } from './gains-method.ts';
 // 2: the treatment table (fees at market value, deposits of unknown cost, the futures wallet walked).
 // 3: a futures transfer with no spot side is a deposit (unknown cost) or a withdrawal (entry-treatment.ts).
 // 4: the margin and P2P wallets walked (wallet-entries.ts).
-export const WALK_CODE_VERSION = 4;
+// 5: a lot acquired by a record to review (margin `compensate`) carries its flag to the rows consuming it.
+export const WALK_CODE_VERSION = 5;
 
 export interface CheckpointKey {
   readonly accountId: string;

@@ -6,7 +6,10 @@ import type { LotMatch } from '../lots/lot-engine.ts';
 export interface DisposalEvent<M = LotMatch> {
   readonly kind: 'disposal';
   readonly match: M;
-  /** `review:<type>`: a record disposed of that a person must look at (reviewed-records.ts). */
+  /**
+   * `review:<type>`: a record disposed of that a person must look at, or `review:<type>-lot`: a lot
+   * consumed came from one (reviewed-records.ts).
+   */
   readonly review?: string;
 }
 

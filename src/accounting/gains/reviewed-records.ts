@@ -1,6 +1,12 @@
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
 import type { GainsEvent } from './gains-event.ts';
 
+/** The lot flag a match carries (lot.ts `review`: the lot engine's and the UK matcher's both can). */
+function lotReviewOf(match: unknown): string | undefined {
+  if (typeof match !== 'object' || match === null || !('lotReview' in match)) return undefined;
+  return typeof match.lotReview === 'string' ? match.lotReview : undefined;
+}
+
 /** Whether a match names the records it disposed of (the lot engine's and the UK matcher's both do). */
 function disposalIdsOf(match: unknown): string | null {
   if (typeof match !== 'object' || match === null || !('disposalRecordIds' in match)) return null;
@@ -23,13 +29,30 @@ export class ReviewedRecords {
     }
   }
 
-  /** The event, with `review` set when a record it disposed of is one to look at. */
+  /**
+   * The flag the lots an entry acquires carry to every row that later consumes them: a margin
+   * `compensate` (coins paid in, reason not stated) gives `review:compensate-lot`. Unlike the
+   * disposal's own flag, this one must live in the lots (and so in a gains checkpoint): the rows
+   * consuming them may come years later, from a walk resumed past the record.
+   */
+  static lotFlag(entry: LedgerEntry): string | undefined {
+    if (entry.wallet !== 'margin' || entry.flag?.startsWith('review:') !== true) return undefined;
+    return `${entry.flag}-lot`;
+  }
+
+  /**
+   * The event, with `review` set when a record it disposed of is one to look at, else when a lot
+   * it consumed came from one (the disposal's own record first: it is what the row is about).
+   */
   mark<M>(event: GainsEvent<M>): GainsEvent<M> {
-    if (event.kind !== 'disposal' || this.flags.size === 0) return event;
-    for (const id of disposalIdsOf(event.match)?.split(/[ +]/) ?? []) {
-      const review = this.flags.get(id);
-      if (review !== undefined) return { ...event, review };
+    if (event.kind !== 'disposal') return event;
+    if (this.flags.size > 0) {
+      for (const id of disposalIdsOf(event.match)?.split(/[ +]/) ?? []) {
+        const review = this.flags.get(id);
+        if (review !== undefined) return { ...event, review };
+      }
     }
-    return event;
+    const lotReview = lotReviewOf(event.match);
+    return lotReview === undefined ? event : { ...event, review: lotReview };
   }
 }

@@ -34,6 +34,8 @@ export interface UkMatch {
   readonly acquisitionRecordIds: string;
   /** The part's cost is unknown because coins of unknown cost (a deposit) are in what it matched. */
   readonly unknownCost?: boolean;
+  /** Coins acquired by a record to review (`review:compensate-lot`) are in what it matched. */
+  readonly lotReview?: string;
 }
 
 /** One token's acquisitions and disposals on one London date. */
@@ -47,6 +49,8 @@ interface UkDay {
   acquiredCostLeft: Decimal | null;
   /** Some of the day's acquisitions are deposits of unknown cost (their cost is null). */
   acquiredUnknown: boolean;
+  /** Some of the day's acquisitions carry a review flag (lot.ts `review`): the first such flag. */
+  acquiredReview: string | null;
   disposed: Decimal;
   proceeds: Decimal | null;
   firstDisposalMs: number | null;
@@ -67,6 +71,8 @@ interface Pool {
   unpriced: boolean;
   /** Of those, some came from a deposit whose cost nobody supplied (flagged `unknown-cost`). */
   unknownCost: boolean;
+  /** Tokens acquired by a record to review entered the pool: until it is empty, every s104 part is flagged. */
+  review: string | null;
 }
 
 interface Token {
@@ -130,12 +136,13 @@ export class UkMatcher {
     cost: Decimal | null,
     atMs: number,
     recordIds: string,
-    options: { readonly unknownCost?: true } = {},
+    options: { readonly unknownCost?: true; readonly review?: string } = {},
   ): void {
     if (coin === this.currency || quantity.isZero()) return;
     const day = this.dayOf(coin, atMs);
     const known = options.unknownCost ? null : cost;
     if (options.unknownCost) day.acquiredUnknown = true;
+    if (options.review !== undefined) day.acquiredReview ??= options.review;
     day.acquired = plus(day.acquired, quantity);
     day.acquiredCost = day.acquiredCost === null || known === null ? null : plus(day.acquiredCost, known);
     day.acquiredLeft = day.acquired;
@@ -178,7 +185,11 @@ export class UkMatcher {
   private dayOf(coin: string, atMs: number): UkDay {
     let token = this.tokens.get(coin);
     if (token === undefined) {
-      token = { coin, pool: { quantity: ZERO, cost: ZERO, unpriced: false, unknownCost: false }, days: [] };
+      token = {
+        coin,
+        pool: { quantity: ZERO, cost: ZERO, unpriced: false, unknownCost: false, review: null },
+        days: [],
+      };
       this.tokens.set(coin, token);
     }
     const date = ukDate(atMs);
@@ -196,6 +207,7 @@ export class UkMatcher {
       acquiredLeft: ZERO,
       acquiredCostLeft: ZERO,
       acquiredUnknown: false,
+      acquiredReview: null,
       disposed: ZERO,
       proceeds: ZERO,
       firstDisposalMs: null,
@@ -267,6 +279,7 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
       cost: Decimal | null,
       ids: string,
       unknownCost = false,
+      review: string | null = null,
     ) => {
       const proceeds = proceedsLeft === null ? null : share(proceedsLeft, quantity, left);
       if (proceedsLeft !== null && proceeds !== null) proceedsLeft = minus(proceedsLeft, proceeds);
@@ -285,11 +298,12 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
         disposalRecordIds: day.disposalIds.join(' '),
         acquisitionRecordIds: ids,
         ...(unknownCost ? { unknownCost: true } : {}),
+        ...(review !== null ? { lotReview: review } : {}),
       });
     };
     if (day.sameDay !== null) {
       const ids = day.acquisitionIds.join(' ');
-      part('same-day', day.date, day.sameDay.quantity, day.sameDay.cost, ids, day.acquiredUnknown);
+      part('same-day', day.date, day.sameDay.quantity, day.sameDay.cost, ids, day.acquiredUnknown, day.acquiredReview);
     }
     for (const later of token.days) {
       if (left.isZero()) break;
@@ -299,16 +313,17 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
       if (later.acquiredLeft.isZero()) continue;
       const quantity = left.lt(later.acquiredLeft) ? left : later.acquiredLeft;
       const cost = takeAcquired(later, quantity, rounding);
-      part('30-day', later.date, quantity, cost, later.acquisitionIds.join(' '), later.acquiredUnknown);
+      const ids = later.acquisitionIds.join(' ');
+      part('30-day', later.date, quantity, cost, ids, later.acquiredUnknown, later.acquiredReview);
     }
     if (left.gt(ZERO) && pool.quantity.gt(ZERO)) {
       const quantity = left.lt(pool.quantity) ? left : pool.quantity;
       const cost = share(pool.cost, quantity, pool.quantity);
-      const { unpriced, unknownCost } = pool;
+      const { unpriced, unknownCost, review } = pool;
       pool.cost = minus(pool.cost, cost);
       pool.quantity = minus(pool.quantity, quantity);
       if (pool.quantity.isZero()) emptyPool(pool);
-      part('s104', null, quantity, unpriced ? null : cost, '', unknownCost);
+      part('s104', null, quantity, unpriced ? null : cost, '', unknownCost, review);
     }
     if (left.gt(ZERO)) part('beyond-holdings', null, left, ZERO, '');
   }
@@ -318,6 +333,7 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
     if (day.acquiredCostLeft === null) pool.unpriced = true;
     else pool.cost = plus(pool.cost, day.acquiredCostLeft);
     if (day.acquiredUnknown) pool.unknownCost = true;
+    if (day.acquiredReview !== null) pool.review ??= day.acquiredReview;
   }
   if (day.removed.gt(ZERO)) {
     const quantity = day.removed.lt(pool.quantity) ? day.removed : pool.quantity;
@@ -352,4 +368,5 @@ function emptyPool(pool: Pool): void {
   pool.cost = ZERO;
   pool.unpriced = false;
   pool.unknownCost = false;
+  pool.review = null;
 }

@@ -9,6 +9,7 @@ import type { GainsEvent } from './gains-event.ts';
 import { OwnMovesAway } from './own-moves-away.ts';
 import { ReviewedRecords } from './reviewed-records.ts';
 import { SuppliedCosts } from './supplied-costs.ts';
+import { SuppliedProceeds } from './supplied-proceeds.ts';
 import { walkTrade } from './walk-trade.ts';
 
 /**
@@ -42,6 +43,8 @@ export interface WalkOptions {
   readonly apportionTradeFees?: boolean;
   /** Costs and dates supplied by `cost-basis import` for coins moved in. */
   readonly supplied?: SuppliedCosts;
+  /** Proceeds of P2P sells supplied by `proceeds import` (the records state none). */
+  readonly proceeds?: SuppliedProceeds;
   /** What own moves hold away at the walk's first entry (a walk resumed from a checkpoint: ownMovesAwayBefore). */
   readonly away?: OwnMovesAway;
 }
@@ -66,8 +69,11 @@ export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise
  * - a withdrawal: its lots leave, nothing realized; beyond the holdings it is flagged;
  * - a margin loan (`borrowing`): no tax event; borrowed coins join the lots at market value (what is
  *   owed for them), repaid coins leave them as a withdrawal's do;
- * - a sale whose proceeds the record does not state (a P2P sell): a disposal, proceeds unknown;
- * - anything else: acquired or disposed of at market value (futures results in the margin coin).
+ * - a sale whose proceeds the record does not state (a P2P sell): a disposal, proceeds unknown
+ *   unless `proceeds import` supplied them;
+ * - anything else: acquired or disposed of at market value (futures results in the margin coin);
+ *   a margin record to review (`confiscated`, `compensate`) flags the rows disposing of it, and
+ *   the rows consuming the lots it brought in (`review:compensate-lot`, reviewed-records.ts).
  */
 export async function* walkHistory<M = LotMatch>(
   entries: AsyncIterable<LedgerEntry>,
@@ -84,6 +90,7 @@ export async function* walkHistory<M = LotMatch>(
   };
   const supplied = options.supplied ?? new SuppliedCosts([], book.currency);
   const away = options.away ?? new OwnMovesAway();
+  const proceeds = options.proceeds ?? new SuppliedProceeds([], book.currency);
   for await (const entry of entries) {
     for (const match of engine.advance?.(entry.atMs) ?? []) yield reviewed.mark({ kind: 'disposal', match });
     // A third-coin fee is walked with its trade (walk-trade.ts), not again on its own.
@@ -99,7 +106,7 @@ export async function* walkHistory<M = LotMatch>(
             book.currency,
             options.apportionTradeFees === true,
           )
-        : single(entry, engine, valueOf, supplied, away);
+        : single(entry, engine, valueOf, { supplied, proceeds }, away);
     for await (const event of events) yield reviewed.mark(event);
   }
   for (const match of engine.finish?.() ?? []) yield reviewed.mark({ kind: 'disposal', match });
@@ -109,7 +116,7 @@ async function* single<M>(
   entry: LedgerEntry,
   engine: LotSink<M>,
   valueOf: ValueOf,
-  supplied: SuppliedCosts,
+  { supplied, proceeds }: { readonly supplied: SuppliedCosts; readonly proceeds: SuppliedProceeds },
   away: OwnMovesAway,
 ): AsyncGenerator<GainsEvent<M>> {
   const { atMs, recordIds } = entry;
@@ -146,9 +153,16 @@ async function* single<M>(
     // The move's own fee pays for no trade: a disposal at market value.
     yield* dispose(fee, await atMarket(fee));
   } else if (kind === 'unknown-proceeds') {
-    // Sold for fiat the record does not state (a P2P sell): a disposal whose proceeds stay unknown,
-    // never the market value (the row is flagged review:unknown-proceeds).
-    yield* dispose(plus(entry.sentAmount, fee), null);
+    // Sold for fiat the record does not state (a P2P sell): the proceeds `proceeds import` supplied
+    // (from the bank statement; the row's record ids name their source, as a supplied lot's do), or
+    // none: never the market value (the row is flagged review:unknown-proceeds).
+    const sale = proceeds.of(recordIds);
+    const quantity = plus(entry.sentAmount, fee);
+    if (sale === undefined) yield* dispose(quantity, null);
+    else {
+      for (const match of engine.dispose(coin, quantity, sale.proceeds, atMs, `${recordIds}<${sale.source}`))
+        yield { kind: 'disposal', match };
+    }
   } else {
     // A disposal at market value, its own fee an incidental cost (it brings no proceeds).
     yield* dispose(plus(entry.sentAmount, fee), await atMarket(entry.sentAmount));
@@ -199,5 +213,7 @@ async function* acquireIncoming<M>(
       recordId: recordIds,
     };
   }
-  engine.acquire(coin, quantity, valuation?.value ?? null, atMs, recordIds);
+  // Coins paid in by a record to review (a margin `compensate`): the rows consuming them say so.
+  const review = ReviewedRecords.lotFlag(entry);
+  engine.acquire(coin, quantity, valuation?.value ?? null, atMs, recordIds, review === undefined ? {} : { review });
 }

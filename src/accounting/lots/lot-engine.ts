@@ -24,6 +24,8 @@ export interface LotMatch {
   readonly unknownCost?: boolean;
   /** A withdrawal of more than was held: nothing is realized, the part is only flagged. */
   readonly withdrawal?: boolean;
+  /** The consumed lot's own review flag (`review:compensate-lot`, lot.ts), if it has one. */
+  readonly lotReview?: string;
 }
 
 /** How an acquisition came about, when it is not a purchase at `cost` on the day it is walked. */
@@ -32,6 +34,8 @@ export interface AcquireOptions {
   readonly unknownCost?: true;
   /** The acquisition date supplied by `cost-basis import` (before the coins arrived). */
   readonly acquiredAtMs?: number;
+  /** Coins acquired by a record to review: every row consuming them carries this flag (lot.ts). */
+  readonly review?: string;
 }
 
 /** A LotEngine's whole state: every coin's lots (in the order the coins first moved) and the arrival counter. */
@@ -81,7 +85,14 @@ export class LotEngine {
   ): void {
     checkQuantity(quantity);
     if (coin === this.currency || quantity.isZero()) return;
-    const lot = { quantity, cost, acquiredAtMs: options.acquiredAtMs ?? atMs, recordIds, seq: this.seq++ };
+    const lot = {
+      quantity,
+      cost,
+      acquiredAtMs: options.acquiredAtMs ?? atMs,
+      recordIds,
+      seq: this.seq++,
+      ...(options.review !== undefined ? { review: options.review } : {}),
+    };
     this.lotsOf(coin).add(options.unknownCost ? { ...lot, cost: null, unknownCost: true } : lot);
   }
 
@@ -121,6 +132,7 @@ export class LotEngine {
         lotRecordIds: piece.recordIds,
         beyondHoldings: false,
         ...(piece.unknownCost ? { unknownCost: true } : {}),
+        ...(piece.review !== undefined ? { lotReview: piece.review } : {}),
       });
     }
     if (left.gt(ZERO)) {

@@ -17,6 +17,11 @@ export interface Lot {
    * null and the date is only the arrival's, never reported as an acquisition date.
    */
   readonly unknownCost?: true;
+  /**
+   * The flag every row consuming this lot carries (`review:compensate-lot`): coins acquired by a
+   * record a person must look at (a margin `compensate`, reviewed-records.ts).
+   */
+  readonly review?: string;
 }
 
 /** Part of a lot taken by a disposal. */
@@ -27,4 +32,5 @@ export interface LotPiece {
   readonly acquiredAtMs: number;
   readonly recordIds: string;
   readonly unknownCost?: true;
+  readonly review?: string;
 }

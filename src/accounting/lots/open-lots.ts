@@ -91,7 +91,11 @@ export class OpenLots {
       const part = lot.quantity.lte(wanted) ? lot.quantity : wanted;
       const cost = this.costOf(lot, part);
       const piece = { quantity: part, cost, acquiredAtMs: lot.acquiredAtMs, recordIds: lot.recordIds };
-      pieces.push(lot.unknownCost ? { ...piece, unknownCost: true } : piece);
+      pieces.push({
+        ...piece,
+        ...(lot.unknownCost ? { unknownCost: true as const } : {}),
+        ...(lot.review !== undefined ? { review: lot.review } : {}),
+      });
       wanted = minus(wanted, part);
       this.held = minus(this.held, part);
       if (part.eq(lot.quantity)) this.drop();

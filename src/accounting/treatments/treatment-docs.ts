@@ -65,8 +65,8 @@ export const KIND_BY_METHOD: Readonly<Record<TreatmentKind, Readonly<Record<Meth
     de: 'as fifo',
   },
   'unknown-proceeds': {
-    lots: 'disposal with proceeds left empty (never the market value), flagged review:unknown-proceeds',
-    uk: 'same; the day’s disposal of that token has unknown proceeds (CRYPTO22100: a sale for money is a disposal)',
+    lots: 'disposal at the proceeds supplied in the walk’s currency (proceeds import), else left empty (never the market value), flagged review:unknown-proceeds',
+    uk: 'same; until supplied, the day’s disposal of that token has unknown proceeds (CRYPTO22100: a sale for money is a disposal)',
     de: 'same (a Veräußerung, BMF 10.5.2022 Rn. 54)',
   },
   market: {

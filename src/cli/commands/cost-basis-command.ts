@@ -5,8 +5,13 @@ import { importCostBasis, listCostBasisImports } from '../../accounting/cost-bas
 import { ValidationError } from '../../errors/index.ts';
 import { runTool } from '../run-tool.ts';
 
-async function withClient<T>(databaseUrl: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'ledgerline-cost-basis' });
+/** One connection for a command over the owner's supplied figures (cost-basis, proceeds). */
+export async function withClient<T>(
+  databaseUrl: string,
+  body: (client: pg.Client) => Promise<T>,
+  applicationName = 'ledgerline-cost-basis',
+): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
   await client.connect();
   try {
     return await body(client);
@@ -16,7 +21,7 @@ async function withClient<T>(databaseUrl: string, body: (client: pg.Client) => P
 }
 
 /** The account named, or the only one registered when none is named. */
-async function accountId(client: pg.Client, name: string | undefined): Promise<string> {
+export async function accountId(client: pg.Client, name: string | undefined): Promise<string> {
   const { rows } = await client.query<{ id: string }>(
     'SELECT id FROM account WHERE $1::text IS NULL OR name = $1 ORDER BY name LIMIT 2',
     [name ?? null],

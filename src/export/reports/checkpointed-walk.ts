@@ -12,6 +12,7 @@ import {
 import type { GainsEvent } from '../../accounting/gains/gains-event.ts';
 import { lotMethodOf } from '../../accounting/gains/gains-method.ts';
 import { ownMovesAwayBefore } from '../../accounting/gains/own-moves-away.ts';
+import { SuppliedProceeds, type SuppliedSale } from '../../accounting/gains/supplied-proceeds.ts';
 import { walkHistory } from '../../accounting/gains/walk-history.ts';
 import { LotEngine, type LotEngineState } from '../../accounting/lots/lot-engine.ts';
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
@@ -46,6 +47,7 @@ export async function* checkpointedWalk(
   openBook: OpenBook,
   key: CheckpointKey,
   nowMs: number,
+  suppliedProceeds: readonly SuppliedSale[] = [],
 ): AsyncGenerator<GainsEvent> {
   const startMs = params.period.start.getTime();
   const endMs = params.period.end.getTime();
@@ -83,7 +85,13 @@ export async function* checkpointedWalk(
       const entries = capturingAt(read, instants, capture);
       // The lots are the checkpoint's; what own moves hold away then, the records' (own-moves-away.ts).
       const away = checkpoint === null ? undefined : await ownMovesAwayBefore(db, params.accountId, fromMs);
-      for await (const event of walkHistory(entries, book, engine, away === undefined ? {} : { away })) {
+      const proceeds = new SuppliedProceeds(suppliedProceeds, book.currency);
+      for await (const event of walkHistory(
+        entries,
+        book,
+        engine,
+        away === undefined ? { proceeds } : { away, proceeds },
+      )) {
         const atMs = event.kind === 'disposal' ? event.match.disposedAtMs : event.atMs;
         if (atMs >= startMs && atMs < endMs) yield event;
       }

@@ -5,6 +5,7 @@ import { checkpointKey } from '../../accounting/gains/gains-checkpoint-key.ts';
 import type { GainsEvent } from '../../accounting/gains/gains-event.ts';
 import { type GainsMethod, lotMethodOf } from '../../accounting/gains/gains-method.ts';
 import { SuppliedCosts, type SuppliedLot } from '../../accounting/gains/supplied-costs.ts';
+import { SuppliedProceeds, type SuppliedSale } from '../../accounting/gains/supplied-proceeds.ts';
 import { THIRTY_DAYS, type UkMatch, UkMatcher } from '../../accounting/gains/uk-matching.ts';
 import { type LotSink, walkHistory, type WalkOptions } from '../../accounting/gains/walk-history.ts';
 import { LotEngine } from '../../accounting/lots/lot-engine.ts';
@@ -12,6 +13,7 @@ import { DEFAULT_LONG_TERM_DAYS, DEFAULT_LOT_METHOD } from '../../accounting/lot
 import { DEFAULT_TOLERANCE_MS } from '../../accounting/prices/memory-price-book.ts';
 import { openPriceBook } from '../../accounting/prices/open-price-book.ts';
 import type { PriceBook } from '../../accounting/prices/price-book.ts';
+import { loadSuppliedProceeds } from '../../accounting/proceeds/load-supplied-proceeds.ts';
 import { readLedgerEntries } from '../../booking/ledger-entry-cursor.ts';
 import { type Stream, WALLET_LEDGERS } from '../../streams/registry.ts';
 import type { ReportParams } from '../report-definition.ts';
@@ -74,15 +76,17 @@ export async function* gainsEvents(
 ): AsyncGenerator<GainsEvent> {
   const key = checkpointKey(params.accountId, settings);
   const supplied = await loadSuppliedLots(db, params.accountId);
+  // Supplied proceeds change no lot: a walk resumed from a checkpoint applies them as the full walk does.
+  const proceeds = await loadSuppliedProceeds(db, params.accountId);
   // Only over the stored prices: the input log sees those, not a book a caller brought (tests'
   // memory books). Supplied costs are consumed by deposits as the walk goes, which a lot state does
   // not record: an account with any walks from the first record (docs/reports.md, "Unknown cost").
   if (key !== null && openBook === openStoredBook && supplied.length === 0) {
-    yield* checkpointedWalk(params, db, settings, openBook, key, Date.now());
+    yield* checkpointedWalk(params, db, settings, openBook, key, Date.now(), proceeds);
     return;
   }
   const engine = (currency: string) => new LotEngine(lotMethodOf(settings.method), currency);
-  yield* walkPeriod(params, db, settings, openBook, engine, 0, (match) => match.disposedAtMs, { supplied });
+  yield* walkPeriod(params, db, settings, openBook, engine, 0, (match) => match.disposedAtMs, { supplied, proceeds });
 }
 
 /**
@@ -99,8 +103,9 @@ export async function* ukGainsEvents(
 ): AsyncGenerator<GainsEvent<UkMatch>> {
   const matcher = (currency: string) => new UkMatcher(currency);
   const supplied = await loadSuppliedLots(db, params.accountId);
+  const proceeds = await loadSuppliedProceeds(db, params.accountId);
   // HMRC apportions a fee paying an exchange of two tokens between them (walk-trade.ts).
-  const options = { supplied, apportionTradeFees: true };
+  const options = { supplied, proceeds, apportionTradeFees: true };
   yield* walkPeriod(
     params,
     db,
@@ -121,11 +126,16 @@ async function* walkPeriod<M>(
   sinkFor: (currency: string) => LotSink<M>,
   readPastEndMs: number,
   disposedAtMs: (match: M) => number,
-  options: { readonly supplied: readonly SuppliedLot[]; readonly apportionTradeFees?: boolean },
+  options: {
+    readonly supplied: readonly SuppliedLot[];
+    readonly proceeds: readonly SuppliedSale[];
+    readonly apportionTradeFees?: boolean;
+  },
 ): AsyncGenerator<GainsEvent<M>> {
   const book = await openBook(db, params.accountId, settings);
   const walkOptions: WalkOptions = {
     supplied: new SuppliedCosts(options.supplied, book.currency),
+    proceeds: new SuppliedProceeds(options.proceeds, book.currency),
     apportionTradeFees: options.apportionTradeFees === true,
   };
   try {

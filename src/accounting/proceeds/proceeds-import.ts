@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { Decimal } from 'decimal.js';
+import type pg from 'pg';
+
+import { ID_KINDS } from '../../booking/text-safe-ids.ts';
+import { ValidationError } from '../../errors/index.ts';
+import { readSuppliedCsv } from '../cost-basis/supplied-csv.ts';
+import { coinCode, sourceName } from '../prices/price-point.ts';
+import { TREATMENTS } from '../treatments/treatment-table.ts';
+
+/** The columns of a proceeds file (header required, any order, names case-insensitive). */
+export const PROCEEDS_COLUMNS = ['record_id', 'proceeds', 'currency', 'source', 'note'] as const;
+const REQUIRED = ['record_id', 'proceeds', 'currency', 'source'] as const;
+const PLAIN_DECIMAL = /^\d{1,30}(\.\d{1,18})?$/;
+/** The P2P types whose proceeds no record states (treatment `unknown-proceeds`: `sell`). */
+const SELL_TYPES = Object.entries(TREATMENTS.p2p)
+  .filter(([, treatment]) => treatment.kind === 'unknown-proceeds')
+  .map(([type]) => type);
+
+export interface ProceedsRow {
+  readonly line: number;
+  /** As the gains reports show it: `p2p:<record id>`. */
+  readonly recordId: string;
+  readonly proceeds: string;
+  readonly currency: string;
+  readonly source: string;
+  readonly note: string;
+}
+
+export interface ProceedsImportResult {
+  readonly importId: string;
+  readonly rows: number;
+  /** Sales' proceeds new to the account (a row an earlier file already supplied is not added twice). */
+  readonly inserted: number;
+  /** The file was imported before (same content): nothing written. */
+  readonly alreadyImported: boolean;
+}
+
+/**
+ * Reads and checks a proceeds file (docs/reports.md, "Unknown proceeds"): every row or a typed
+ * error naming the line, the field and the rule. record_id names a P2P sell as the gains reports
+ * show it (`p2p:<id>`); proceeds is a plain decimal, 0 or more; currency a code; source where the
+ * figure comes from (a bank statement). One row per sale and currency.
+ */
+export function parseProceeds(text: string): ProceedsRow[] {
+  const seen = new Set<string>();
+  return readSuppliedCsv(text, PROCEEDS_COLUMNS, REQUIRED, ({ line, cell, field }) => {
+    const recordId = cell('record_id');
+    if (!recordId.startsWith(ID_KINDS.p2p) || recordId.length === ID_KINDS.p2p.length) {
+      throw new ValidationError(
+        field('record_id'),
+        'must name a P2P sell as the gains reports show it (p2p:<id>)',
+        recordId,
+      );
+    }
+    const proceeds = cell('proceeds');
+    if (!PLAIN_DECIMAL.test(proceeds)) {
+      throw new ValidationError(field('proceeds'), 'must be a plain decimal, 0 or more', proceeds);
+    }
+    const row: ProceedsRow = {
+      line,
+      recordId,
+      proceeds,
+      currency: coinCode(field('currency'), cell('currency')),
+      source: sourceName(field('source'), cell('source')),
+      note: cell('note'),
+    };
+    const key = `${row.recordId}|${row.currency}`;
+    if (seen.has(key)) {
+      throw new ValidationError(
+        `line ${line}`,
+        'must not repeat the proceeds of a sale in a currency of an earlier row',
+      );
+    }
+    seen.add(key);
+    return row;
+  });
+}
+
+/**
+ * Checks every row against the account's records and earlier imports: the sale must be a P2P
+ * sell of the account; a sale's proceeds once supplied in a currency are not replaced by a
+ * different figure (an accountant's correction is a decision to make visibly, not a re-import).
+ * Returns each row's sale instant.
+ */
+async function checkAgainstStored(db: pg.ClientBase, accountId: string, rows: readonly ProceedsRow[]) {
+  const ids = rows.map((r) => r.recordId.slice(ID_KINDS.p2p.length));
+  const { rows: sales } = await db.query<{ id: string; ms: string }>(
+    `SELECT record_id AS id, (extract(epoch FROM ts) * 1000)::bigint::text AS ms FROM p2p_ledger_record
+      WHERE account_id = $1::uuid AND record_id = ANY($2::text[]) AND p2p_tax_type = ANY($3::text[])`,
+    [accountId, ids, SELL_TYPES],
+  );
+  const soldAt = new Map(sales.map((s) => [`${ID_KINDS.p2p}${s.id}`, s.ms]));
+  const { rows: stored } = await db.query<{ recordId: string; currency: string; proceeds: string; importId: string }>(
+    `SELECT record_id AS "recordId", currency, proceeds::text, import_id::text AS "importId"
+       FROM supplied_proceeds WHERE account_id = $1::uuid AND record_id = ANY($2::text[])`,
+    [accountId, rows.map((r) => r.recordId)],
+  );
+  const earlier = new Map(stored.map((s) => [`${s.recordId}|${s.currency}`, s]));
+  return rows.map((row) => {
+    const ms = soldAt.get(row.recordId);
+    if (ms === undefined) {
+      throw new ValidationError(`line ${row.line} record_id`, 'must name a P2P sell of the account', row.recordId);
+    }
+    const before = earlier.get(`${row.recordId}|${row.currency}`);
+    if (before !== undefined && !new Decimal(before.proceeds).eq(row.proceeds)) {
+      throw new ValidationError(
+        `line ${row.line} proceeds`,
+        `differs from the ${before.proceeds} ${row.currency} that import ${before.importId} supplied for ${row.recordId}; a supplied figure is not replaced`,
+        row.proceeds,
+      );
+    }
+    return ms;
+  });
+}
+
+/**
+ * `ledgerline proceeds import --file F`: every row of the file checked first (its form, then
+ * against the account's P2P sells and earlier imports), then the import and its rows written in
+ * one transaction (nothing half-written). Idempotent: the same file again is found by its SHA-256
+ * and adds nothing; a sale's proceeds another file already supplied are not added twice.
+ */
+export async function importProceeds(
+  db: pg.ClientBase,
+  accountId: string,
+  file: string,
+): Promise<ProceedsImportResult> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new ValidationError('--file', `cannot be read: ${(error as Error).message}`, file);
+  }
+  const rows = parseProceeds(bytes.toString('utf8'));
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sources = [...new Set(rows.map((row) => row.source))].sort().join(',');
+  await db.query('BEGIN');
+  try {
+    const found = await db.query<{ id: string }>(
+      'SELECT id::text FROM proceeds_import WHERE account_id = $1::uuid AND sha256 = $2',
+      [accountId, sha256],
+    );
+    if (found.rows[0] !== undefined) {
+      await db.query('COMMIT');
+      return { importId: found.rows[0].id, rows: rows.length, inserted: 0, alreadyImported: true };
+    }
+    const soldAt = await checkAgainstStored(db, accountId, rows);
+    const created = await db.query<{ id: string }>(
+      `INSERT INTO proceeds_import (account_id, file_name, sha256, sources, rows)
+       VALUES ($1::uuid, $2, $3, $4, $5) RETURNING id::text`,
+      [accountId, path.basename(file), sha256, sources, rows.length],
+    );
+    const importId = created.rows[0]!.id;
+    const inserted = await db.query(
+      `INSERT INTO supplied_proceeds (account_id, import_id, record_id, sold_at, proceeds, currency, source, note)
+       SELECT $1::uuid, $2::bigint, r.record_id, timestamptz 'epoch' + r.ms * interval '1 millisecond',
+              r.proceeds::numeric, r.currency, r.source, r.note
+         FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[])
+              AS r(record_id, ms, proceeds, currency, source, note)
+       ON CONFLICT DO NOTHING`,
+      [
+        accountId,
+        importId,
+        rows.map((r) => r.recordId),
+        soldAt,
+        rows.map((r) => r.proceeds),
+        rows.map((r) => r.currency),
+        rows.map((r) => r.source),
+        rows.map((r) => r.note),
+      ],
+    );
+    await db.query('COMMIT');
+    return { importId, rows: rows.length, inserted: inserted.rowCount ?? 0, alreadyImported: false };
+  } catch (error) {
+    await db.query('ROLLBACK');
+    throw error;
+  }
+}
+
+export interface ProceedsImportListing {
+  readonly id: string;
+  readonly fileName: string;
+  readonly sources: string;
+  readonly rows: number;
+  /** Sales' proceeds this import added. */
+  readonly sales: number;
+  readonly importedAt: string;
+}
+
+/** Every proceeds import of the account, oldest first, with its sources and how many sales it priced. */
+export async function listProceedsImports(db: pg.ClientBase, accountId: string): Promise<ProceedsImportListing[]> {
+  const { rows } = await db.query<ProceedsImportListing>(
+    `SELECT i.id::text AS id, i.file_name AS "fileName", i.sources, i.rows,
+            (SELECT count(*)::int FROM supplied_proceeds p WHERE p.import_id = i.id) AS sales,
+            to_char(i.imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "importedAt"
+       FROM proceeds_import i WHERE i.account_id = $1::uuid ORDER BY i.id`,
+    [accountId],
+  );
+  return rows;
+}
