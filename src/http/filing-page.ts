@@ -216,8 +216,8 @@ export interface TaxYearsView {
   uk: FilingYear[];
   de: FilingYear[];
   unknownCosts: UnknownCost[];
-  /** P2P sells lacking supplied proceeds (unknown-costs.ts lackingProceeds); the section is left out when not given. */
-  lackingProceeds?: LackingProceeds[];
+  /** P2P sells lacking supplied proceeds (unknown-costs.ts lackingProceeds). */
+  lackingProceeds: LackingProceeds[];
   now: number;
 }
 
@@ -244,12 +244,8 @@ export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
       </p>
       <h2>What lacks a cost</h2>
       ${unknownCostsSection(view.unknownCosts)}
-      ${
-        view.lackingProceeds === undefined
-          ? ''
-          : html`<h2>What lacks proceeds</h2>
-              ${lackingProceedsSection(view.lackingProceeds)}`
-      }
+      <h2>What lacks proceeds</h2>
+      ${lackingProceedsSection(view.lackingProceeds)}
       <h2 id="uk">United Kingdom (HMRC share matching, pounds)</h2>
       ${methodSection('uk', view.uk, view.now)}
       <h2 id="de">Germany (private sales, euros)</h2>

@@ -47,7 +47,7 @@ import { presetDates } from './period-presets.ts';
 import { answerFailuresPlainly, redisReadiness, requireRedis } from './resilience.ts';
 import { markSecureIfHttps, registerSecurityPlugins } from './security-plugins.ts';
 import { SignInLimiter } from './sign-in-limiter.ts';
-import { unknownCosts } from './unknown-costs.ts';
+import { lackingProceeds, unknownCosts } from './unknown-costs.ts';
 import { authGuard, csrfGuard, roleOfToken, SESSION_COOKIE, type WebTokens } from './web-auth.ts';
 
 export interface WebAppDeps {
@@ -313,6 +313,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       uk: await filingYears(input, 'uk'),
       de: await filingYears(input, 'de'),
       unknownCosts: await unknownCosts(deps.pool, accountId),
+      lackingProceeds: await lackingProceeds(deps.pool, accountId),
       now,
     };
     return sendPage(reply, taxYearsPage(view, context(request, reply)));
