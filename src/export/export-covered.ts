@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { Stream } from '../streams/registry.ts';
+import { closedPositionsCoverage } from './closed-positions-span.ts';
 import type { ExportCoverage } from './export-coverage.ts';
 import {
   CoverageGapError,
@@ -51,10 +52,16 @@ export async function exportCovered(options: {
   const { request } = options;
   // The method's own definition (uk, de): its streams are what the written file reads.
   const report = reportFor(request.report, request.method);
-  const coverage =
-    report.coverage === 'history'
-      ? await historyCoverage(options.databaseUrl, request.accountId, report.streams, request.period)
-      : await exportCoverage(options.databaseUrl, request.accountId, request.period, report.streams);
+  const history = report.coverage === 'history';
+  const declared = history
+    ? await historyCoverage(options.databaseUrl, request.accountId, report.streams, request.period)
+    : await exportCoverage(options.databaseUrl, request.accountId, request.period, report.streams);
+  const positions = report.closedPositionsBeforeLedger
+    ? await closedPositionsCoverage(options.databaseUrl, request.accountId, request.period, history)
+    : undefined;
+  const coverage: ExportCoverage = positions
+    ? { complete: declared.complete && positions.complete, streams: [...declared.streams, ...positions.streams] }
+    : declared;
   const gap = describeFirstGap(coverage);
   if (gap && options.partial === 'refuse') throw new CoverageGapError(gap);
   const chosen =

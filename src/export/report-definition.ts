@@ -62,6 +62,12 @@ interface ReportBase {
    */
   readonly coverage?: 'period' | 'history';
   /**
+   * The rows take futures results from closed positions before the account's first futures-ledger
+   * record (ledger-entries.ts, futures-entries.ts): the export also checks the `positions` stream
+   * over that span (closed-positions-span.ts), and only there.
+   */
+  readonly closedPositionsBeforeLedger?: true;
+  /**
    * The manifest states each wallet's balance per coin at the period's start (`openingBalances`),
    * so a tool given only this period can reconcile (the tax-tool files and the spot ledger).
    */

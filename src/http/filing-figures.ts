@@ -3,6 +3,7 @@ import pg from 'pg';
 
 import type { RulesMethod } from '../accounting/gains/gains-method.ts';
 import { TAX_YEAR_ZONE, type TaxYear, taxYearsOf } from '../accounting/gains/tax-years.ts';
+import { futuresLedgerFrom } from '../export/closed-positions-span.ts';
 import { parseExportRequest, reportParams, type ValuationSettings } from '../export/export-request.ts';
 import { reportFor } from '../export/reports/index.ts';
 import { scopeWindowStarts } from '../ingest/coverage/coverage-summary.ts';
@@ -45,6 +46,40 @@ export interface FilingFiguresInput {
 }
 
 const FILING_LEVEL: Readonly<Record<RulesMethod, string>> = { uk: 'sa108', de: 'anlage-so' };
+
+/** Each scope's first planned window of a stream, in ms. */
+async function scopeStartsMs(input: FilingFiguresInput, stream: Stream): Promise<Map<string, number>> {
+  const starts = await scopeWindowStarts(input.pool, input.accountId, stream);
+  return new Map([...starts].map(([scope, start]) => [scope, start.getTime()]));
+}
+
+/**
+ * A stream's gaps up to `end`, each scope judged from its own first window when that is earlier
+ * than the year (the summary carries lots in from the whole history, as export-covered.ts checks).
+ */
+async function scopeGaps(
+  input: FilingFiguresInput,
+  stream: Stream,
+  scopes: ReadonlyMap<string, number>,
+  yearStartMs: number,
+  end: number,
+): Promise<PeriodGap[]> {
+  const fromOf = (scope: string) => Math.min(scopes.get(scope) ?? yearStartMs, yearStartMs);
+  const start = Math.min(yearStartMs, ...scopes.values());
+  if (start >= end) return [];
+  const found = await streamGaps(
+    input.pool,
+    input.accountId,
+    [stream],
+    { start: new Date(start), end: new Date(end) },
+    undefined,
+    input.now,
+  );
+  return found.flatMap((gap) => {
+    const from = Math.max(gap.start, fromOf(gap.scope));
+    return from < gap.end ? [{ ...gap, start: from }] : [];
+  });
+}
 
 /** The first record of the account's spot or futures ledger, if any: where its tax years begin. */
 async function firstRecordMs(pool: pg.Pool, accountId: string): Promise<number | null> {
@@ -102,31 +137,21 @@ export async function filingYears(input: FilingFiguresInput, method: RulesMethod
   // wallets' histories start apart, and so do a horizon-narrowed stream's scopes), to the year's
   // end or now.
   const historyFrom = new Map<Stream, Map<string, number>>();
-  for (const stream of report.streams) {
-    const starts = await scopeWindowStarts(input.pool, input.accountId, stream);
-    historyFrom.set(stream, new Map([...starts].map(([scope, start]) => [scope, start.getTime()])));
-  }
+  for (const stream of report.streams) historyFrom.set(stream, await scopeStartsMs(input, stream));
+  // Closed positions count only before the futures ledger vouches for the results (closed-positions-span.ts).
+  const ledgerStart = report.closedPositionsBeforeLedger
+    ? ((await futuresLedgerFrom(input.pool, input.accountId))?.getTime() ?? Infinity)
+    : -Infinity;
+  const positionsFrom = await scopeStartsMs(input, 'positions');
   const out: FilingYear[] = [];
   for (const year of years) {
     const rows = byYear.get(year.label)!;
     const end = Math.min(year.endMs, input.now);
     const gaps: PeriodGap[] = [];
-    for (const [stream, scopes] of historyFrom) {
-      const fromOf = (scope: string) => Math.min(scopes.get(scope) ?? year.startMs, year.startMs);
-      const start = Math.min(year.startMs, ...scopes.values());
-      const found = await streamGaps(
-        input.pool,
-        input.accountId,
-        [stream],
-        { start: new Date(start), end: new Date(end) },
-        undefined,
-        input.now,
-      );
-      for (const gap of found) {
-        const from = Math.max(gap.start, fromOf(gap.scope));
-        if (from < gap.end) gaps.push({ ...gap, start: from });
-      }
-    }
+    for (const [stream, scopes] of historyFrom)
+      gaps.push(...(await scopeGaps(input, stream, scopes, year.startMs, end)));
+    const positionsEnd = Math.min(end, ledgerStart);
+    gaps.push(...(await scopeGaps(input, 'positions', positionsFrom, year.startMs, positionsEnd)));
     // The year still running: what is not read yet since the last sync is no gap, only where the data ends.
     const running = year.endMs > input.now;
     const trailing = running ? gaps.filter((g) => g.end === end) : [];

@@ -11,7 +11,7 @@ import { streamDefinition, STREAMS, WALLET_LEDGERS } from '../../src/streams/reg
 import { BIN } from '../helpers/cli.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 import { insertWindows } from '../http/coverage-seed.ts';
-import { insertAccount, insertCoverage, insertSpot } from './seed.ts';
+import { insertAccount, insertCoverage, insertFuturesLedger, insertSpot } from './seed.ts';
 
 const db = useTestDatabase('exportcli');
 let dir: string;
@@ -276,7 +276,8 @@ describe('ledgerline export', () => {
     const manifest = JSON.parse(await readFile(printed.manifest, 'utf8'));
     expect(manifest.partial).toBe(true);
     const streams = manifest.coverage.streams as { stream: string; scope: string; gaps: unknown[] }[];
-    // The uk variant's streams: spot, the futures ledger and every wallet ledger of the registry.
+    // The uk variant's streams: spot, the futures ledger and every wallet ledger of the registry (not
+    // closed positions: the ledger's windows cover the whole history, so the walk never needs them).
     expect([...new Set(streams.map((s) => s.stream))]).toEqual(['spot', 'futures-ledger', ...WALLET_LEDGERS]);
     expect(streams.filter((s) => s.gaps.length > 0).map((s) => `${s.stream} ${s.scope}`)).toEqual([
       'futures-ledger USDT-FUTURES',
@@ -366,6 +367,53 @@ describe('ledgerline export', () => {
     expect(refused.stderr).toContain(
       'futures-ledger USDC-FUTURES has no synced data from 2026-10-15T00:00:00.000Z to 2026-11-01T00:00:00.000Z',
     );
+  });
+
+  /** A futures-ledger record (a small funding payment) at `iso`: the ledger's first record. */
+  const ledgerFee = (iso: string) => ({
+    recordId: '1',
+    marginCoin: 'USDT',
+    futureTaxType: 'contract_settle_fee',
+    amount: '-0.1',
+    ts: Date.parse(iso),
+  });
+
+  it('checks closed positions only where the walk reads them: before the futures ledger vouches for the results', async () => {
+    // Everything else from September; the futures ledger read from November (its first record the 5th):
+    // before November the walk takes futures results from closed positions, so a positions gap in
+    // October refuses the export, and one in December (the ledger's results count there) does not.
+    const others = STREAMS.filter((s) => s !== 'positions' && s !== 'futures-ledger');
+    const seed = async (name: string, positions: [string, string][], ledgerFrom: string) => {
+      const id = await insertAccount(db.url, name);
+      await insertCoverage(db.url, id, '2026-09-01T00:00:00Z', '2027-01-01T00:00:00Z', others);
+      await insertCoverage(db.url, id, ledgerFrom, '2027-01-01T00:00:00Z', ['futures-ledger']);
+      for (const [from, to] of positions) await insertCoverage(db.url, id, from, to, ['positions']);
+      await insertFuturesLedger(db.url, id, [ledgerFee('2026-11-05T00:00:00Z')]);
+    };
+    await seed(
+      'positions-early-gap',
+      [
+        ['2026-09-01T00:00:00Z', '2026-10-01T00:00:00Z'],
+        ['2026-10-20T00:00:00Z', '2027-01-01T00:00:00Z'],
+      ],
+      '2026-11-01T00:00:00Z',
+    );
+    await seed('positions-late-gap', [['2026-09-01T00:00:00Z', '2026-11-01T00:00:00Z']], '2026-11-01T00:00:00Z');
+    // The ledger read from September, its first record in November: it says there were no futures
+    // results before, so the positions stream's October does not matter.
+    await seed('ledger-vouches', [['2026-09-01T00:00:00Z', '2026-10-01T00:00:00Z']], '2026-09-01T00:00:00Z');
+    const period = ['--from', '2026-12-01', '--to', '2026-12-31'];
+    const gains = (account: string) => run(['export', '--report', 'realized-gains', '--account', account, ...period]);
+    const refused = await gains('positions-early-gap');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /positions (USDT|COIN|USDC)-FUTURES has no synced data from 2026-10-01T00:00:00.000Z to 2026-10-20T00:00:00.000Z/,
+    );
+    expect((await gains('positions-late-gap')).status).toBe(0);
+    expect((await gains('ledger-vouches')).status).toBe(0);
+    // A report that never reads positions is not refused for them.
+    const ledger = await run(['export', '--report', 'futures-ledger', '--account', 'positions-early-gap', ...period]);
+    expect(ledger.status).toBe(0);
   });
 
   it('refuses an account never synced, writing nothing', async () => {

@@ -69,4 +69,20 @@ describe('the tax years page judges a year’s coverage as its export does', () 
     });
     expect(holed).toEqual(['futures-ledger']);
   });
+
+  it('closed positions count where the walk reads them: before the futures ledger vouches for the results', async () => {
+    const others = STREAMS.filter((s) => s !== 'positions' && s !== 'futures-ledger');
+    const gaps = (ledgerFrom: string) =>
+      gapsOf2026(`positions-${ledgerFrom.slice(0, 7)}`, async (id) => {
+        await insertCoverage(db.url, id, '2025-01-01T00:00:00Z', '2027-06-01T00:00:00Z', others);
+        await insertCoverage(db.url, id, ledgerFrom, '2027-06-01T00:00:00Z', ['futures-ledger']);
+        // Positions read only from the summer of 2026 (their 3-month horizon).
+        await insertCoverage(db.url, id, '2026-07-01T00:00:00Z', '2027-06-01T00:00:00Z', ['positions']);
+      });
+    // The ledger from January 2025: positions never matter.
+    expect(await gaps('2025-01-01T00:00:00Z')).toEqual([]);
+    // The ledger only from June 2026: the 2026-27 year's April and May are a gap of the ledger, and
+    // their futures results would come from closed positions, which were never read there either.
+    expect([...new Set(await gaps('2026-06-01T00:00:00Z'))]).toEqual(['futures-ledger', 'positions']);
+  });
 });

@@ -99,6 +99,7 @@ export const coinTrackingReport: SqlReportDefinition = {
   description: "every wallet (spot, futures, margin, P2P) in CoinTracking's CSV import format (UTC dates)",
   dateZone: 'UTC',
   streams: ['spot', 'futures-ledger', ...WALLET_LEDGERS],
+  closedPositionsBeforeLedger: true,
   accepts: { coin: true, includePending: false },
   statesOpeningBalances: true,
   columns: [

@@ -270,6 +270,7 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
     description:
       'per calendar year (Berlin) and coin: taxable private sales (held one year or less) and tax-free ones; per year the Freigrenze (EUR 600 to 2023, EUR 1,000 from 2024), the Anlage SO figures in whole euros and the futures results (section 20) per margin coin',
     streams: GAINS_WALK_STREAMS,
+    closedPositionsBeforeLedger: true,
     coverage: 'history',
     taxYears: 'de',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },

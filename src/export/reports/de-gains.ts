@@ -55,6 +55,7 @@ export function deGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
     description:
       'one row per disposal and the FIFO lot it consumed, with proceeds, cost, gain, days held and whether the sale is taxable (held one year or less), in euros',
     streams: GAINS_WALK_STREAMS,
+    closedPositionsBeforeLedger: true,
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
     reviewAmounts: GAIN_ROW_AMOUNTS,

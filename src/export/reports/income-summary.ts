@@ -39,6 +39,7 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
     description:
       'income received per year and coin, valued at receipt, with the year’s total (with --method de: the EUR 256 Freigrenze and the taxable amount; --method uk: UK tax years)',
     streams: GAINS_WALK_STREAMS,
+    closedPositionsBeforeLedger: true,
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
     columns: [
       text('level'),

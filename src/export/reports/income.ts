@@ -33,6 +33,7 @@ export function incomeReportWith(openBook: OpenBook): ComputedReportDefinition {
     description:
       'rewards, interest, airdrops and other income received in the period, valued at receipt in the valuation currency (the cost of the lots they create)',
     streams: GAINS_WALK_STREAMS,
+    closedPositionsBeforeLedger: true,
     accepts: { coin: true, includePending: false, valuation: true },
     columns: [
       text('received_at'),

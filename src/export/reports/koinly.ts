@@ -160,12 +160,16 @@ export const koinlyReport: SqlReportDefinition = koinlyWallet('spot', {
   walletName: 'spot',
   streams: ['spot', 'futures-ledger'],
 });
-export const koinlyFuturesReport: SqlReportDefinition = koinlyWallet('futures', {
-  name: 'koinly-futures',
-  title: 'Koinly universal CSV, futures wallet',
-  walletName: 'futures',
-  streams: ['spot', 'futures-ledger'],
-});
+export const koinlyFuturesReport: SqlReportDefinition = {
+  ...koinlyWallet('futures', {
+    name: 'koinly-futures',
+    title: 'Koinly universal CSV, futures wallet',
+    walletName: 'futures',
+    streams: ['spot', 'futures-ledger'],
+  }),
+  // Its futures rows before the ledger's first record are closed positions'.
+  closedPositionsBeforeLedger: true,
+};
 
 /** The Koinly file of a wallet ledger of the registry (margin-ledger: `koinly-margin`, p2p-ledger: `koinly-p2p`). */
 export function koinlyWalletLedgerReport(stream: WalletLedger): SqlReportDefinition {

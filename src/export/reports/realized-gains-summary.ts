@@ -99,6 +99,7 @@ export function realizedGainsSummaryReportWith(openBook: OpenBook): ComputedRepo
     description:
       'realized gains of the period per coin and holding term (short, long by --long-term-days), with totals per term',
     streams: GAINS_WALK_STREAMS,
+    closedPositionsBeforeLedger: true,
     // A gap anywhere before the period loses lots, and so cost bases: the whole history must be synced.
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },

@@ -139,6 +139,7 @@ export function realizedGainsReportWith(openBook: OpenBook): ComputedReportDefin
     description:
       'one row per disposal and lot it consumed in the period (fifo, lifo, hifo or average over the whole history), with proceeds, cost basis, gain and holding period in the valuation currency',
     streams: GAINS_WALK_STREAMS,
+    closedPositionsBeforeLedger: true,
     // A gap anywhere before the period loses lots, and so cost bases: the whole history must be synced.
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },

@@ -204,6 +204,7 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
     description:
       'per UK tax year (6 April to 5 April, London) and token: disposals, proceeds, allowable costs, gains, losses and net gain under HMRC’s share matching, the year’s total and its SA108 figures in whole pounds, then the year’s futures results per margin coin',
     streams: GAINS_WALK_STREAMS,
+    closedPositionsBeforeLedger: true,
     coverage: 'history',
     taxYears: 'uk',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },

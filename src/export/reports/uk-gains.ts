@@ -64,6 +64,7 @@ export function ukGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
     description:
       'one row per part of a day’s disposal of a token and the HMRC rule that matched it (same-day, 30-day with the acquisition’s date, s104 pool), with proceeds, allowable cost, gain and the pool after it, in pounds',
     streams: GAINS_WALK_STREAMS,
+    closedPositionsBeforeLedger: true,
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
     reviewAmounts: GAIN_ROW_AMOUNTS,
