@@ -23,8 +23,11 @@ export interface RunWindowOptions {
   store: PageStore;
   client: ExchangeClient;
   window: SyncWindowRow;
-  /** The window's pages from a cursor; default: its stream's pager through `client`. Tests pass a fake. */
-  pager?: (resumeFrom: string | null) => AsyncIterable<Page<unknown>>;
+  /**
+   * The window's pages from a cursor; default: its stream's pager through `client`. Tests pass a fake.
+   * `endsShort`: the store's evidence that the endpoint fills its pages (a short page is the last).
+   */
+  pager?: (resumeFrom: string | null, endsShort: boolean) => AsyncIterable<Page<unknown>>;
   /** Checked between pages: when set, the run stops after the page in hand is stored. */
   shouldStop?: () => boolean;
   /**
@@ -45,7 +48,10 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
   const definition = streamDefinition(window.stream);
   const result: WindowRunResult = { done: false, pages: 0, rows: 0, inserted: 0, updated: 0, revised: 0 };
   let cursor = window.cursor;
-  const pages = options.pager?.(cursor) ?? definition.pages(client, window, window.scope, cursor);
+  const { name: endpoint, pageLimit } = definition.endpoint;
+  // Asked once a run: a window's pages are judged by the evidence as it stood when they were asked for.
+  const endsShort = (await store.endsShort?.(endpoint, pageLimit)) ?? false;
+  const pages = options.pager?.(cursor, endsShort) ?? definition.pages(client, window, window.scope, cursor, { endsShort });
   const iterator = pages[Symbol.asyncIterator]();
   // While one page is being stored, the next is already being fetched: the
   // exchange's latency and the database's write overlap instead of adding up.
@@ -69,6 +75,11 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
         nextCursor: page.cursor,
         last: false,
       });
+      // Stored first: the evidence is of pages the store holds.
+      if (page.afterShort && page.asked !== undefined) await store.notePageFill?.(endpoint, page.asked, 'gap');
+      if (page.asked !== undefined && page.items.length === page.asked) {
+        await store.notePageFill?.(endpoint, page.asked, 'full');
+      }
       cursor = page.cursor;
       result.pages += 1;
       result.rows += page.items.length;
@@ -89,7 +100,8 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
     await store.narrowWindowStart(window.id, readableFrom);
     result.readFrom = readableFrom;
   }
-  // The exchange answered the empty page that ends paging: the window is complete.
+  // The exchange answered the empty page that ends paging, or (with fresh evidence that it fills
+  // its pages, src/streams/kit/page-fill.ts) a page shorter than the limit: the window is complete.
   await store.storePage({
     windowId: window.id,
     accountId: window.accountId,
