@@ -15,6 +15,8 @@ export interface Page<T> {
    * fill its pages to the limit (page-fill.ts calls it a gap), and short pages must not end windows.
    */
   afterShort?: boolean;
+  /** The window's last page: shorter than `asked`, taken as the end on fresh evidence; no empty page follows. */
+  last?: boolean;
 }
 
 export interface PagingOptions {
@@ -117,9 +119,10 @@ export async function* pageWindow<T>(
     const page: Page<T> = { items, cursor: next, requestedWith: cursor };
     if (fill !== undefined) page.asked = fill.limit;
     if (previous.length > 0 && short(previous)) page.afterShort = true;
-    yield page;
     // The evidence says the exchange fills its pages: fewer items than asked for are the last.
-    if (fill?.endsShort && short(items)) return;
+    if (fill?.endsShort && short(items)) page.last = true;
+    yield page;
+    if (page.last) return;
     cursor = next;
     previous = items;
   }
