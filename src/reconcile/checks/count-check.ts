@@ -139,7 +139,8 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
           await recordPageGap(pool, endpoint, exchange.shortThenMore);
           base.notes.push(
             `${endpoint} answered a page shorter than the ${exchange.shortThenMore} asked for (${windowName(window)}) ` +
-              `and more after it: its pages are not filled, so short pages no longer end windows (PAGE_FILL_EVIDENCE_DAYS)`,
+              `and more after it: its pages are not filled, so short pages no longer end windows (PAGE_FILL_EVIDENCE_DAYS); ` +
+              `windows the sync ended on a short page before may miss records: \`reconcile --recount all\` names them`,
           );
         }
         recounted += 1;

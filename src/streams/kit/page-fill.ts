@@ -14,15 +14,30 @@
  * and no page found short with more after it ("a gap") within that period. A full page shows the
  * endpoint served the limit lately; an exchange that caps later serves no more full pages, so the
  * evidence ages out: a cap that starts after the last full page can end windows early for at most
- * the period. Meanwhile it is caught by what still pages to the empty page: the reconciliation's
- * re-count asking the exchange (a full check, RECONCILE_FULL_EVERY_DAYS, asks every window of its
- * days and names the missing records) and, for spot, the balance chain the very night (a lost
- * record breaks it). A re-count that meets a short page followed by more records records a gap,
- * which withdraws the evidence at once: the repair (`sync --refetch`) pages to the empty page again.
+ * the period. A window that had a full page cannot have been cut by a cap that was on (a capping
+ * exchange serves no full page): only a window ended on its first, short page is at risk. Such a
+ * loss is caught by what still pages to the empty page, the reconciliation's re-counts (they never
+ * end a window on a short page):
+ *   - a nightly window starts a lookback before the covered end, so its oldest records were stored
+ *     by an earlier read; paging goes newest to oldest, so a window ended early loses its oldest
+ *     records, those among them, and the short read did not meet them: its marks do not vouch for
+ *     the window (read-marks.ts) and tonight's re-count asks the exchange, naming the records;
+ *   - a window of new records only (a first sync, a quiet lookback) is vouched for by its marks.
+ *     For spot the balance chain breaks the same night. The scheduled full check
+ *     (RECONCILE_FULL_EVERY_DAYS) asks the exchange for every window of its last
+ *     RECENT_RECOUNT_DAYS and rechains spot's whole history; older windows of the other streams
+ *     are asked only by `reconcile --recount all`, which the gap's note tells the operator to run.
+ * A re-count (or a sync without evidence) that meets a short page followed by more records
+ * records a gap, which withdraws the evidence at once: the repair (`backfill --refetch`) pages to
+ * the empty page again.
  */
 
-/** Default of PAGE_FILL_EVIDENCE_DAYS: as long as RECONCILE_FULL_EVERY_DAYS' default, so a cap that starts
- * after the last full page is found by the scheduled full check no later than the evidence ages out. */
+/**
+ * Default of PAGE_FILL_EVIDENCE_DAYS. Long enough that an installation whose full pages come only
+ * from backfills and busy days keeps its evidence between them; no longer than the full check's
+ * cadence (RECONCILE_FULL_EVERY_DAYS, 30), so a cap no re-count has met stops ending windows
+ * early by the time the next scheduled full check has had its chance to meet it.
+ */
 export const PAGE_FILL_EVIDENCE_DAYS = 30;
 
 /** What the installation has seen of one endpoint's pages at one limit (Unix ms). */
