@@ -29,7 +29,7 @@ const check = <C extends ReconciliationReport['checks'][number]>(report: Reconci
 
 async function waitForWindows(ids: string[]): Promise<void> {
   const { pool } = file.pipeline.runtime;
-  for (const deadline = Date.now() + 90_000; ; ) {
+  for (const deadline = Date.now() + 90_000; ;) {
     const { rows } = await pool.query<{ open: number; failed: number }>(
       `SELECT count(*) FILTER (WHERE status <> 'done')::int AS open,
               count(*) FILTER (WHERE status = 'failed')::int AS failed

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 
 import { toMs } from '../../db/sql-time.ts';
-import { recordPageGap } from '../../ingest/coverage/page-fill-evidence.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
+import { recordPageGap } from '../../ingest/coverage/page-fill-evidence.ts';
 import { RUNNING_BALANCE_STREAM, type Stream, streamDefinition } from '../../streams/registry.ts';
 import { instant, windowName } from '../describe.ts';
 import type { FreshReads } from '../fresh-reads.ts';
