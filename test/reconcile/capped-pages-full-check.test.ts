@@ -14,6 +14,8 @@ import { backfill, DAY } from './support.ts';
  * window and tonight's re-count passes (read-marks.ts). The spot balance chain breaks the same
  * night; the full check (RECONCILE_FULL_EVERY_DAYS) asks the exchange for the window to its empty
  * page, names the records and withdraws the page-fill evidence (src/streams/kit/page-fill.ts).
+ * Before the cap, the honest case: windows ended on a short page are complete reads, re-counted
+ * from their own marks without a request.
  */
 
 const HOUR = 3_600_000;
@@ -38,9 +40,23 @@ describe('a window ended early by a capped exchange, vouched for by its own read
     // Read honestly up to the evening before the burst: the evidence, and verified chains.
     const evening = burst - 12 * HOUR;
     sim.clock.set(evening);
-    await backfill(file.pipeline, { stream: 'spot', from: evening - 60 * DAY, to: evening, now: evening });
+    await backfill(file.pipeline, { stream: 'spot', from: evening - 120 * DAY, to: evening - 60 * DAY, now: evening });
     expect(await endsShort(pool, SPOT.name, SPOT.pageLimit, PERIOD)).toBe(true);
-    expect((await runReconciliation(runtime, { accountId, recount: 'recent' })).passed).toBe(true);
+    await backfill(file.pipeline, { stream: 'spot', from: evening - 60 * DAY, to: evening, now: evening });
+    // With the evidence, windows of the second backfill ended on their short last page: no empty page.
+    const { rows: read } = await pool.query<{ short: number }>(
+      `SELECT count(*)::int AS short FROM sync_window
+        WHERE stream = 'spot' AND status = 'done' AND window_start >= $1
+          AND rows % $2 <> 0 AND pages = ceil(rows / $2::numeric)`,
+      [new Date(evening - 60 * DAY), SPOT.pageLimit],
+    );
+    expect(read[0]!.short).toBeGreaterThan(0);
+    // Such a read is complete: the re-count takes every window from its own read, asking nothing.
+    const honest = await runReconciliation(runtime, { accountId, recount: 'recent' });
+    expect(honest.passed).toBe(true);
+    const honestCounts = check<CountCheck>(honest, 'window-counts');
+    expect(honestCounts.windowsFromReads).toBe(honestCounts.windowsRecounted);
+    expect(honestCounts.requests).toBe(0);
 
     // The next stretch is read for the first time while the exchange caps its pages at 250.
     const night = burst + 6 * HOUR;
