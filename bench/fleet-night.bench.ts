@@ -12,6 +12,11 @@
  *      syncs, each sync's finish refreshes prices and enqueues the account's reconciliation.
  * The night ends when every account's reconciliation report is written.
  *
+ * A window ends on a page shorter than the limit only for an endpoint with page-fill evidence (a
+ * full page stored within PAGE_FILL_EVIDENCE_DAYS, src/streams/kit/page-fill.ts); the set-up's
+ * backfill is what gathers it, as an installation's own history does. The endpoints that have it
+ * at the night's start are printed: the others ask every window's empty page.
+ *
  * Set-up runs with BENCH_SETUP_WORKERS worker processes (default 2, at least BENCH_WORKERS): the
  * ones beyond BENCH_WORKERS are stopped before the night, so the night is measured with exactly
  * BENCH_WORKERS. The set-up is most of a run: at 1,000 accounts 31 min with two (the night 4).
@@ -62,7 +67,7 @@ const databaseUrl = url.toString();
 const prefix = `llbench-${randomBytes(4).toString('hex')}`;
 await migrateDatabase(databaseUrl);
 // Every account's demo-scale history lives in the simulator's heap (~5 MB each), and its request
-// log must hold the whole night (~16 requests an account) for the bound and the purposes.
+// log must hold the whole night (~13 requests an account) for the bound and the purposes.
 const sim = await spawnSimulator(
   [
     ...['--port', '0', '--seed', '42', '--scale', 'demo', '--anchor', 'today', '--admin'],
@@ -150,6 +155,13 @@ try {
   const ingest = runtime.queues.get(QUEUE.ingest);
   await until('set-up workers stopping', async () => (await ingest.getWorkersCount()) <= WORKERS, 60_000);
 
+  // What the set-up's backfill showed of each endpoint's pages: where a short page ends a window tonight.
+  const evidence = await runtime.pool.query<{ endpoint: string; limit: number; full: boolean; gap: boolean }>(
+    `SELECT endpoint, page_limit AS limit, last_full_page_at IS NOT NULL AS full, last_gap_at IS NOT NULL AS gap
+       FROM page_fill_evidence ORDER BY endpoint`,
+  );
+  const filled = evidence.rows.filter((e) => e.full && !e.gap).map((e) => `${e.endpoint} (${e.limit})`);
+
   // 2. The night, as the cron enqueues it.
   await admin(sim.url, 'DELETE', 'requests');
   await admin(sim.url, 'POST', 'counters/reset');
@@ -216,6 +228,9 @@ try {
   );
   console.log(`busiest budget: ${bound.busiest}`);
   console.log(
+    `page-fill evidence at the night's start (a short page ends a window): ${filled.join(', ') || 'none'}; the other endpoints ask each window's empty page`,
+  );
+  console.log(
     `load average (1 min) ${loadBefore.toFixed(1)} at the night's start, ${loadAfter.toFixed(1)} at its end, ${os.cpus().length} cores`,
   );
   console.log('');
@@ -245,6 +260,7 @@ try {
         Object.entries(cpuSeconds).map(([k, v]) => [k, round((v / ACCOUNTS) * 1000, 1)]),
       ),
       setupSeconds: round(setupSeconds),
+      pageFillEvidence: filled,
       loadAverage: [round(loadBefore), round(loadAfter)],
     }),
   );

@@ -120,6 +120,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       log: logger('ingest'),
       stopping: () => stopping,
       storage: new StorageAlarm(runtime.redis, runtime.prefix),
+      pageFillEvidenceMs: runtime.config.sync.pageFillEvidenceMs,
     }),
     options,
   );

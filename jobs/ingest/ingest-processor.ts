@@ -27,6 +27,8 @@ export interface IngestProcessorDeps {
   stopping: () => boolean;
   /** Where a database that cannot write is reported, outside the database (Redis, the process's metrics). */
   storage?: StorageAlarm;
+  /** PAGE_FILL_EVIDENCE_DAYS in ms (src/streams/kit/page-fill.ts); default its default. */
+  pageFillEvidenceMs?: number;
 }
 
 export type IngestJobResult = WindowRunResult | { discarded: string };
@@ -146,7 +148,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       const result = await withoutBudgetWaits(`ingest:${job.id ?? windowId}`, () =>
         reportingFailedRequests(recordFailure, () =>
           runWindow({
-            store: postgresPageStore(deps.pool),
+            store: postgresPageStore(deps.pool, { pageFillEvidenceMs: deps.pageFillEvidenceMs }),
             client,
             window,
             shouldStop: deps.stopping,

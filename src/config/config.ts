@@ -72,6 +72,8 @@ export interface Config {
     readonly settlingLookbackMs: number;
     /** Where an account's first incremental sync starts, in days before now. */
     readonly firstDays: number;
+    /** A short page ends a window only after a full page of its endpoint within this long (0: never). */
+    readonly pageFillEvidenceMs: number;
   };
   readonly schedules: { readonly nightly: string; readonly marketData: string; readonly oiLimits: string };
   readonly marketData: {
@@ -160,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lookbackMs: raw.SYNC_LOOKBACK_HOURS * HOUR,
       settlingLookbackMs: raw.SYNC_TRANSFER_LOOKBACK_HOURS * HOUR,
       firstDays: raw.SYNC_FIRST_DAYS,
+      pageFillEvidenceMs: raw.PAGE_FILL_EVIDENCE_DAYS * 24 * HOUR,
     }),
     schedules: Object.freeze({
       nightly: raw.NIGHTLY_CRON,

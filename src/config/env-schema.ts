@@ -208,6 +208,14 @@ export const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(3650, 'must be at most 3650')
     .default(90),
+  // A page shorter than the limit ends a window only when a full page of that endpoint was stored
+  // within this many days (src/streams/kit/page-fill.ts); 0: every window asks its empty page.
+  PAGE_FILL_EVIDENCE_DAYS: z.coerce
+    .number({ message: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(0, 'must be at least 0')
+    .max(365, 'must be at most 365')
+    .default(30),
   // The nightly reconciliation checks the whole history (reconcile --full) when the last full
   // check is older than this; in between it reads only what followed the verified chains. 0: never.
   RECONCILE_FULL_EVERY_DAYS: z.coerce

@@ -9,4 +9,11 @@ import type { PageToStore } from './coverage/store-page.ts';
 export interface PageStore {
   storePage<R>(page: PageToStore<R>): Promise<UpsertStats>;
   narrowWindowStart(windowId: string, start: number): Promise<void>;
+  /**
+   * Whether the endpoint fills its pages at `limit` (fresh evidence, src/streams/kit/page-fill.ts),
+   * so a short page ends a window; a store without it asks every window's empty page.
+   */
+  endsShort?(endpoint: string, limit: number): Promise<boolean>;
+  /** Keeps what a stored page showed: a full page (`full`), or more records after a short one (`gap`). */
+  notePageFill?(endpoint: string, limit: number, seen: 'full' | 'gap'): Promise<void>;
 }

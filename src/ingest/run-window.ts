@@ -23,8 +23,11 @@ export interface RunWindowOptions {
   store: PageStore;
   client: ExchangeClient;
   window: SyncWindowRow;
-  /** The window's pages from a cursor; default: its stream's pager through `client`. Tests pass a fake. */
-  pager?: (resumeFrom: string | null) => AsyncIterable<Page<unknown>>;
+  /**
+   * The window's pages from a cursor; default: its stream's pager through `client`. Tests pass a fake.
+   * `endsShort`: the store's evidence that the endpoint fills its pages (a short page is the last).
+   */
+  pager?: (resumeFrom: string | null, endsShort: boolean) => AsyncIterable<Page<unknown>>;
   /** Checked between pages: when set, the run stops after the page in hand is stored. */
   shouldStop?: () => boolean;
   /**
@@ -45,30 +48,43 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
   const definition = streamDefinition(window.stream);
   const result: WindowRunResult = { done: false, pages: 0, rows: 0, inserted: 0, updated: 0, revised: 0 };
   let cursor = window.cursor;
-  const pages = options.pager?.(cursor) ?? definition.pages(client, window, window.scope, cursor);
+  const { name: endpoint, pageLimit } = definition.endpoint;
+  // Asked once a run: a window's pages are judged by the evidence as it stood when they were asked for.
+  const endsShort = (await store.endsShort?.(endpoint, pageLimit)) ?? false;
+  const pages =
+    options.pager?.(cursor, endsShort) ?? definition.pages(client, window, window.scope, cursor, { endsShort });
   const iterator = pages[Symbol.asyncIterator]();
   // While one page is being stored, the next is already being fetched: the
   // exchange's latency and the database's write overlap instead of adding up.
   let next = iterator.next();
+  const storeAs = (records: readonly unknown[], fromCursor: string | null, nextCursor: string | null, last: boolean) =>
+    store.storePage({
+      windowId: window.id,
+      accountId: window.accountId,
+      spec: definition.table,
+      records,
+      fromCursor,
+      nextCursor,
+      last,
+    });
   try {
     for (;;) {
       const { value: page, done } = await next;
       if (done) break;
       const yielding = options.shouldYield?.() ?? false;
-      if (!yielding) {
+      if (!yielding && !page.last) {
         next = iterator.next();
         // A failure of the prefetch surfaces when it is awaited; until then it must not count as unhandled.
         next.catch(() => undefined);
       }
-      const stats = await store.storePage({
-        windowId: window.id,
-        accountId: window.accountId,
-        spec: definition.table,
-        records: page.items,
-        fromCursor: page.requestedWith,
-        nextCursor: page.cursor,
-        last: false,
-      });
+      // A short page taken as the end (page.last) completes the window as it is stored.
+      if (page.last) await checkHorizon(options, result);
+      const stats = await storeAs(page.items, page.requestedWith, page.cursor, page.last ?? false);
+      // Stored first: the evidence is of pages the store holds.
+      if (page.afterShort && page.asked !== undefined) await store.notePageFill?.(endpoint, page.asked, 'gap');
+      if (page.asked !== undefined && page.items.length === page.asked) {
+        await store.notePageFill?.(endpoint, page.asked, 'full');
+      }
       cursor = page.cursor;
       result.pages += 1;
       result.rows += page.items.length;
@@ -76,29 +92,34 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
       result.updated += stats.updated;
       result.revised += stats.revised;
       await options.onPage?.(result);
+      if (page.last) {
+        result.done = true;
+        return result;
+      }
       if (yielding || options.shouldStop?.()) return result;
     }
   } finally {
     // Stopping early: close the pager (its in-flight fetch is simply dropped).
     await iterator.return?.(undefined).catch(() => undefined);
   }
-  // Checked after the last request, so no earlier than any start the pager used.
-  const readableFrom = definition.horizon?.servedFrom(client);
+  await checkHorizon(options, result);
+  // The exchange answered the empty page that ends paging: the window is complete.
+  await storeAs([], cursor, cursor, true);
+  result.done = true;
+  return result;
+}
+
+/**
+ * For a stream with a horizon, after the window's last request (so no earlier than any start the
+ * pager used): a start the horizon has passed is narrowed to where the window was read from, or,
+ * when the whole window has passed it, the window is lost.
+ */
+async function checkHorizon(options: RunWindowOptions, result: WindowRunResult): Promise<void> {
+  const { store, client, window } = options;
+  const readableFrom = streamDefinition(window.stream).horizon?.servedFrom(client);
   if (readableFrom !== undefined && readableFrom > window.start) {
     if (readableFrom >= window.end) throw new WindowLostError(window.id, window.end, readableFrom);
     await store.narrowWindowStart(window.id, readableFrom);
     result.readFrom = readableFrom;
   }
-  // The exchange answered the empty page that ends paging: the window is complete.
-  await store.storePage({
-    windowId: window.id,
-    accountId: window.accountId,
-    spec: definition.table,
-    records: [],
-    fromCursor: cursor,
-    nextCursor: cursor,
-    last: true,
-  });
-  result.done = true;
-  return result;
 }

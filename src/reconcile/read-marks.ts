@@ -1,7 +1,8 @@
 /**
  * A window's re-count from its own read's marks, without asking the exchange.
  *
- * The sync's read of a window pages it from its first page to its empty last page; every page
+ * The sync's read of a window pages it from its first page to its last (an empty page, or a page
+ * shorter than the limit on page-fill evidence, src/streams/kit/page-fill.ts); every page
  * stored adds its records to `sync_window.rows` in the same statement that stores them, and stamps
  * each record it stores or meets with the read's `read_id` (page-store-sql.ts). So a read that
  * finished recently is a re-count already made: it is what the exchange served for the window,
@@ -18,6 +19,12 @@
  * (a late publication) is not seen by tonight's check. The next sync's lookback reads the window's
  * time again and stores it (SYNC_LOOKBACK_HOURS: 24 for spot, 48 for transfers), and the scheduled
  * full check (RECONCILE_FULL_EVERY_DAYS) asks the exchange for every window of its days.
+ *
+ * A read ended early on a short page by an exchange that started capping its pages (page-fill.ts)
+ * is vouched for too when every record of its window is new: its marks only say what it was
+ * served. The spot balance chain breaks the same night; a window holding records stored by an
+ * earlier read (a night's lookback) is asked again, since the short read did not meet them; and the
+ * full check names the rest (test/reconcile/capped-pages-full-check.test.ts).
  */
 
 /** Default of RECONCILE_FRESH_READ_HOURS: a read younger than this is its own re-count. */

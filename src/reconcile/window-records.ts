@@ -18,6 +18,12 @@ export interface KeyedRecords {
 export interface ServedRecords extends KeyedRecords {
   /** Pages asked for: one request each. */
   pages: number;
+  /**
+   * Set (the limit asked for) when a page shorter than the limit was followed by more records: the
+   * exchange does not fill its pages, and a sync that ended a window on a short page lost the rest
+   * (src/streams/kit/page-fill.ts). The re-count itself always pages to the empty page.
+   */
+  shortThenMore?: number;
 }
 
 export interface StoredRecords extends KeyedRecords {
@@ -27,7 +33,10 @@ export interface StoredRecords extends KeyedRecords {
   readOf: Map<string, string | undefined>;
 }
 
-/** Pages the window from the exchange by id, exactly as ingestion does, and collects the keys. */
+/**
+ * Pages the window from the exchange by id, as ingestion does without page-fill evidence (to the
+ * empty page, whatever the pages' sizes), and collects the keys.
+ */
 export async function exchangeRecords(
   client: ExchangeClient,
   stream: Stream,
@@ -40,15 +49,17 @@ export async function exchangeRecords(
   const keys = new Set<string>();
   let count = 0;
   let pages = 0;
-  for await (const page of definition.pages(client, window, scope, null)) {
+  let shortThenMore: number | undefined;
+  for await (const page of definition.pages(client, window, scope, null, { endsShort: false })) {
     pages += 1;
+    if (page.afterShort) shortThenMore = page.asked;
     for (const item of page.items) {
       keys.add(definition.keyOf(item));
       observe?.(item);
     }
     count += page.items.length;
   }
-  return { count, keys, pages };
+  return { count, keys, pages, ...(shortThenMore === undefined ? {} : { shortThenMore }) };
 }
 
 export async function storedRecords(

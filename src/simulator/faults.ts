@@ -29,7 +29,8 @@ export interface FaultConfig {
    * sends the fields that pair or sign money garbled (a spot record's `bizOrderId` and a futures
    * record's `symbol` as numbers, a position without `holdSide`), `emptyMidWindow` answers every
    * request that carries a cursor with an empty list (a history-position or transfer page keeps
-   * its `endId`, as if more followed).
+   * its `endId`, as if more followed), `capPageSize` silently answers at most half the `limit`
+   * asked for (at least 1), paging on correctly from there: every page is short, none is the end.
    */
   page?: PageFault;
 }
@@ -42,7 +43,8 @@ export type PageFault =
   | 'repeatId'
   | 'restate'
   | 'garbledMeaning'
-  | 'emptyMidWindow';
+  | 'emptyMidWindow'
+  | 'capPageSize';
 const PAGE_FAULTS: readonly PageFault[] = [
   'nullData',
   'nullList',
@@ -52,6 +54,7 @@ const PAGE_FAULTS: readonly PageFault[] = [
   'restate',
   'garbledMeaning',
   'emptyMidWindow',
+  'capPageSize',
 ];
 
 export interface FaultDecision {
@@ -130,6 +133,12 @@ export class Faults {
     if (!hasCursor || this.pageFault(path) !== 'cycleCursor') return false;
     this.#cursorRequests += 1;
     return this.#cursorRequests % 2 === 0;
+  }
+
+  /** Under `capPageSize`: the `limit` the request is answered with (half the one asked, at least 1). */
+  cappedLimit(path: string, limit: string | null): string | undefined {
+    if (limit === null || this.pageFault(path) !== 'capPageSize' || !/^\d+$/.test(limit)) return undefined;
+    return String(Math.max(1, Math.floor(Number(limit) / 2)));
   }
 
   /** Whether this POST is to be applied and then left unanswered; consumes one of the shots. */

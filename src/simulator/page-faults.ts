@@ -39,7 +39,7 @@ export const CURSOR_PARAMS = ['idLessThan', 'cursor'] as const;
  * except under `nullData`, which nulls any `data`.
  */
 export function applyPageFault(fault: PageFault, body: string | Buffer, request?: PageRequest): string | Buffer {
-  if (fault === 'cycleCursor') return body; // acted on the request, not the answer
+  if (fault === 'cycleCursor' || fault === 'capPageSize') return body; // acted on the request, not the answer
   const envelope = JSON.parse(body.toString()) as { data: unknown };
   const data = envelope.data;
   if (fault === 'nullData') return JSON.stringify({ ...envelope, data: null });

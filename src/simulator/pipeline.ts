@@ -67,6 +67,9 @@ export async function runEndpoint(
   ) {
     for (const name of CURSOR_PARAMS) query.delete(name);
   }
+  // Like a dropped cursor, a capped limit is the server's own doing: the signed query is unchanged.
+  const capped = sim.faults.cappedLimit(endpoint.path, query.get('limit'));
+  if (capped !== undefined) query.set('limit', capped);
   const ctx: RequestContext = {
     sim,
     method: endpoint.method,

@@ -3,8 +3,8 @@ import type { TableSpec } from '../../streams/kit/table-spec.ts';
 /*
  * One id, one record, in one read of a window; a later read's change kept, never silent.
  *
- * A window's READ is its paging from the first page (cursor null) to the empty page that ends
- * it. It may span many jobs: time slices, budget waits, retries, a crash and a resume from the
+ * A window's READ is its paging from the first page (cursor null) to the page that ends it (an
+ * empty page, or a short one on page-fill evidence: src/streams/kit/page-fill.ts). It may span many jobs: time slices, budget waits, retries, a crash and a resume from the
  * stored cursor. So what the read has met is kept in Postgres, not in a process's memory:
  *
  * - `sync_window.read_id` names the current read: a number drawn anew from its column's sequence

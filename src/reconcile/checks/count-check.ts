@@ -2,6 +2,7 @@ import type pg from 'pg';
 
 import { toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient } from '../../exchange/index.ts';
+import { recordPageGap } from '../../ingest/coverage/page-fill-evidence.ts';
 import { RUNNING_BALANCE_STREAM, type Stream, streamDefinition } from '../../streams/registry.ts';
 import { instant, windowName } from '../describe.ts';
 import type { FreshReads } from '../fresh-reads.ts';
@@ -95,6 +96,8 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
   let recounted = 0;
   let fromMarks = 0;
   const requests: Partial<Record<Stream, number>> = {};
+  /** Endpoints found not to fill their pages (page-fill.ts), noted once each. */
+  const unfilled = new Set<string>();
   let error: string | undefined;
   const byStream = new Map<Stream, WindowToRecount[]>();
   for (const w of windows) byStream.set(w.stream, [...(byStream.get(w.stream) ?? []), w]);
@@ -129,6 +132,17 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
           storedRecords(pool, accountId, ...args),
         ]);
         read?.complete();
+        const endpoint = streamDefinition(window.stream).endpoint.name;
+        if (exchange.shortThenMore !== undefined && !unfilled.has(endpoint)) {
+          // Short pages end no sync's window from now on; the windows they ended are named below.
+          unfilled.add(endpoint);
+          await recordPageGap(pool, endpoint, exchange.shortThenMore);
+          base.notes.push(
+            `${endpoint} answered a page shorter than the ${exchange.shortThenMore} asked for (${windowName(window)}) ` +
+              `and more after it: its pages are not filled, so short pages no longer end windows (PAGE_FILL_EVIDENCE_DAYS); ` +
+              `windows the sync ended on a short page before may miss records: \`reconcile --recount all\` names them`,
+          );
+        }
         recounted += 1;
         requests[window.stream] = (requests[window.stream] ?? 0) + exchange.pages;
         const missing = [...exchange.keys].filter((k) => !stored.keys.has(k));

@@ -57,5 +57,6 @@ export function pageFutureRecords(
         async (bounds) => (await futureRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
       ),
     },
+    { limit: options.limit ?? FUTURE_RECORD_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );
 }

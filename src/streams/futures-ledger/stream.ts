@@ -31,10 +31,10 @@ export const futuresLedger: StreamDefinition<ScopedFuturesRecord> = {
   table: futuresLedgerTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,
-  pages(client, window, scope, resumeFrom) {
+  pages(client, window, scope, resumeFrom, paging) {
     const productType = productTypeOf(scope);
     return mapPages(
-      pageFutureRecords(client, window, { productType }, { resumeFrom }),
+      pageFutureRecords(client, window, { productType }, { resumeFrom, endsShort: paging?.endsShort ?? false }),
       (record): ScopedFuturesRecord => ({ productType, record }),
     );
   },

@@ -96,13 +96,13 @@ export function declareLedger<C extends Columns>(declaration: LedgerDeclaration<
     ...(declaration.wallet ? { wallet: declaration.wallet } : {}),
     eligible: ALWAYS_ELIGIBLE,
     lookbackMs: (settings) => settings.lookbackMs,
-    pages(client, window, scopeValue, resumeFrom) {
+    pages(client, window, scopeValue, resumeFrom, paging) {
       if (scope && !scope.values.includes(scopeValue)) {
         // Scopes come from the declaration through the coverage ledger; anything else is a corrupt row.
         throw new Error(`${name} scope ${JSON.stringify(scopeValue)} is not a ${scope.param}`);
       }
       const query = scope ? { [scope.param]: scopeValue } : {};
-      return pageByIdLessThan(client, endpoint, responseSchema, window, query, resumeFrom, {
+      return pageByIdLessThan(client, endpoint, responseSchema, window, query, resumeFrom, paging?.endsShort ?? false, {
         idOf: (record) => (record as Record<string, string>)[declaration.id]!,
         wrap: (record) => ({ scope: scopeValue, record }),
       });
@@ -147,6 +147,7 @@ function pageByIdLessThan<R, S>(
   window: TimeWindow,
   query: Record<string, string>,
   resumeFrom: string | null,
+  endsShort: boolean,
   records: { idOf: (record: R) => string; wrap: (record: R) => S },
 ) {
   const request = endpoint.request(() => client.now());
@@ -165,5 +166,7 @@ function pageByIdLessThan<R, S>(
     resumeFrom,
     'decreasing-id',
     pageCap(window, endpoint.pageLimit),
+    undefined,
+    { limit: endpoint.pageLimit, endsShort },
   );
 }

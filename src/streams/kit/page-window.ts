@@ -1,4 +1,5 @@
 import { MalformedResponseError, type TimeWindow } from '../../exchange/index.ts';
+import type { PageFill } from './page-fill.ts';
 
 /** One page of one window. Save `cursor` after handling `items`; pass it back as `resumeFrom` to go on. */
 export interface Page<T> {
@@ -7,12 +8,23 @@ export interface Page<T> {
   cursor: string;
   /** The cursor this page was asked for with; null for the window's first page. */
   requestedWith: string | null;
+  /** The `limit` the page was asked for with, when the pager was told it (page-fill.ts). */
+  asked?: number;
+  /**
+   * Set on a page that follows one shorter than `asked` in the same read: the endpoint does not
+   * fill its pages to the limit (page-fill.ts calls it a gap), and short pages must not end windows.
+   */
+  afterShort?: boolean;
+  /** The window's last page: shorter than `asked`, taken as the end on fresh evidence; no empty page follows. */
+  last?: boolean;
 }
 
 export interface PagingOptions {
   /** A cursor saved from an earlier Page: paging continues with the page after it. */
   resumeFrom?: string | null;
   limit?: number;
+  /** Fresh evidence that the endpoint fills its pages (page-fill.ts): a short page ends the window. */
+  endsShort?: boolean;
 }
 
 export interface Fetched<T> {
@@ -47,7 +59,11 @@ export function pageCap(window: TimeWindow, pageSize: number): number {
 
 /**
  * Pages one window newest to oldest until the exchange answers an empty page
- * (docs/exchange-api.md §5.1: only an empty page ends paging; a short page does not).
+ * (docs/exchange-api.md §5.1), or, when `fill.endsShort` (fresh evidence that the
+ * endpoint fills its pages to the limit, page-fill.ts), a page of fewer than
+ * `fill.limit` items: that page is the window's last, and no empty page is asked.
+ * Without the evidence a short page does not end paging; one followed by more items
+ * marks the next page `afterShort` (evidence against filling, for the caller to keep).
  * Each cursor must be new to the window (a repeat or a cycle A, B, A would loop
  * forever) and, for id-paged streams, smaller than the one it was asked with;
  * either is a malformed answer naming both cursors. `cap` bounds the pages of a
@@ -63,10 +79,12 @@ export async function* pageWindow<T>(
   order: CursorOrder,
   cap: number,
   ends?: EndCheck<T>,
+  fill?: PageFill,
 ): AsyncGenerator<Page<T>, void, undefined> {
   let cursor = resumeFrom;
   const seen = new Set<string>(cursor === null ? [] : [cursor]);
   let previous: T[] = [];
+  const short = (items: readonly T[]) => fill !== undefined && items.length < fill.limit;
   for (let pages = 0; ; pages++) {
     if (pages >= cap) {
       throw new MalformedResponseError(
@@ -98,7 +116,13 @@ export async function* pageWindow<T>(
       );
     }
     seen.add(next);
-    yield { items, cursor: next, requestedWith: cursor };
+    const page: Page<T> = { items, cursor: next, requestedWith: cursor };
+    if (fill !== undefined) page.asked = fill.limit;
+    if (previous.length > 0 && short(previous)) page.afterShort = true;
+    // The evidence says the exchange fills its pages: fewer items than asked for are the last.
+    if (fill?.endsShort && short(items)) page.last = true;
+    yield page;
+    if (page.last) return;
     cursor = next;
     previous = items;
   }

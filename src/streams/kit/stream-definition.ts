@@ -88,6 +88,11 @@ export interface WalletFacts {
   readonly tradeLegs?: readonly (readonly string[])[];
 }
 
+/** What the caller of a stream's pager knows of the endpoint's pages (page-fill.ts). */
+export interface WindowPaging {
+  readonly endsShort?: boolean;
+}
+
 /** How a history's answer carries its records: a bare array, or `{ list, endId }`. */
 export interface AnswerShape {
   readonly schema: z.ZodType;
@@ -121,8 +126,18 @@ export interface StreamDefinition<R> {
   readonly table: TableSpec<R>;
   eligible(account: StreamAccount): Eligibility;
   lookbackMs(settings: LookbackSettings): number;
-  /** Pages one window of one scope from a saved cursor (null: from the newest record). */
-  pages(client: ExchangeClient, window: TimeWindow, scope: string, resumeFrom: string | null): AsyncIterable<Page<R>>;
+  /**
+   * Pages one window of one scope from a saved cursor (null: from the newest record). `paging.endsShort`:
+   * the sync has fresh evidence that the endpoint fills its pages, so a short page ends the window
+   * (page-fill.ts); without it (the re-counts) paging goes on to the empty page.
+   */
+  pages(
+    client: ExchangeClient,
+    window: TimeWindow,
+    scope: string,
+    resumeFrom: string | null,
+    paging?: WindowPaging,
+  ): AsyncIterable<Page<R>>;
   /** A record's natural key, as `storedKeysQuery` returns it for the stored row. */
   keyOf(record: R): string;
   /**

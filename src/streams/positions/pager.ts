@@ -66,5 +66,7 @@ export function pageHistoryPositions(
     options.resumeFrom ?? null,
     'decreasing-id',
     pageCap(window, options.limit ?? POSITION_PAGE_SIZE),
+    undefined,
+    { limit: options.limit ?? POSITION_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );
 }

@@ -32,10 +32,10 @@ export const positions: StreamDefinition<ScopedPosition> = {
   table: futuresPositionTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,
-  pages(client, window, scope, resumeFrom) {
+  pages(client, window, scope, resumeFrom, paging) {
     const productType = productTypeOf(scope);
     return mapPages(
-      pageHistoryPositions(client, window, { productType }, { resumeFrom }),
+      pageHistoryPositions(client, window, { productType }, { resumeFrom, endsShort: paging?.endsShort ?? false }),
       (position): ScopedPosition => ({ productType, position }),
     );
   },

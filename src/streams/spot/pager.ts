@@ -42,5 +42,6 @@ export function pageSpotRecords(
         async (bounds) => (await spotRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
       ),
     },
+    { limit: options.limit ?? SPOT_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );
 }

@@ -18,7 +18,8 @@ export const spot: StreamDefinition<SpotLedgerRecord> = {
   table: spotRecordTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,
-  pages: (client, window, _scope, resumeFrom) => pageSpotRecords(client, window, {}, { resumeFrom }),
+  pages: (client, window, _scope, resumeFrom, paging) =>
+    pageSpotRecords(client, window, {}, { resumeFrom, endsShort: paging?.endsShort ?? false }),
   keyOf: (record) => record.id,
   storedKeysQuery: (accountId, _scope, window) => ({
     text: `SELECT record_id AS key, read_id::text AS read FROM spot_record

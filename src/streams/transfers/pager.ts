@@ -44,5 +44,7 @@ export function pageSubDepositWithdrawals(
     // Transfers are ordered by their last update, not by txId: their cursor is only an opaque mark.
     'opaque',
     pageCap(window, options.limit ?? TRANSFER_PAGE_SIZE),
+    undefined,
+    { limit: options.limit ?? TRANSFER_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );
 }

@@ -28,7 +28,8 @@ export const transfers: StreamDefinition<TransferRecord> = {
           because: 'the account is not a broker parent',
         },
   lookbackMs: (settings) => settings.settlingLookbackMs,
-  pages: (client, window, _scope, resumeFrom) => pageSubDepositWithdrawals(client, window, {}, { resumeFrom }),
+  pages: (client, window, _scope, resumeFrom, paging) =>
+    pageSubDepositWithdrawals(client, window, {}, { resumeFrom, endsShort: paging?.endsShort ?? false }),
   keyOf: (record) => `${record.txId}/${record.type}`,
   storedKeysQuery: (accountId, _scope, window) => ({
     text: `SELECT tx_id || '/' || type AS key, CASE WHEN status = 'pending' THEN ${toMs('ts')} END AS pending,

@@ -22,6 +22,10 @@ export class MemoryPageStore implements PageStore {
   readonly done = new Set<string>();
   /** Set to make the next storePage fail with it (a database outage). */
   failNext: Error | undefined;
+  /** What endsShort answers: the page-fill evidence (src/streams/kit/page-fill.ts) as this store holds it. */
+  fills = false;
+  /** The page-fill evidence told to the store, in order. */
+  readonly noted: { endpoint: string; limit: number; seen: 'full' | 'gap' }[] = [];
 
   constructor(cursors: Record<string, string | null> = {}) {
     this.cursor = new Map(Object.entries(cursors));
@@ -43,6 +47,15 @@ export class MemoryPageStore implements PageStore {
       records: page.records,
     });
     return Promise.resolve({ inserted: page.records.length, updated: 0, unchanged: 0, revised: 0 });
+  }
+
+  endsShort(): Promise<boolean> {
+    return Promise.resolve(this.fills);
+  }
+
+  notePageFill(endpoint: string, limit: number, seen: 'full' | 'gap'): Promise<void> {
+    this.noted.push({ endpoint, limit, seen });
+    return Promise.resolve();
   }
 
   narrowWindowStart(windowId: string, start: number): Promise<void> {
