@@ -43,9 +43,6 @@ describe('a window ended early by a capped exchange, vouched for by its own read
     sim.clock.set(evening);
     await backfill(file.pipeline, { stream: 'spot', from: evening - 120 * DAY, to: evening - 60 * DAY, now: evening });
     expect(await endsShort(pool, SPOT.name, SPOT.pageLimit, PERIOD)).toBe(true);
-    // Short ends up to 499 verified earlier today (the pager's canary, page-fill.ts): a short page
-    // now ends its window at once, and below, a cap of 250 is not met by the canary either.
-    noteShortEndVerified(SPOT.name, SPOT.pageLimit, SPOT.pageLimit - 1, Date.now());
     await backfill(file.pipeline, { stream: 'spot', from: evening - 60 * DAY, to: evening, now: evening });
     // With the evidence, windows of the second backfill ended on their short last page: no empty page.
     const { rows: read } = await pool.query<{ short: number }>(
@@ -62,8 +59,10 @@ describe('a window ended early by a capped exchange, vouched for by its own read
     expect(honestCounts.windowsFromReads).toBe(honestCounts.windowsRecounted);
     expect(honestCounts.requests).toBe(0);
 
-    // The next stretch is read for the first time while the exchange caps its pages at 250: the
-    // worst case, a cap below the short ends verified today.
+    // The next stretch is read for the first time while the exchange caps its pages at 250. The
+    // worst case: a short end of 499 was verified earlier today, so the canary (page-fill.ts) does
+    // not meet the cap.
+    noteShortEndVerified(SPOT.name, SPOT.pageLimit, SPOT.pageLimit - 1, Date.now());
     const night = burst + 6 * HOUR;
     sim.clock.set(night);
     sim.faults.set({ page: 'capPageSize', paths: [SPOT.path] });
