@@ -4,7 +4,6 @@ import { ExchangeClient } from '../../src/exchange/exchange-client.ts';
 import { MemoryRateBudget } from '../../src/exchange/rate-budget/memory-rate-budget.ts';
 import type { SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow } from '../../src/ingest/run-window.ts';
-import { noteShortEndVerified } from '../../src/streams/kit/page-fill.ts';
 import { type Fetched, pageWindow } from '../../src/streams/kit/page-window.ts';
 import { MemoryPageStore } from './helpers/memory-page-store.ts';
 
@@ -55,8 +54,6 @@ describe('runWindow with page-fill evidence', () => {
   it('stores a short page as the last when the store has fresh evidence: done, no empty page asked', async () => {
     const store = new MemoryPageStore({ w1: null });
     store.fills = true;
-    // A short end of 2 items verified today (page-fill.ts, the canary): a page of 1 ends the window.
-    noteShortEndVerified('spotRecord', LIMIT, 2, Date.now());
     const fake = exchange(7);
     const result = await runWindow({ store, client, window, pager: fake.pager });
     expect(fake.asked).toEqual([null, '5', '2']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { fillsPages, noteShortEndVerified } from '../../src/streams/kit/page-fill.ts';
+import { fillsPages } from '../../src/streams/kit/page-fill.ts';
 import { type Fetched, type Page, pageWindow } from '../../src/streams/kit/page-window.ts';
 
 const DAY = 86_400_000;
@@ -24,14 +24,10 @@ function endpoint(total: number, serves = LIMIT) {
   return { asked, fetchPage };
 }
 
-/**
- * Reads one window of `total` records from the endpoint `name`. Each test names its own endpoint:
- * the short ends verified today (page-fill.ts, the canary) are kept per endpoint and process.
- */
-async function read(name: string, total: number, endsShort: boolean, serves = LIMIT) {
+async function read(total: number, endsShort: boolean, serves = LIMIT) {
   const fake = endpoint(total, serves);
   const pages: Page<number>[] = [];
-  for await (const page of pageWindow(name, fake.fetchPage, null, 'decreasing-id', 100, undefined, {
+  for await (const page of pageWindow('fake', fake.fetchPage, null, 'decreasing-id', 100, undefined, {
     limit: LIMIT,
     endsShort,
   })) {
@@ -44,9 +40,7 @@ describe('pageWindow: a page shorter than the limit', () => {
   it('ends the window when the evidence is fresh: no empty page is asked', async () => {
     const endsShort = fillsPages({ lastFullPageAt: NOW - DAY, lastGapAt: null }, NOW, PERIOD);
     expect(endsShort).toBe(true);
-    // Short ends of up to 4 items already verified today.
-    noteShortEndVerified('fresh', LIMIT, 4, Date.now());
-    const { asked, pages, ids } = await read('fresh', 12, endsShort);
+    const { asked, pages, ids } = await read(12, endsShort);
     // 5 + 5 + 2: the short third page is the last request.
     expect(asked).toEqual([null, '8', '3']);
     expect(pages.map((p) => p.items.length)).toEqual([5, 5, 2]);
@@ -57,7 +51,7 @@ describe('pageWindow: a page shorter than the limit', () => {
   it('asks the next page without evidence, and ends only on the empty one', async () => {
     const endsShort = fillsPages(undefined, NOW, PERIOD);
     expect(endsShort).toBe(false);
-    const { asked, ids } = await read('none', 12, endsShort);
+    const { asked, ids } = await read(12, endsShort);
     expect(asked).toEqual([null, '8', '3', '1']);
     expect(ids).toHaveLength(12);
   });
@@ -66,7 +60,7 @@ describe('pageWindow: a page shorter than the limit', () => {
     const stale = fillsPages({ lastFullPageAt: NOW - PERIOD - 1, lastGapAt: null }, NOW, PERIOD);
     expect(stale).toBe(false);
     expect(fillsPages({ lastFullPageAt: NOW - PERIOD, lastGapAt: null }, NOW, PERIOD)).toBe(true);
-    const { asked } = await read('stale', 12, stale);
+    const { asked } = await read(12, stale);
     expect(asked).toEqual([null, '8', '3', '1']);
   });
 
@@ -79,42 +73,21 @@ describe('pageWindow: a page shorter than the limit', () => {
     expect(fillsPages({ lastFullPageAt: NOW, lastGapAt: null }, NOW, 0)).toBe(false);
   });
 
-  it('loses the rest of the window when the exchange caps its pages below a short end verified today: what the checks must catch', async () => {
-    noteShortEndVerified('capped-late', LIMIT, 4, Date.now());
-    const { asked, ids } = await read('capped-late', 12, true, 3);
+  it('loses the rest of the window when the exchange caps its pages after the evidence: what the checks must catch', async () => {
+    const { asked, ids } = await read(12, true, 3);
     expect(asked).toEqual([null]);
     expect(ids).toEqual([12, 11, 10]);
   });
 
-  it('the canary: a short page longer than any verified today is verified by the page after it, which finds a cap', async () => {
-    // Fresh evidence, nothing verified today, an exchange now serving 3 of the 5 asked for.
-    const { asked, pages, ids } = await read('capped-new', 12, true, 3);
-    expect(asked).toEqual([null, '10', '7', '4', '1']);
-    expect(ids).toHaveLength(12);
-    // The page after the first short one is the gap the caller withdraws the evidence for.
-    expect(pages[1]!.afterShort).toBe(true);
-  });
-
-  it('the canary on an honest exchange: each new longest short end costs one empty page, shorter ones end at once', async () => {
-    const first = await read('honest', 7, true); // 5 + 2: the short end of 2 is a record, verified
-    expect(first.asked).toEqual([null, '3', '1']);
-    const shorter = await read('honest', 6, true); // 5 + 1: no longer than 2, the end
-    expect(shorter.asked).toEqual([null, '2']);
-    const longer = await read('honest', 9, true); // 5 + 4: a new record, verified again
-    expect(longer.asked).toEqual([null, '5', '1']);
-    const again = await read('honest', 8, true); // 5 + 3: within today's record of 4
-    expect(again.asked).toEqual([null, '4']);
-  });
-
   it('without evidence, pages a capping exchange whole and marks the page after a short one (a gap)', async () => {
-    const { asked, pages, ids } = await read('uncapped-rule', 12, false, 3);
+    const { asked, pages, ids } = await read(12, false, 3);
     expect(asked).toEqual([null, '10', '7', '4', '1']);
     expect(ids).toHaveLength(12);
     expect(pages.map((p) => p.afterShort ?? false)).toEqual([false, true, true, true]);
   });
 
   it('takes a full last page as no end: the empty page after it is still asked', async () => {
-    const { asked, ids } = await read('full-last', 10, true);
+    const { asked, ids } = await read(10, true);
     expect(asked).toEqual([null, '6', '1']);
     expect(ids).toHaveLength(10);
   });

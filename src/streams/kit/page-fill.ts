@@ -16,9 +16,8 @@
  * evidence ages out: a cap that starts after the last full page can end windows early for at most
  * the period. A window that had a full page cannot have been cut by a cap that was on (a capping
  * exchange serves no full page): only a window ended on its first, short page is at risk. Such a
- * loss is met first by a canary in the pager (verifiedShortEnds, below: a short page longer than any
- * verified today asks the page after it), then by what still pages to the empty page, the
- * reconciliation's re-counts (they never end a window on a short page):
+ * loss is caught by what still pages to the empty page, the reconciliation's re-counts (they never
+ * end a window on a short page):
  *   - a nightly window starts a lookback before the covered end, so its oldest records were stored
  *     by an earlier read; paging goes newest to oldest, so a window ended early loses its oldest
  *     records, those among them, and the short read did not meet them: its marks do not vouch for
@@ -66,33 +65,4 @@ export interface PageFill {
   readonly limit: number;
   /** Fresh evidence (fillsPages): a page of 0 < n < limit items ends the window. */
   readonly endsShort: boolean;
-}
-
-/**
- * A canary against a cap that starts while the evidence is fresh. Per process, endpoint, limit and
- * UTC day, the longest short page whose end was verified (by asking the page after it and finding
- * it empty): a short page longer than that is not taken as the end, but verified the old way. An
- * exchange that begins capping its pages at c < limit serves no page longer than c, so its first
- * page of c items on a new day is such a record: when the window holds more, the page after it is
- * not empty, which is a gap (the caller withdraws the evidence). An honest exchange costs one
- * request per new record, a handful a day per endpoint (the records of a random sequence of N pages
- * are about ln N), whatever the number of accounts.
- */
-const verifiedShortEnds = new Map<string, number>();
-
-const dayKey = (endpoint: string, limit: number, now: number) =>
-  `${endpoint}\u0000${limit}\u0000${Math.floor(now / 86_400_000)}`;
-
-/** Whether a short page of `length` items may end a window without asking the page after it. */
-export function shortEndVerified(endpoint: string, limit: number, length: number, now: number): boolean {
-  return length <= (verifiedShortEnds.get(dayKey(endpoint, limit, now)) ?? 0);
-}
-
-/** A short page of `length` items was followed by an empty page: shorter pages end windows today. */
-export function noteShortEndVerified(endpoint: string, limit: number, length: number, now: number): void {
-  const key = dayKey(endpoint, limit, now);
-  const today = key.slice(key.lastIndexOf('\u0000'));
-  // Yesterday's records are no record today: a cap that began overnight is met afresh.
-  for (const old of verifiedShortEnds.keys()) if (!old.endsWith(today)) verifiedShortEnds.delete(old);
-  verifiedShortEnds.set(key, Math.max(length, verifiedShortEnds.get(key) ?? 0));
 }

@@ -1,5 +1,5 @@
 import { MalformedResponseError, type TimeWindow } from '../../exchange/index.ts';
-import { noteShortEndVerified, type PageFill, shortEndVerified } from './page-fill.ts';
+import type { PageFill } from './page-fill.ts';
 
 /** One page of one window. Save `cursor` after handling `items`; pass it back as `resumeFrom` to go on. */
 export interface Page<T> {
@@ -96,8 +96,6 @@ export async function* pageWindow<T>(
     const { items, next } = await fetchPage(cursor);
     if (items.length === 0) {
       await refuseEarlyEnd(endpoint, cursor, next, previous, ends);
-      // A short page the evidence would have ended on, verified: an empty page did follow it.
-      if (fill?.endsShort && short(previous)) noteShortEndVerified(endpoint, fill.limit, previous.length, Date.now());
       return;
     }
     if (next === null || next === cursor) {
@@ -121,11 +119,8 @@ export async function* pageWindow<T>(
     const page: Page<T> = { items, cursor: next, requestedWith: cursor };
     if (fill !== undefined) page.asked = fill.limit;
     if (previous.length > 0 && short(previous)) page.afterShort = true;
-    // The evidence says the exchange fills its pages: fewer items than asked for are the last,
-    // unless this page is longer than any short end verified today (page-fill.ts, the canary).
-    if (fill?.endsShort && short(items) && shortEndVerified(endpoint, fill.limit, items.length, Date.now())) {
-      page.last = true;
-    }
+    // The evidence says the exchange fills its pages: fewer items than asked for are the last.
+    if (fill?.endsShort && short(items)) page.last = true;
     yield page;
     if (page.last) return;
     cursor = next;
