@@ -121,6 +121,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       stopping: () => stopping,
       storage: new StorageAlarm(runtime.redis, runtime.prefix),
       pageFillEvidenceMs: runtime.config.sync.pageFillEvidenceMs,
+      pageFillCanaryEvery: runtime.config.sync.pageFillCanaryEvery,
     }),
     options,
   );

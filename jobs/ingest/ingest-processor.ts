@@ -29,6 +29,8 @@ export interface IngestProcessorDeps {
   storage?: StorageAlarm;
   /** PAGE_FILL_EVIDENCE_DAYS in ms (src/streams/kit/page-fill.ts); default its default. */
   pageFillEvidenceMs?: number;
+  /** PAGE_FILL_CANARY_EVERY (src/streams/kit/page-fill.ts); default its default. */
+  pageFillCanaryEvery?: number;
 }
 
 export type IngestJobResult = WindowRunResult | { discarded: string };
@@ -148,7 +150,10 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       const result = await withoutBudgetWaits(`ingest:${job.id ?? windowId}`, () =>
         reportingFailedRequests(recordFailure, () =>
           runWindow({
-            store: postgresPageStore(deps.pool, { pageFillEvidenceMs: deps.pageFillEvidenceMs }),
+            store: postgresPageStore(deps.pool, {
+              pageFillEvidenceMs: deps.pageFillEvidenceMs,
+              pageFillCanaryEvery: deps.pageFillCanaryEvery,
+            }),
             client,
             window,
             shouldStop: deps.stopping,

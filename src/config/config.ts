@@ -74,6 +74,8 @@ export interface Config {
     readonly firstDays: number;
     /** A short page ends a window only after a full page of its endpoint within this long (0: never). */
     readonly pageFillEvidenceMs: number;
+    /** One window in this many that could end on a short page is read to its empty page (0: none). */
+    readonly pageFillCanaryEvery: number;
   };
   readonly schedules: { readonly nightly: string; readonly marketData: string; readonly oiLimits: string };
   readonly marketData: {
@@ -163,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       settlingLookbackMs: raw.SYNC_TRANSFER_LOOKBACK_HOURS * HOUR,
       firstDays: raw.SYNC_FIRST_DAYS,
       pageFillEvidenceMs: raw.PAGE_FILL_EVIDENCE_DAYS * 24 * HOUR,
+      pageFillCanaryEvery: raw.PAGE_FILL_CANARY_EVERY,
     }),
     schedules: Object.freeze({
       nightly: raw.NIGHTLY_CRON,

@@ -216,6 +216,14 @@ export const envSchema = z.object({
     .min(0, 'must be at least 0')
     .max(365, 'must be at most 365')
     .default(30),
+  // One window in this many that the evidence would let end on a short page is read to its empty
+  // page anyway, at random: the canary for a cap that begins while the evidence is fresh. 0: none.
+  PAGE_FILL_CANARY_EVERY: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be at least 0')
+    .max(10_000, 'must be at most 10000')
+    .default(10),
   // The nightly reconciliation checks the whole history (reconcile --full) when the last full
   // check is older than this; in between it reads only what followed the verified chains. 0: never.
   RECONCILE_FULL_EVERY_DAYS: z.coerce

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { fillsPages } from '../../src/streams/kit/page-fill.ts';
+import { endsShortUnlessCanary, fillsPages } from '../../src/streams/kit/page-fill.ts';
 import { type Fetched, type Page, pageWindow } from '../../src/streams/kit/page-window.ts';
 
 const DAY = 86_400_000;
@@ -90,5 +90,30 @@ describe('pageWindow: a page shorter than the limit', () => {
     const { asked, ids } = await read(10, true);
     expect(asked).toEqual([null, '6', '1']);
     expect(ids).toHaveLength(10);
+  });
+});
+
+describe('the canary: about one window in PAGE_FILL_CANARY_EVERY is read to its empty page anyway', () => {
+  it('draws one in `every` of the windows the evidence would let end short, none without evidence', () => {
+    // A fixed sequence of draws in [0, 1): with every = 10, exactly the draws below 0.1 are canaries.
+    const draws = Array.from({ length: 1000 }, (_, i) => ((i * 7919) % 1000) / 1000);
+    const ends = draws.map((d) => endsShortUnlessCanary(true, 10, () => d));
+    expect(ends.filter((e) => !e)).toHaveLength(100);
+    expect(endsShortUnlessCanary(true, 10, () => 0.0999)).toBe(false);
+    expect(endsShortUnlessCanary(true, 10, () => 0.1)).toBe(true);
+    // 0 turns the canary off; without evidence no window ends short, canary or not.
+    expect(draws.every((d) => endsShortUnlessCanary(true, 0, () => d))).toBe(true);
+    expect(draws.some((d) => endsShortUnlessCanary(false, 10, () => d))).toBe(false);
+    // every = 1: each window is read to its empty page, as without the rule.
+    expect(draws.some((d) => endsShortUnlessCanary(true, 1, () => d))).toBe(false);
+  });
+
+  it('a canary window on a capping exchange is read whole and finds the gap that withdraws the evidence', async () => {
+    const canary = !endsShortUnlessCanary(true, 10, () => 0.05);
+    expect(canary).toBe(true);
+    const { asked, pages, ids } = await read(12, !canary, 3);
+    expect(asked).toEqual([null, '10', '7', '4', '1']);
+    expect(ids).toHaveLength(12);
+    expect(pages[1]!.afterShort).toBe(true);
   });
 });

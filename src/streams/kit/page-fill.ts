@@ -40,6 +40,26 @@
  */
 export const PAGE_FILL_EVIDENCE_DAYS = 30;
 
+/**
+ * Default of PAGE_FILL_CANARY_EVERY: about one window in this many that fresh evidence would let end
+ * on a short page is read the old way instead, to its empty page, chosen at random. It is the
+ * canary for a cap that begins while the evidence is fresh: a capped window read the old way meets
+ * the records after its short page (a gap), which withdraws the evidence the same night, before any
+ * re-count. With one in 10, an installation whose nights hold a few dozen such windows meets a new
+ * cap on its first night, a single account (about 7 a night) within 2 nights on average; it costs
+ * a tenth of the requests the rule saves.
+ */
+export const PAGE_FILL_CANARY_EVERY = 10;
+
+/**
+ * Whether this window may end on a short page: fresh evidence (`fills`), and not drawn as a canary
+ * (one in `every`; 0: never a canary). `random` in [0, 1).
+ */
+export function endsShortUnlessCanary(fills: boolean, every: number, random: () => number = Math.random): boolean {
+  if (!fills) return false;
+  return !(every > 0 && random() * every < 1);
+}
+
 /** What the installation has seen of one endpoint's pages at one limit (Unix ms). */
 export interface FillEvidence {
   /** The last page of exactly the limit answered; null: none yet. */
