@@ -16,8 +16,9 @@
  * evidence ages out: a cap that starts after the last full page can end windows early for at most
  * the period. A window that had a full page cannot have been cut by a cap that was on (a capping
  * exchange serves no full page): only a window ended on its first, short page is at risk. Such a
- * loss is caught by what still pages to the empty page, the reconciliation's re-counts (they never
- * end a window on a short page):
+ * loss is met first by the canary (PAGE_FILL_CANARY_EVERY, below: a random tenth of such windows
+ * is read to its empty page anyway, and a capped one finds the gap), then by what still pages to
+ * the empty page, the reconciliation's re-counts (they never end a window on a short page):
  *   - a nightly window starts a lookback before the covered end, so its oldest records were stored
  *     by an earlier read; paging goes newest to oldest, so a window ended early loses its oldest
  *     records, those among them, and the short read did not meet them: its marks do not vouch for
