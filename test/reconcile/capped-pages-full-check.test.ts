@@ -5,6 +5,7 @@ import type { BalanceCheck, CountCheck, ReconciliationReport } from '../../src/r
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
+import { largestBurstInOneCell } from '../helpers/spot-burst.ts';
 import { backfill, DAY } from './support.ts';
 
 /*
@@ -31,10 +32,8 @@ describe('a window ended early by a capped exchange, vouched for by its own read
   it('breaks the balance chain the same night; the full check names the missing records and withdraws the evidence', async () => {
     const { runtime, accountId, sim } = file.pipeline;
     const { pool } = runtime;
-    const counts = new Map<string, number>();
-    for (const r of sim.truth('spot')) counts.set(r.ts, (counts.get(r.ts) ?? 0) + 1);
-    const [burstTs, size] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
-    const burst = Number(burstTs);
+    // The largest burst whose night lies in one spot window on any date.
+    const { burst, size } = largestBurstInOneCell(sim.truth('spot'), SPOT, DAY, DAY);
     expect(size).toBeGreaterThan(SPOT.pageLimit);
 
     // Read honestly up to the evening before the burst: the evidence, and verified chains.
