@@ -23,6 +23,7 @@ function run(args: string[], env: Record<string, string> = {}) {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
+        PAGE_FILL_CANARY_EVERY: '0',
         // Not development: a demo's settings file in the working directory must not leak into these runs.
         NODE_ENV: 'test',
         DATABASE_URL: db.url,

@@ -13,6 +13,8 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
+    // No random canary windows (src/streams/kit/page-fill.ts): tests count requests and pages exactly.
+    PAGE_FILL_CANARY_EVERY: '0',
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     ...env,

@@ -46,6 +46,8 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: TEST_REDIS_URL,
     NODE_ENV: 'test',
+    // No random canary windows (src/streams/kit/page-fill.ts): tests count requests and pages exactly.
+    PAGE_FILL_CANARY_EVERY: '0',
     ...options.env,
   });
   const runtime = createRuntime(config, {

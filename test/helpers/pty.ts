@@ -23,7 +23,13 @@ export function runInPty(args: string[], env: Record<string, string>): PtyRun {
   // `exec` so the terminal's foreground process is the CLI itself; 80 columns, as most terminals open.
   const command = `stty cols 80 rows 24; exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm-256color', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      TERM: 'xterm-256color',
+      PAGE_FILL_CANARY_EVERY: '0',
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
