@@ -7,7 +7,7 @@ import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 import { backfillUntilDone } from '../helpers/backfill-done.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
-import { largestBurstInOneCell } from '../helpers/spot-burst.ts';
+import { largestBurst } from '../helpers/spot-burst.ts';
 
 /*
  * Issue 36 item 3: a page shorter than the limit ends a window when the endpoint is known to fill
@@ -57,13 +57,12 @@ describe('an exchange that starts capping its pages after the evidence', () => {
     const { runtime, accountId, sim } = file.pipeline;
     const { pool } = runtime;
     // The night holds the demo's largest burst: more records at one instant than a capped page (250).
-    // The largest burst whose night lies in one spot window on any date.
-    const { burst, size } = largestBurstInOneCell(sim.truth('spot'), SPOT, 3 * DAY, DAY);
+    // The largest burst, its evening and night cut to its grid cell: one spot window on any date.
+    const { burst, size, from: evening, to: night } = largestBurst(sim.truth('spot'), SPOT, 12 * HOUR, 6 * HOUR);
     expect(size).toBeGreaterThan(SPOT.pageLimit);
     expect(burst).toBeGreaterThan(NOW - 300 * DAY);
 
     // The history up to the evening before, read honestly: its full pages of 500 are the evidence.
-    const evening = burst - 12 * HOUR;
     sim.clock.set(evening);
     await backfillUntilDone(
       runtime,
@@ -76,7 +75,6 @@ describe('an exchange that starts capping its pages after the evidence', () => {
     expect(before.passed).toBe(true);
 
     // The night: the exchange now answers at most 250 of the 500 asked for, and says nothing.
-    const night = burst + 6 * HOUR;
     sim.clock.set(night);
     sim.faults.set({ page: 'capPageSize', paths: [SPOT.path] });
     const account = await runtime.accounts.getById(accountId);

@@ -5,7 +5,7 @@ import type { BalanceCheck, CountCheck, ReconciliationReport } from '../../src/r
 import { runReconciliation } from '../../src/reconcile/run-reconciliation.ts';
 import { spotRecordEndpoint } from '../../src/streams/spot/endpoint.ts';
 import { usePipeline } from '../helpers/pipeline.ts';
-import { largestBurstInOneCell } from '../helpers/spot-burst.ts';
+import { largestBurst } from '../helpers/spot-burst.ts';
 import { backfill, DAY } from './support.ts';
 
 /*
@@ -32,12 +32,11 @@ describe('a window ended early by a capped exchange, vouched for by its own read
   it('breaks the balance chain the same night; the full check names the missing records and withdraws the evidence', async () => {
     const { runtime, accountId, sim } = file.pipeline;
     const { pool } = runtime;
-    // The largest burst whose night lies in one spot window on any date.
-    const { burst, size } = largestBurstInOneCell(sim.truth('spot'), SPOT, DAY, DAY);
+    // The largest burst, its evening and night cut to its grid cell: one spot window on any date.
+    const { size, from: evening, to: night } = largestBurst(sim.truth('spot'), SPOT, 12 * HOUR, 6 * HOUR);
     expect(size).toBeGreaterThan(SPOT.pageLimit);
 
     // Read honestly up to the evening before the burst: the evidence, and verified chains.
-    const evening = burst - 12 * HOUR;
     sim.clock.set(evening);
     await backfill(file.pipeline, { stream: 'spot', from: evening - 120 * DAY, to: evening - 60 * DAY, now: evening });
     expect(await endsShort(pool, SPOT.name, SPOT.pageLimit, PERIOD)).toBe(true);
@@ -58,7 +57,6 @@ describe('a window ended early by a capped exchange, vouched for by its own read
     expect(honestCounts.requests).toBe(0);
 
     // The next stretch is read for the first time while the exchange caps its pages at 250.
-    const night = burst + 6 * HOUR;
     sim.clock.set(night);
     sim.faults.set({ page: 'capPageSize', paths: [SPOT.path] });
     await backfill(file.pipeline, { stream: 'spot', from: evening, to: night, now: night });
