@@ -68,7 +68,7 @@ export async function exportDemoReports(
   for (const run of [...runs.filter((r) => r.method), ...runs.filter((r) => !r.method)]) {
     started.set(
       run,
-      limit(() => exportOne(run)),
+      limit(() => exportReport(config, account, run, config.exportDir)),
     );
   }
   const written = await Promise.all(runs.map((run) => started.get(run)!));
@@ -82,30 +82,36 @@ export async function exportDemoReports(
     }
   }
   return written;
+}
 
-  async function exportOne({ report, method, period }: (typeof runs)[number]): Promise<WrittenReport> {
-    const request = parseExportRequest({ report, accountId: account.id, ...period, method });
-    // The positions older than the exchange's 3-month horizon were never readable: those files are
-    // exported as partial (what --allow-partial does), and say so.
-    const { manifest, gap, csvPath } = await exportCovered({
-      databaseUrl: config.databaseUrl,
-      exportDir: config.exportDir,
-      request,
-      account,
-      partial: 'mark',
-      valuation: config.valuation,
-    });
-    const totals = method !== undefined && report === 'realized-gains' ? await rulesTotals(csvPath) : undefined;
-    return {
-      report,
-      method,
-      totals,
-      review: manifest.review.values,
-      period,
-      rows: manifest.rowCount,
-      unpairedLegs: manifest.unpairedLegs,
-      gap,
-      csvPath,
-    };
-  }
+/** One report of the demo's, as `ledgerline export` would write it into `exportDir`, read back. */
+export async function exportReport(
+  config: Config,
+  account: AccountSummary,
+  { report, method, period }: { report: string; method?: RulesMethod; period: LocalPeriod },
+  exportDir: string,
+): Promise<WrittenReport> {
+  const request = parseExportRequest({ report, accountId: account.id, ...period, method });
+  // The positions older than the exchange's 3-month horizon were never readable: those files are
+  // exported as partial (what --allow-partial does), and say so.
+  const { manifest, gap, csvPath } = await exportCovered({
+    databaseUrl: config.databaseUrl,
+    exportDir,
+    request,
+    account,
+    partial: 'mark',
+    valuation: config.valuation,
+  });
+  const totals = method !== undefined && report === 'realized-gains' ? await rulesTotals(csvPath) : undefined;
+  return {
+    report,
+    method,
+    totals,
+    review: manifest.review.values,
+    period,
+    rows: manifest.rowCount,
+    unpairedLegs: manifest.unpairedLegs,
+    gap,
+    csvPath,
+  };
 }

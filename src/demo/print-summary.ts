@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import { STREAM_TITLES, STREAMS } from '../streams/registry.ts';
+import { beforeAfterLines } from './print-accountant.ts';
 import { taxYearLines } from './print-tax-years.ts';
 import type { DemoSummary } from './run-demo.ts';
 
@@ -45,6 +46,8 @@ export function printSummary(summary: DemoSummary, exportDir: string): void {
     );
   }
   for (const line of taxYearLines(summary.reports)) console.log(line);
+  const { supplied, after } = summary.accountant;
+  for (const line of beforeAfterLines(summary.reports, after, supplied)) console.log(line);
 }
 
 /** A rules report whose rows do not add up (gain != proceeds - cost) fails the demo like a failed check. */

@@ -15,6 +15,8 @@ import { analyzeHistories } from '../ingest/analyze-histories.ts';
 import type { ReconciliationReport } from '../reconcile/index.ts';
 import { spawnSimulator } from '../simulator/child-simulator.ts';
 import { streamDefinition, STREAMS } from '../streams/registry.ts';
+import { type DemoAccountant, forgetSyntheticAccountant, supplySyntheticAccountant } from './demo-accountant.ts';
+import { exportAfterAccountant } from './demo-after-accountant.ts';
 import { type DemoBound, demoBound, requestsSent } from './demo-bound.ts';
 import { demoReconciliation } from './demo-checks.ts';
 import { exportDemoReports, type WrittenReport } from './demo-exports.ts';
@@ -36,6 +38,8 @@ export interface DemoSummary {
   phases: [string, number][];
   reconciliation: ReconciliationReport;
   reports: WrittenReport[];
+  /** The SYNTHETIC accountant's costs and proceeds imported after the exports, and the summaries again. */
+  accountant: { supplied: DemoAccountant; after: WrittenReport[] };
 }
 
 /**
@@ -136,6 +140,8 @@ export async function runDemo(
         `${fiat.files.map((f) => path.relative(process.cwd(), f)).join(' and ')} ` +
         `(SYNTHETIC, source ${SYNTHETIC_FIAT_SOURCE}: stands in for a downloaded series)`,
     );
+    // A re-run forgets the synthetic costs and proceeds it imported last time: "before" is as read.
+    await forgetSyntheticAccountant(runtime.pool, account.id);
     phase('prices');
     log(
       'reconciling (coverage; window re-counts, from the marks of the reads just made, asking the exchange where they ' +
@@ -154,17 +160,26 @@ export async function runDemo(
     // exchange's 1/s spot budget: side by side, neither waits for the other. The files are written
     // whatever the checks say, as before; a failed check still fails the demo (main.ts).
     const exportsStarted = Date.now();
-    const exported = exportDemoReports(config, account, day).then((written) => {
-      log(`  exports written after ${((Date.now() - exportsStarted) / 1000).toFixed(1)} s`);
-      return written;
+    const exported = exportDemoReports(config, account, day).then(async (written) => {
+      const exportsDone = Date.now();
+      log(`  exports written after ${((exportsDone - exportsStarted) / 1000).toFixed(1)} s`);
+      // Then what an accountant adds: the costs of the coins moved in and the P2P sells' proceeds
+      // (SYNTHETIC here, demo-accountant-rule.ts), and the filing summaries again with them.
+      const supplied = await supplySyntheticAccountant(runtime.pool, config.exportDir, account.id);
+      const after = await exportAfterAccountant(config, account, written);
+      log(
+        `  synthetic accountant's costs and proceeds imported, summaries re-exported after ` +
+          `${((Date.now() - exportsStarted) / 1000).toFixed(1)} s (${((Date.now() - exportsDone) / 1000).toFixed(1)} s of it)`,
+      );
+      return { written, accountant: { supplied, after } };
     });
-    const [reconciliation, reports] = await Promise.all([reconciled, exported]);
+    const [reconciliation, { written: reports, accountant }] = await Promise.all([reconciled, exported]);
     await recordReconciliationRun(runtime, reconciliation, 'npm run demo');
     phase('reconcile and exports');
     const rows = await rowCounts(runtime.pool, account.id);
     const seconds = (Date.now() - started) / 1000;
     const bound = await demoBound(sentBefore, config.exchangeRateFactor);
-    const summary = { account: name, rows, seconds, bound, phases, reconciliation, reports };
+    const summary = { account: name, rows, seconds, bound, phases, reconciliation, reports, accountant };
     await options.whileRunning?.(summary);
     return summary;
   } finally {

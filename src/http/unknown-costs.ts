@@ -17,9 +17,10 @@ const depositTypes = (ledger: 'spot' | 'p2p') =>
   Object.entries(TREATMENTS[ledger])
     .filter(([, treatment]) => treatment.kind === 'deposit')
     .map(([type]) => type);
-const DEPOSIT_TYPES = depositTypes('spot');
+/** Spot deposits: coins moved in from outside, cost unknown until supplied. */
+export const DEPOSIT_TYPES = depositTypes('spot');
 /** P2P buys: bought for fiat the record does not state (docs/reports.md, "Margin and P2P"). */
-const P2P_DEPOSIT_TYPES = depositTypes('p2p');
+export const P2P_DEPOSIT_TYPES = depositTypes('p2p');
 
 /**
  * What lacks a cost (docs/reports.md, "Unknown cost"): the coins moved in (deposits, and P2P buys)
@@ -92,7 +93,7 @@ export interface LackingProceeds {
 }
 
 /** P2P sells: sold for fiat the record does not state (docs/reports.md, "Unknown proceeds"). */
-const P2P_SELL_TYPES = Object.entries(TREATMENTS.p2p)
+export const P2P_SELL_TYPES = Object.entries(TREATMENTS.p2p)
   .filter(([, treatment]) => treatment.kind === 'unknown-proceeds')
   .map(([type]) => type);
 

@@ -1,0 +1,133 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import type pg from 'pg';
+
+import { importCostBasis } from '../accounting/cost-basis/cost-basis-import.ts';
+import { importProceeds } from '../accounting/proceeds/proceeds-import.ts';
+import {
+  DEPOSIT_TYPES,
+  lackingProceeds,
+  P2P_DEPOSIT_TYPES,
+  P2P_SELL_TYPES,
+  unknownCosts,
+} from '../http/unknown-costs.ts';
+import {
+  ACCOUNTANT_CURRENCIES,
+  type DemoMove,
+  type PricePoint,
+  syntheticCostBasisCsv,
+  syntheticProceedsCsv,
+} from './demo-accountant-rule.ts';
+import { SYNTHETIC_FIAT_SOURCE } from './demo-fiat.ts';
+
+export const COST_BASIS_FILE = 'demo-cost-basis-synthetic.csv';
+export const PROCEEDS_FILE = 'demo-proceeds-synthetic.csv';
+
+export interface DemoAccountant {
+  costBasisFile: string;
+  proceedsFile: string;
+  /** Coins moved in (deposits, P2P buys) given a synthetic cost, and those left without (no price). */
+  lots: { covered: number; skipped: number };
+  sells: { covered: number; skipped: number };
+  /** What the accountants' page lists as lacking, before and after the import: coins, P2P sells. */
+  lacking: { before: { coins: number; sells: number }; after: { coins: number; sells: number } };
+}
+
+/** Coins moved in (as unknownCosts counts them) and P2P sells, each with its instant, oldest first. */
+async function moves(pool: pg.Pool, accountId: string): Promise<{ movedIn: DemoMove[]; sells: DemoMove[] }> {
+  const query = (sql: string, types: readonly string[]) =>
+    pool.query<{ recordId: string; coin: string; quantity: string; ms: string }>(sql, [accountId, types]);
+  const spot = await query(
+    `SELECT record_id AS "recordId", coin, amount::text AS quantity, (extract(epoch FROM ts) * 1000)::bigint::text AS ms
+       FROM spot_record WHERE account_id = $1 AND spot_tax_type = ANY($2::text[]) AND amount > 0`,
+    DEPOSIT_TYPES,
+  );
+  const p2p = (types: readonly string[]) =>
+    query(
+      `SELECT 'p2p:' || record_id AS "recordId", coin, abs(total)::text AS quantity,
+              (extract(epoch FROM ts) * 1000)::bigint::text AS ms
+         FROM p2p_ledger_record WHERE account_id = $1 AND p2p_tax_type = ANY($2::text[]) AND total > 0`,
+      types,
+    );
+  const toMove = (r: { recordId: string; coin: string; quantity: string; ms: string }): DemoMove => ({
+    ...r,
+    atMs: Number(r.ms),
+  });
+  const byTime = (a: DemoMove, b: DemoMove) => a.atMs - b.atMs || a.recordId.localeCompare(b.recordId);
+  const buys = await p2p(P2P_DEPOSIT_TYPES);
+  const sells = await p2p(P2P_SELL_TYPES);
+  return {
+    movedIn: [...spot.rows, ...buys.rows].map(toMove).sort(byTime),
+    sells: sells.rows.map(toMove).sort(byTime),
+  };
+}
+
+/** The imported daily closes (source simulator) and the synthetic fiat series, by `<base>/<quote>`. */
+async function priceSeries(pool: pg.Pool): Promise<Map<string, PricePoint[]>> {
+  const { rows } = await pool.query<{ base: string; quote: string; ms: string; price: string }>(
+    `SELECT base, quote, (extract(epoch FROM time) * 1000)::bigint::text AS ms, price::text
+       FROM price WHERE account_id IS NULL AND ((source = 'simulator' AND quote = 'USDT')
+         OR (source = $1 AND base = 'USDT' AND quote = ANY($2::text[])))
+      ORDER BY time`,
+    [SYNTHETIC_FIAT_SOURCE, ACCOUNTANT_CURRENCIES],
+  );
+  const series = new Map<string, PricePoint[]>();
+  for (const r of rows) {
+    const key = `${r.base}/${r.quote}`;
+    const points = series.get(key) ?? [];
+    points.push({ ms: Number(r.ms), price: r.price });
+    series.set(key, points);
+  }
+  return series;
+}
+
+/**
+ * Forgets the synthetic figures an earlier run of the demo imported (their imports, by file name:
+ * the lots and sales go with them), so that the "before" exports are as read.
+ */
+export async function forgetSyntheticAccountant(pool: pg.Pool, accountId: string): Promise<void> {
+  await pool.query('DELETE FROM cost_basis_import WHERE account_id = $1 AND file_name = $2', [
+    accountId,
+    COST_BASIS_FILE,
+  ]);
+  await pool.query('DELETE FROM proceeds_import WHERE account_id = $1 AND file_name = $2', [accountId, PROCEEDS_FILE]);
+}
+
+/**
+ * Writes the SYNTHETIC accountant's files into EXPORT_DIR (demo-accountant-rule.ts states the rule)
+ * and imports them with the functions `ledgerline cost-basis import` / `proceeds import` call.
+ */
+export async function supplySyntheticAccountant(
+  pool: pg.Pool,
+  exportDir: string,
+  accountId: string,
+): Promise<DemoAccountant> {
+  const lacking = async () => ({
+    coins: (await unknownCosts(pool, accountId)).length,
+    sells: (await lackingProceeds(pool, accountId)).length,
+  });
+  const before = await lacking();
+  const { movedIn, sells } = await moves(pool, accountId);
+  const series = await priceSeries(pool);
+  const costBasis = syntheticCostBasisCsv(movedIn, series);
+  const proceeds = syntheticProceedsCsv(sells, series);
+  const costBasisFile = path.join(exportDir, COST_BASIS_FILE);
+  const proceedsFile = path.join(exportDir, PROCEEDS_FILE);
+  await writeFile(costBasisFile, costBasis.csv);
+  await writeFile(proceedsFile, proceeds.csv);
+  const client = await pool.connect();
+  try {
+    if (costBasis.rows > 0) await importCostBasis(client, accountId, costBasisFile);
+    if (proceeds.rows > 0) await importProceeds(client, accountId, proceedsFile);
+  } finally {
+    client.release();
+  }
+  return {
+    costBasisFile,
+    proceedsFile,
+    lots: { covered: costBasis.covered, skipped: costBasis.skipped },
+    sells: { covered: proceeds.covered, skipped: proceeds.skipped },
+    lacking: { before, after: await lacking() },
+  };
+}

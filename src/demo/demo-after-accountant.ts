@@ -1,0 +1,36 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+
+import type { AccountSummary } from '../accounts/account-service.ts';
+import type { Config } from '../config/config.ts';
+import { exportReport, type WrittenReport } from './demo-exports.ts';
+import { deYearFigures, ukYearFigures } from './demo-tax-figures.ts';
+
+/** The subfolder of EXPORT_DIR the "after" summaries go to: the "before" files stay as written. */
+export const AFTER_DIR = 'after-accountant';
+
+/**
+ * The filing summaries again (realized-gains-summary under uk and de, over the same periods), now
+ * with the accountant's supplied costs and proceeds, into EXPORT_DIR/after-accountant. The German
+ * figures keep the income summary already written: supplied costs and proceeds price deposits and
+ * P2P sells, never income (valued at market on receipt), so its file would be the same.
+ */
+export async function exportAfterAccountant(
+  config: Config,
+  account: AccountSummary,
+  before: readonly WrittenReport[],
+): Promise<WrittenReport[]> {
+  const dir = path.join(config.exportDir, AFTER_DIR);
+  await mkdir(dir, { recursive: true });
+  const income = before.find((w) => w.report === 'income-summary' && w.method === 'de');
+  const summaries = before.filter((r) => r.report === 'realized-gains-summary' && r.method !== undefined);
+  // Both walks side by side: each is one query streamed through one walk, the machine has two cores.
+  return Promise.all(
+    summaries.map(async (b) => {
+      const r = await exportReport(config, account, b, dir);
+      if (r.method === 'uk') r.years = { uk: await ukYearFigures(r.csvPath) };
+      else if (income !== undefined) r.years = { de: await deYearFigures(r.csvPath, income.csvPath) };
+      return r;
+    }),
+  );
+}
