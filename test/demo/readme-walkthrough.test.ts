@@ -118,7 +118,7 @@ describe("the README's first hour: the demo, then its next commands as written",
     expect(demo.out()).toMatch(/^ {4}de \d{4} +complete: (true|false) {2}§23 private sales net -?\d+ /m);
     expect(demo.out()).toMatch(/^ {2}flagged rows {4}realized-gains uk unknown-cost \d+, .*; de unknown-cost \d+/m);
     // Then the summaries again after the (synthetic) accountant's costs and proceeds, in a folder of their own.
-    expect(demo.out()).toMatch(/^ {4}uk \d{4}-\d{2} +before disposals \d+, .*\n {16}after  disposals \d+, /m);
+    expect(demo.out()).toMatch(/^ {4}uk \d{4}-\d{2} +before disposals \d+, .*\n {16}after {2}disposals \d+, /m);
     expect(demo.out()).toMatch(/^ {2}after files {5}\S*after-accountant\/\S+_uk_\S+\.csv, /m);
 
     for (const line of next.filter((c) => !c.includes(' web'))) {
