@@ -132,15 +132,15 @@ export class FreshReads {
    * vouched ranges do not cover it. Over a vouched range the exchange served exactly the stored
    * records: an `after` question (the newest record from the coin's last stored one on) finds that
    * last record there, when it lies there, and nothing newer; a `before` question (a record older
-   * than the coin's first stored one) would find nothing there, but is left to the exchange: it is
-   * asked only when a coin's first record is new, rarely at night.
+   * than the coin's first stored one) finds nothing there, so only a re-read part can answer it.
+   * (Before questions are asked by a full check and for a coin first stored since the last one:
+   * every coin in the first reconciliation after a backfill, which its fresh reads now answer.)
    */
   anchorAnswer(q: AnchorQuery): SeenRecord | null | undefined {
     const reread = this.#answers.get(q) ?? null;
     if (this.#covers(this.#ranges, q.startTime, q.endTime + 1)) return reread;
-    if (q.side === 'before' || !this.#covers([...this.#ranges, ...this.#vouched], q.startTime, q.endTime + 1)) {
-      return undefined;
-    }
+    if (!this.#covers([...this.#ranges, ...this.#vouched], q.startTime, q.endTime + 1)) return undefined;
+    if (q.side === 'before') return reread;
     const stored = this.#vouched.some((r) => r.start <= q.startTime && q.startTime < r.end)
       ? { id: q.storedId, ts: q.startTime }
       : null;

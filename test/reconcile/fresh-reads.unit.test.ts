@@ -83,15 +83,24 @@ describe('FreshReads (answers from the window re-reads of one reconciliation)', 
     expect(fresh.countAt(600)).toBe(0);
   });
 
-  it("answers an `after` anchor over ranges a fresh read vouches for with the coin's stored last record, or a newer re-read one", () => {
+  it("answers anchors over ranges a fresh read vouches for: `after` with the coin's stored last record or a newer re-read one, `before` with none or a re-read one", () => {
     const vouched = new FreshReads([before, after], []);
     vouched.vouch({ start: 400, end: 600 });
     expect(vouched.anchorAnswer(after)).toBeUndefined(); // [600, 901) neither vouched nor re-read
     vouched.vouch({ start: 600, end: 1_000 });
     expect(vouched.anchorAnswer(after)).toEqual({ id: '500000', ts: 500 });
-    // `before` questions are left to the exchange.
+    // A `before` question (a record older than the coin's first stored one) over vouched ranges:
+    // the exchange served exactly the stored records there, none older than the first: none.
+    expect(vouched.anchorAnswer(before)).toBeUndefined(); // [100, 400) not yet vouched
     vouched.vouch({ start: 0, end: 400 });
-    expect(vouched.anchorAnswer(before)).toBeUndefined();
+    expect(vouched.anchorAnswer(before)).toBeNull();
+    // Where part of it was re-read, the re-read's answer stands.
+    const beforeMixed = new FreshReads([before], []);
+    beforeMixed.vouch({ start: 200, end: 1_000 });
+    const early = beforeMixed.begin({ start: 0, end: 200 });
+    early.see(record('150000', 'BTC', 150)); // on the exchange, older than the first stored record
+    early.complete();
+    expect(beforeMixed.anchorAnswer(before)).toEqual({ id: '150000', ts: 150 });
 
     const mixed = new FreshReads([after], []);
     mixed.vouch({ start: 400, end: 600 });

@@ -113,7 +113,9 @@ async function judge(
 ): Promise<PagingSuspect> {
   const wholePages = suspect.stored % suspect.pageLimit === 0;
   const offline = { ...suspect, exchange: null };
-  if (!client) return { ...offline, verdict: wholePages ? 'unconfirmed' : 'plausible' };
+  // A stuck pager leaves a whole number of full pages of one ts: any other count cannot be its
+  // doing, so the exchange is not asked about it (it pages through the instant at 1 request/s).
+  if (!client || !wholePages) return { ...offline, verdict: wholePages ? 'unconfirmed' : 'plausible' };
   // The same count a read of that millisecond would give: the window holding it was paged by id to its end in this run.
   const counted = suspect.stream === RUNNING_BALANCE_STREAM ? fresh?.countAt(suspect.ts) : undefined;
   if (counted !== undefined) {
