@@ -1,13 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-
 import type pg from 'pg';
 
 import { ValidationError } from '../../errors/index.ts';
 import { parseInstant } from '../../ingest/time-arguments.ts';
 import { coinCode, sourceName } from '../prices/price-point.ts';
 import { readSuppliedCsv } from './supplied-csv.ts';
+import { importSuppliedFile, type SuppliedImportResult } from './supplied-file-import.ts';
 
 /** The columns of a cost-basis file (header required, any order, names case-insensitive). */
 export const COST_BASIS_COLUMNS = ['coin', 'quantity', 'acquired_at', 'cost', 'currency', 'source', 'note'] as const;
@@ -27,14 +24,8 @@ export interface CostBasisRow {
   readonly note: string;
 }
 
-export interface CostBasisImportResult {
-  readonly importId: string;
-  readonly rows: number;
-  /** Lots new to the account (a row already supplied by an earlier file is not added twice). */
-  readonly inserted: number;
-  /** The file was imported before (same content): nothing written. */
-  readonly alreadyImported: boolean;
-}
+/** What a cost-basis import did (`inserted`: lots new to the account). */
+export type CostBasisImportResult = SuppliedImportResult;
 
 /**
  * Reads and checks a cost-basis file (docs/reports.md, "Unknown cost"): every row or a typed error
@@ -84,56 +75,32 @@ export async function importCostBasis(
   accountId: string,
   file: string,
 ): Promise<CostBasisImportResult> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new ValidationError('--file', `cannot be read: ${(error as Error).message}`, file);
-  }
-  const rows = parseCostBasis(bytes.toString('utf8'));
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const sources = [...new Set(rows.map((row) => row.source))].sort().join(',');
-  await db.query('BEGIN');
-  try {
-    const found = await db.query<{ id: string }>(
-      'SELECT id::text FROM cost_basis_import WHERE account_id = $1::uuid AND sha256 = $2',
-      [accountId, sha256],
-    );
-    if (found.rows[0] !== undefined) {
-      await db.query('COMMIT');
-      return { importId: found.rows[0].id, rows: rows.length, inserted: 0, alreadyImported: true };
-    }
-    const created = await db.query<{ id: string }>(
-      `INSERT INTO cost_basis_import (account_id, file_name, sha256, sources, rows)
-       VALUES ($1::uuid, $2, $3, $4, $5) RETURNING id::text`,
-      [accountId, path.basename(file), sha256, sources, rows.length],
-    );
-    const importId = created.rows[0]!.id;
-    const inserted = await db.query(
-      `INSERT INTO cost_basis_lot (account_id, import_id, coin, quantity, acquired_at, cost, currency, source, note)
-       SELECT $1::uuid, $2::bigint, r.coin, r.quantity::numeric,
-              timestamptz 'epoch' + r.ms * interval '1 millisecond', r.cost::numeric, r.currency, r.source, r.note
-         FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
-              AS r(coin, quantity, ms, cost, currency, source, note)
-       ON CONFLICT DO NOTHING`,
-      [
-        accountId,
-        importId,
-        rows.map((r) => r.coin),
-        rows.map((r) => r.quantity),
-        rows.map((r) => String(r.acquiredAtMs)),
-        rows.map((r) => r.cost),
-        rows.map((r) => r.currency),
-        rows.map((r) => r.source),
-        rows.map((r) => r.note),
-      ],
-    );
-    await db.query('COMMIT');
-    return { importId, rows: rows.length, inserted: inserted.rowCount ?? 0, alreadyImported: false };
-  } catch (error) {
-    await db.query('ROLLBACK');
-    throw error;
-  }
+  return importSuppliedFile(db, accountId, file, {
+    importTable: 'cost_basis_import',
+    parse: parseCostBasis,
+    async insert(db, accountId, importId, rows) {
+      const inserted = await db.query(
+        `INSERT INTO cost_basis_lot (account_id, import_id, coin, quantity, acquired_at, cost, currency, source, note)
+           SELECT $1::uuid, $2::bigint, r.coin, r.quantity::numeric,
+                  timestamptz 'epoch' + r.ms * interval '1 millisecond', r.cost::numeric, r.currency, r.source, r.note
+             FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
+                  AS r(coin, quantity, ms, cost, currency, source, note)
+           ON CONFLICT DO NOTHING`,
+        [
+          accountId,
+          importId,
+          rows.map((r) => r.coin),
+          rows.map((r) => r.quantity),
+          rows.map((r) => String(r.acquiredAtMs)),
+          rows.map((r) => r.cost),
+          rows.map((r) => r.currency),
+          rows.map((r) => r.source),
+          rows.map((r) => r.note),
+        ],
+      );
+      return inserted.rowCount ?? 0;
+    },
+  });
 }
 
 export interface CostBasisImportListing {

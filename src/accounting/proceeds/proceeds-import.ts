@@ -1,13 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-
 import { Decimal } from 'decimal.js';
 import type pg from 'pg';
 
 import { ID_KINDS } from '../../booking/text-safe-ids.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { readSuppliedCsv } from '../cost-basis/supplied-csv.ts';
+import { importSuppliedFile, type SuppliedImportResult } from '../cost-basis/supplied-file-import.ts';
 import { coinCode, sourceName } from '../prices/price-point.ts';
 import { TREATMENTS } from '../treatments/treatment-table.ts';
 
@@ -30,14 +27,8 @@ export interface ProceedsRow {
   readonly note: string;
 }
 
-export interface ProceedsImportResult {
-  readonly importId: string;
-  readonly rows: number;
-  /** Sales' proceeds new to the account (a row an earlier file already supplied is not added twice). */
-  readonly inserted: number;
-  /** The file was imported before (same content): nothing written. */
-  readonly alreadyImported: boolean;
-}
+/** What a proceeds import did (`inserted`: sales' proceeds new to the account). */
+export type ProceedsImportResult = SuppliedImportResult;
 
 /**
  * Reads and checks a proceeds file (docs/reports.md, "Unknown proceeds"): every row or a typed
@@ -128,56 +119,32 @@ export async function importProceeds(
   accountId: string,
   file: string,
 ): Promise<ProceedsImportResult> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new ValidationError('--file', `cannot be read: ${(error as Error).message}`, file);
-  }
-  const rows = parseProceeds(bytes.toString('utf8'));
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const sources = [...new Set(rows.map((row) => row.source))].sort().join(',');
-  await db.query('BEGIN');
-  try {
-    const found = await db.query<{ id: string }>(
-      'SELECT id::text FROM proceeds_import WHERE account_id = $1::uuid AND sha256 = $2',
-      [accountId, sha256],
-    );
-    if (found.rows[0] !== undefined) {
-      await db.query('COMMIT');
-      return { importId: found.rows[0].id, rows: rows.length, inserted: 0, alreadyImported: true };
-    }
-    const soldAt = await checkAgainstStored(db, accountId, rows);
-    const created = await db.query<{ id: string }>(
-      `INSERT INTO proceeds_import (account_id, file_name, sha256, sources, rows)
-       VALUES ($1::uuid, $2, $3, $4, $5) RETURNING id::text`,
-      [accountId, path.basename(file), sha256, sources, rows.length],
-    );
-    const importId = created.rows[0]!.id;
-    const inserted = await db.query(
-      `INSERT INTO supplied_proceeds (account_id, import_id, record_id, sold_at, proceeds, currency, source, note)
-       SELECT $1::uuid, $2::bigint, r.record_id, timestamptz 'epoch' + r.ms * interval '1 millisecond',
-              r.proceeds::numeric, r.currency, r.source, r.note
-         FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[])
-              AS r(record_id, ms, proceeds, currency, source, note)
-       ON CONFLICT DO NOTHING`,
-      [
-        accountId,
-        importId,
-        rows.map((r) => r.recordId),
-        soldAt,
-        rows.map((r) => r.proceeds),
-        rows.map((r) => r.currency),
-        rows.map((r) => r.source),
-        rows.map((r) => r.note),
-      ],
-    );
-    await db.query('COMMIT');
-    return { importId, rows: rows.length, inserted: inserted.rowCount ?? 0, alreadyImported: false };
-  } catch (error) {
-    await db.query('ROLLBACK');
-    throw error;
-  }
+  return importSuppliedFile(db, accountId, file, {
+    importTable: 'proceeds_import',
+    parse: parseProceeds,
+    async insert(db, accountId, importId, rows) {
+      const soldAt = await checkAgainstStored(db, accountId, rows);
+      const inserted = await db.query(
+        `INSERT INTO supplied_proceeds (account_id, import_id, record_id, sold_at, proceeds, currency, source, note)
+           SELECT $1::uuid, $2::bigint, r.record_id, timestamptz 'epoch' + r.ms * interval '1 millisecond',
+                  r.proceeds::numeric, r.currency, r.source, r.note
+             FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[])
+                  AS r(record_id, ms, proceeds, currency, source, note)
+           ON CONFLICT DO NOTHING`,
+        [
+          accountId,
+          importId,
+          rows.map((r) => r.recordId),
+          soldAt,
+          rows.map((r) => r.proceeds),
+          rows.map((r) => r.currency),
+          rows.map((r) => r.source),
+          rows.map((r) => r.note),
+        ],
+      );
+      return inserted.rowCount ?? 0;
+    },
+  });
 }
 
 export interface ProceedsImportListing {
