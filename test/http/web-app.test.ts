@@ -24,7 +24,8 @@ const flat = (response: { body: string }) => response.body.replace(/\s+/g, ' ');
 async function waitForState(jobId: string, state: string) {
   for (let i = 0; i < 200; i++) {
     const job = await web.queue.getJob(jobId);
-    if ((await job?.getState()) === state) return job!;
+    // Read again once in that state: the copy read before its state can predate it.
+    if ((await job?.getState()) === state) return (await web.queue.getJob(jobId))!;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`job ${jobId} never reached ${state}`);

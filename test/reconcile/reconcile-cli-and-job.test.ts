@@ -184,7 +184,9 @@ describe('the reconcile queue', () => {
     for (;;) {
       const job = await queue.getJob(jobId);
       const state = await job?.getState();
-      if (job && (state === 'completed' || state === 'failed')) return { job, state };
+      // Read the job again once it is finished: the copy read before its state can predate the
+      // failure (attemptsMade 0 beside a 'failed' state: CI met it).
+      if (job && (state === 'completed' || state === 'failed')) return { job: (await queue.getJob(jobId))!, state };
       if (Date.now() > deadline) throw new Error(`job ${jobId} not finished (${state})`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
