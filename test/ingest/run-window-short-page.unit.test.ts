@@ -1,39 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import { ExchangeClient } from '../../src/exchange/exchange-client.ts';
-import { MemoryRateBudget } from '../../src/exchange/rate-budget/memory-rate-budget.ts';
-import type { SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow } from '../../src/ingest/run-window.ts';
 import { type Fetched, pageWindow } from '../../src/streams/kit/page-window.ts';
 import { MemoryPageStore } from './helpers/memory-page-store.ts';
+import { offlineClient, spotWindow } from './helpers/offline-window.ts';
 
-const DAY = 86_400_000;
 const LIMIT = 3;
 
-const window: SyncWindowRow = {
-  id: 'w1',
-  accountId: 'a1',
-  stream: 'spot',
-  scope: '',
-  start: Date.UTC(2026, 0, 1),
-  end: Date.UTC(2026, 0, 1) + 30 * DAY,
-  status: 'running',
-  cursor: null,
-  pages: 0,
-  rows: 0,
-  attempts: 1,
-  lastError: null,
-};
-
-/** Never asked anything: the fake endpoint stands in for the exchange. */
-const client = new ExchangeClient({
-  baseUrl: 'http://127.0.0.1:1',
-  apiKey: 'k',
-  secretKey: 's',
-  passphrase: 'p',
-  uid: '1001',
-  budget: new MemoryRateBudget(),
-});
+const window = spotWindow();
+const client = offlineClient;
 
 /** Records with ids `total` down to 1, at most `serves` a page; the cursors asked are kept. */
 function exchange(total: number, serves = LIMIT) {

@@ -2,41 +2,12 @@ import { describe, expect, it } from 'vitest';
 
 import { TransientError } from '../../src/errors/index.ts';
 import { ExchangeServerError, MalformedResponseError } from '../../src/exchange/errors/exchange-error.ts';
-import { ExchangeClient } from '../../src/exchange/exchange-client.ts';
-import { MemoryRateBudget } from '../../src/exchange/rate-budget/memory-rate-budget.ts';
-import type { SyncWindowRow } from '../../src/ingest/coverage/window-store.ts';
 import { runWindow } from '../../src/ingest/run-window.ts';
 import type { Page } from '../../src/streams/kit/page-window.ts';
 import { MemoryPageStore } from './helpers/memory-page-store.ts';
+import { offlineClient, spotWindow } from './helpers/offline-window.ts';
 
-const DAY = 86_400_000;
-
-function spotWindow(cursor: string | null): SyncWindowRow {
-  return {
-    id: 'w1',
-    accountId: 'a1',
-    stream: 'spot',
-    scope: '',
-    start: Date.UTC(2026, 0, 1),
-    end: Date.UTC(2026, 0, 1) + 30 * DAY,
-    status: 'running',
-    cursor,
-    pages: 0,
-    rows: 0,
-    attempts: 1,
-    lastError: null,
-  };
-}
-
-/** Never asked anything: the fake pager stands in for the exchange. */
-const client = new ExchangeClient({
-  baseUrl: 'http://127.0.0.1:1',
-  apiKey: 'k',
-  secretKey: 's',
-  passphrase: 'p',
-  uid: '1001',
-  budget: new MemoryRateBudget(),
-});
+const client = offlineClient;
 
 /** Pages with cursors "c<n>" (ids decreasing as a real pager's), from `from` on, `count` of them, then the end. */
 function fakePager(count: number, options: { failAt?: number; error?: Error } = {}) {
