@@ -1,10 +1,12 @@
 import type { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 
+import { cachedTimeZone } from '../../vocabulary/cached-time-zone.ts';
+
 /** German rules count calendar days in Germany: dates are Berlin's. */
 export const DE_ZONE = 'Europe/Berlin';
 
-const day = (ms: number) => DateTime.fromMillis(ms, { zone: DE_ZONE }).startOf('day');
+const day = (ms: number) => DateTime.fromMillis(ms, { zone: cachedTimeZone(DE_ZONE) }).startOf('day');
 
 /** The calendar year (Berlin) a disposal or an income falls in: the German tax year. */
 export function deYear(atMs: number): number {

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 
+import { cachedTimeZone } from '../../vocabulary/cached-time-zone.ts';
 import { DE_ZONE } from './de-private-sales.ts';
 import type { RulesMethod } from './gains-method.ts';
 import { UK_ZONE } from './uk-day.ts';
@@ -30,7 +31,7 @@ export const TAX_YEAR_ZONE: Readonly<Record<RulesMethod, string>> = { uk: UK_ZON
 
 /** The first instant of the tax year an instant falls in. */
 function yearStart(method: RulesMethod, atMs: number): DateTime {
-  const day = DateTime.fromMillis(atMs, { zone: TAX_YEAR_ZONE[method] });
+  const day = DateTime.fromMillis(atMs, { zone: cachedTimeZone(TAX_YEAR_ZONE[method]) });
   if (method === 'de') return day.startOf('year');
   const startYear = day.month > 4 || (day.month === 4 && day.day >= 6) ? day.year : day.year - 1;
   return DateTime.fromObject({ year: startYear, month: 4, day: 6 }, { zone: UK_ZONE });

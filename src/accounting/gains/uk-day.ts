@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon';
 
+import { cachedTimeZone } from '../../vocabulary/cached-time-zone.ts';
+
 /** UK rules count days on the UK calendar: a "day" is a London date, whatever the report's zone. */
 export const UK_ZONE = 'Europe/London';
 
@@ -7,7 +9,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The London date of an instant, `yyyy-MM-dd`. */
 export function ukDate(atMs: number): string {
-  return DateTime.fromMillis(atMs, { zone: UK_ZONE }).toISODate()!;
+  return DateTime.fromMillis(atMs, { zone: cachedTimeZone(UK_ZONE) }).toISODate()!;
 }
 
 /** A date's ordinal (days since 1970-01-01), so that "within 30 days after" is plain subtraction. */
@@ -20,7 +22,7 @@ export function dayOrdinal(isoDate: string): number {
  * 6 April to 5 April (HMRC, "Tax year"), on London dates.
  */
 export function ukTaxYear(atMs: number): string {
-  const day = DateTime.fromMillis(atMs, { zone: UK_ZONE });
+  const day = DateTime.fromMillis(atMs, { zone: cachedTimeZone(UK_ZONE) });
   const startYear = day.month > 4 || (day.month === 4 && day.day >= 6) ? day.year : day.year - 1;
   return `${startYear}-${String((startYear + 1) % 100).padStart(2, '0')}`;
 }
