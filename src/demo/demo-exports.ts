@@ -8,6 +8,7 @@ import type { Config } from '../config/config.ts';
 import { exportCovered } from '../export/export-covered.ts';
 import { parseExportRequest } from '../export/export-request.ts';
 import { REPORTS } from '../export/reports/index.ts';
+import { sharingGainsWalks } from '../export/reports/shared-gains-walks.ts';
 import { type RulesTotals, rulesTotals } from './demo-rules-totals.ts';
 import { type DeYearFigures, deYearFigures, type UkYearFigures, ukYearFigures } from './demo-tax-figures.ts';
 import { coveredFrom, type LocalPeriod, taxYearsPeriod } from './demo-tax-years.ts';
@@ -31,8 +32,16 @@ export interface WrittenReport {
   csvPath: string;
 }
 
-/** Files exported side by side: more would only queue for the machine's cores and Postgres's. */
+/** Walks exported side by side: more would only queue for the machine's cores and Postgres's. */
 const EXPORTS_AT_ONCE = 3;
+
+/** The reports made from the gains walk: of one method and period, they read one walk together. */
+const GAINS_WALK_REPORTS = new Set(['realized-gains', 'realized-gains-summary', 'income', 'income-summary']);
+
+function settledValue<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+}
 
 /**
  * Every report over the demo's last twelve months (UTC), written into EXPORT_DIR with its manifest;
@@ -60,17 +69,32 @@ export async function exportDemoReports(
       runs.push({ report, method, period });
     }
   }
-  // A few files at once: each is one database query streamed through Node's encoders, so side by
-  // side they keep both Postgres and Node busy instead of taking turns (the order printed stays).
-  // The rules' walks (uk, de) are the longest: started first, they do not end the batch alone.
+  // A few walks at once: each is one database query streamed through Node, so side by side they
+  // keep both Postgres and Node busy instead of taking turns (the order printed stays). The files of
+  // one walk (a method's gains, summary and income) start together and read that walk once
+  // (shared-gains-walks.ts); the rules' walks are the longest, so they start first.
   const limit = pLimit(EXPORTS_AT_ONCE);
-  const started = new Map<(typeof runs)[number], Promise<WrittenReport>>();
+  const walkOf = (run: (typeof runs)[number]) =>
+    GAINS_WALK_REPORTS.has(run.report) ? `${run.method ?? 'fifo'}` : `file:${run.report}`;
+  const groups = new Map<string, (typeof runs)[number][]>();
   for (const run of [...runs.filter((r) => r.method), ...runs.filter((r) => !r.method)]) {
-    started.set(
-      run,
-      limit(() => exportReport(config, account, run, config.exportDir)),
-    );
+    groups.set(walkOf(run), [...(groups.get(walkOf(run)) ?? []), run]);
   }
+  const started = new Map<(typeof runs)[number], Promise<WrittenReport>>();
+  await sharingGainsWalks(async () => {
+    for (const group of groups.values()) {
+      const slot = limit(() =>
+        Promise.allSettled(group.map((run) => exportReport(config, account, run, config.exportDir))),
+      );
+      group.forEach((run, i) =>
+        started.set(
+          run,
+          slot.then((results) => settledValue(results[i]!)),
+        ),
+      );
+    }
+    await Promise.allSettled(started.values());
+  });
   const written = await Promise.all(runs.map((run) => started.get(run)!));
   // The German figures take the income summary's verdict on section 22 no. 3 beside the summary's own.
   for (const r of written) {

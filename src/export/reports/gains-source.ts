@@ -18,6 +18,7 @@ import { readLedgerEntries } from '../../booking/ledger-entry-cursor.ts';
 import { type Stream, WALLET_LEDGERS } from '../../streams/registry.ts';
 import type { ReportParams } from '../report-definition.ts';
 import { checkpointedWalk } from './checkpointed-walk.ts';
+import { sharedWalk } from './shared-gains-walks.ts';
 
 export const DEFAULT_VALUATION_CURRENCY = 'USDT';
 
@@ -68,11 +69,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * walk starts from a stored lot state at or before the period's start where one is valid
  * (checkpointed-walk.ts), with the same events as from the first record.
  */
-export async function* gainsEvents(
+export function gainsEvents(
   params: ReportParams,
   db: pg.ClientBase,
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
+): AsyncGenerator<GainsEvent> {
+  const walk = () => lotGainsEvents(params, db, settings, openBook);
+  // Only walks over the stored prices are one walk: a book a caller brought (tests') is its own.
+  return openBook === openStoredBook ? sharedWalk(walkKey('lots', params, settings), walk) : walk();
+}
+
+async function* lotGainsEvents(
+  params: ReportParams,
+  db: pg.ClientBase,
+  settings: LotSettings,
+  openBook: OpenBook,
 ): AsyncGenerator<GainsEvent> {
   const key = checkpointKey(params.accountId, settings);
   const supplied = await loadSuppliedLots(db, params.accountId);
@@ -95,11 +107,21 @@ export async function* gainsEvents(
  * (as far as it is stored); disposals and income after the end are not yielded. Always from the
  * first record: the matcher's state is never checkpointed (gains-checkpoint-key.ts says why).
  */
-export async function* ukGainsEvents(
+export function ukGainsEvents(
   params: ReportParams,
   db: pg.ClientBase,
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
+): AsyncGenerator<GainsEvent<UkMatch>> {
+  const walk = () => ukMatchedEvents(params, db, settings, openBook);
+  return openBook === openStoredBook ? sharedWalk(walkKey('uk-shares', params, settings), walk) : walk();
+}
+
+async function* ukMatchedEvents(
+  params: ReportParams,
+  db: pg.ClientBase,
+  settings: LotSettings,
+  openBook: OpenBook,
 ): AsyncGenerator<GainsEvent<UkMatch>> {
   const matcher = (currency: string) => new UkMatcher(currency);
   const supplied = await loadSuppliedLots(db, params.accountId);
@@ -116,6 +138,23 @@ export async function* ukGainsEvents(
     (m) => m.disposedAtMs,
     options,
   );
+}
+
+/** Everything a walk's events depend on besides the database: reports alike in all of it share one walk. */
+function walkKey(kind: 'lots' | 'uk-shares', params: ReportParams, settings: LotSettings): string {
+  const { period } = params;
+  return JSON.stringify([
+    kind,
+    params.accountId,
+    period.start.getTime(),
+    period.end.getTime(),
+    period.tz,
+    params.coin ?? null,
+    settings.method,
+    settings.longTermDays,
+    settings.currency,
+    settings.toleranceMs,
+  ]);
 }
 
 async function* walkPeriod<M>(
