@@ -42,6 +42,8 @@ export async function watchWindows(
     inProcessWorker: boolean;
     /** The account and the command: the run is recorded in `run`, as the worker records its syncs. */
     record?: { accountId: string; by: RunOrigin };
+    /** Told each progress read (the demo starts the files whose histories are complete). */
+    onProgress?: (progress: readonly StreamProgress[]) => void;
   },
 ): Promise<StreamProgress[]> {
   const startedAt = new Date();
@@ -88,6 +90,7 @@ export async function watchWindows(
       for (;;) {
         const progress = await windowProgress(runtime.pool, ids);
         view.update(progress);
+        options.onProgress?.(progress);
         if (interrupted || progress.every((p) => p.done + p.failed === p.total)) return progress;
         if (!workerSeen && Date.now() - lastWorkerCheck >= WORKER_POLL_MS) {
           lastWorkerCheck = Date.now();

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import type { AccountSummary } from '../accounts/account-service.ts';
 import type { Config } from '../config/config.ts';
-import { exportReport, type WrittenReport } from './demo-exports.ts';
+import { type DemoRun, exportReport, type WrittenReport } from './demo-exports.ts';
 import { deYearFigures, ukYearFigures } from './demo-tax-figures.ts';
 
 /** The subfolder of EXPORT_DIR the "after" summaries go to: the "before" files stay as written. */
@@ -18,19 +18,17 @@ export const AFTER_DIR = 'after-accountant';
 export async function exportAfterAccountant(
   config: Config,
   account: AccountSummary,
-  before: readonly WrittenReport[],
+  summaries: readonly DemoRun[],
+  before: () => Promise<readonly WrittenReport[]>,
 ): Promise<WrittenReport[]> {
   const dir = path.join(config.exportDir, AFTER_DIR);
   await mkdir(dir, { recursive: true });
-  const income = before.find((w) => w.report === 'income-summary' && w.method === 'de');
-  const summaries = before.filter((r) => r.report === 'realized-gains-summary' && r.method !== undefined);
   // Both walks side by side: each is one query streamed through one walk, the machine has two cores.
-  return Promise.all(
-    summaries.map(async (b) => {
-      const r = await exportReport(config, account, b, dir);
-      if (r.method === 'uk') r.years = { uk: await ukYearFigures(r.csvPath) };
-      else if (income !== undefined) r.years = { de: await deYearFigures(r.csvPath, income.csvPath) };
-      return r;
-    }),
-  );
+  const written = await Promise.all(summaries.map((run) => exportReport(config, account, run, dir)));
+  const income = (await before()).find((w) => w.report === 'income-summary' && w.method === 'de');
+  for (const r of written) {
+    if (r.method === 'uk') r.years = { uk: await ukYearFigures(r.csvPath) };
+    else if (income !== undefined) r.years = { de: await deYearFigures(r.csvPath, income.csvPath) };
+  }
+  return written;
 }

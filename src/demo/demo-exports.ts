@@ -7,8 +7,9 @@ import type { AccountSummary } from '../accounts/account-service.ts';
 import type { Config } from '../config/config.ts';
 import { exportCovered } from '../export/export-covered.ts';
 import { parseExportRequest } from '../export/export-request.ts';
-import { REPORTS } from '../export/reports/index.ts';
+import { reportByName, REPORTS } from '../export/reports/index.ts';
 import { sharingGainsWalks } from '../export/reports/shared-gains-walks.ts';
+import type { Stream } from '../streams/registry.ts';
 import { type RulesTotals, rulesTotals } from './demo-rules-totals.ts';
 import { type DeYearFigures, deYearFigures, type UkYearFigures, ukYearFigures } from './demo-tax-figures.ts';
 import { coveredFrom, type LocalPeriod, taxYearsPeriod } from './demo-tax-years.ts';
@@ -32,80 +33,198 @@ export interface WrittenReport {
   csvPath: string;
 }
 
-/** Walks exported side by side: more would only queue for the machine's cores and Postgres's. */
+/**
+ * Groups exported side by side: the three gains walks (fifo, uk, de) at once; more would only queue
+ * for the machine's cores and Postgres's.
+ */
 const EXPORTS_AT_ONCE = 3;
 
 /** The reports made from the gains walk: of one method and period, they read one walk together. */
 const GAINS_WALK_REPORTS = new Set(['realized-gains', 'realized-gains-summary', 'income', 'income-summary']);
 
-function settledValue<T>(result: PromiseSettledResult<T>): T {
-  if (result.status === 'rejected') throw result.reason;
-  return result.value;
+export interface DemoRun {
+  report: string;
+  method?: RulesMethod;
+  period: LocalPeriod;
+}
+
+/** Files exported together: one file, or the files of one gains walk (they share it). */
+interface ExportGroup {
+  runs: DemoRun[];
+  /** The histories the files read: the group starts once each is complete. */
+  streams: ReadonlySet<Stream>;
+  /** Whether the files value coins through the price book (the prices must be loaded first). */
+  valued: boolean;
+  /** The files of one gains walk (they read supplied costs and proceeds). */
+  walk: boolean;
+  written?: Promise<WrittenReport[]>;
 }
 
 /**
- * Every report over the demo's last twelve months (UTC), written into EXPORT_DIR with its manifest;
- * then the gains and income summaries under UK and German rules over the tax years the history
- * touches, in the rules' own zone (demo-tax-years.ts), each summary read back for the closing note.
+ * The demo's files: every report over the demo's last twelve months (UTC), then the gains and
+ * income summaries under UK and German rules over the tax years the history touches, in the rules'
+ * own zone (demo-tax-years.ts), valued in pounds and euros through the imported (synthetic) fiat
+ * series. Each file is written into EXPORT_DIR with its manifest as soon as what it reads is
+ * complete: a file of the spot history while the futures ledger is still being read (the backfill
+ * waits on the exchange's budgets, not on the machine), the gains files once every history is.
  */
-export async function exportDemoReports(
-  config: Config,
-  account: AccountSummary,
-  day: DateTime,
-): Promise<WrittenReport[]> {
-  const from = day.minus({ days: 365 }).toISODate()!;
-  const to = day.minus({ days: 1 }).toISODate()!;
-  // Every report as installed, then the gains and income summaries under UK and German rules, valued
-  // in pounds and euros through the imported (synthetic) fiat series.
-  const runs: { report: string; method?: RulesMethod; period: LocalPeriod }[] = REPORTS.map((r) => ({
-    report: r.name,
-    period: { from, to, tz: 'UTC' },
-  }));
-  for (const method of ['uk', 'de'] as const) {
-    const queryFrom = taxYearsOf(method, day.minus({ days: 400 }).toMillis(), day.toMillis())[0]!.startMs;
-    const covered = await coveredFrom(config.databaseUrl, account.id, queryFrom, day.toMillis());
-    const period = taxYearsPeriod(method, covered, day.toMillis());
-    for (const report of ['realized-gains', 'realized-gains-summary', 'income-summary']) {
-      runs.push({ report, method, period });
+export class DemoExports {
+  /** Every file, in the order the closing note lists them. */
+  readonly #runs: DemoRun[] = [];
+  readonly #groups: ExportGroup[] = [];
+  readonly #limit = pLimit(EXPORTS_AT_ONCE);
+  /** Gains files whose walk has read the supplied costs and proceeds, and who waits for all of them. */
+  #inputsRead = 0;
+  #allInputsRead: (() => void) | undefined;
+
+  constructor(
+    private readonly config: Config,
+    private readonly account: AccountSummary,
+    private readonly day: DateTime,
+  ) {
+    const from = day.minus({ days: 365 }).toISODate()!;
+    const to = day.minus({ days: 1 }).toISODate()!;
+    this.#add(REPORTS.map((r) => ({ report: r.name, period: { from, to, tz: 'UTC' } })));
+  }
+
+  /** The UK and German files, over the tax years the stored history covers (known once it is stored). */
+  async addRulesFiles(): Promise<void> {
+    const runs: DemoRun[] = [];
+    for (const method of ['uk', 'de'] as const) {
+      const queryFrom = taxYearsOf(method, this.day.minus({ days: 400 }).toMillis(), this.day.toMillis())[0]!.startMs;
+      const covered = await coveredFrom(this.config.databaseUrl, this.account.id, queryFrom, this.day.toMillis());
+      const period = taxYearsPeriod(method, covered, this.day.toMillis());
+      for (const report of ['realized-gains', 'realized-gains-summary', 'income-summary']) {
+        runs.push({ report, method, period });
+      }
     }
+    this.#runs.push(...runs);
+    this.#groups.push(...this.#grouped(runs));
+    // The walks are the longest: started first, they do not end the batch alone; and all of them start
+    // at once, before gainsFiles() can resolve (an import made then must reach none of them).
+    this.#groups.sort((a, b) => Number(b.walk) - Number(a.walk));
   }
-  // A few walks at once: each is one database query streamed through Node, so side by side they
-  // keep both Postgres and Node busy instead of taking turns (the order printed stays). The files of
-  // one walk (a method's gains, summary and income) start together and read that walk once
-  // (shared-gains-walks.ts); the rules' walks are the longest, so they start first.
-  const limit = pLimit(EXPORTS_AT_ONCE);
-  const walkOf = (run: (typeof runs)[number]) =>
-    GAINS_WALK_REPORTS.has(run.report) ? `${run.method ?? 'fifo'}` : `file:${run.report}`;
-  const groups = new Map<string, (typeof runs)[number][]>();
-  for (const run of [...runs.filter((r) => r.method), ...runs.filter((r) => !r.method)]) {
-    groups.set(walkOf(run), [...(groups.get(walkOf(run)) ?? []), run]);
-  }
-  const started = new Map<(typeof runs)[number], Promise<WrittenReport>>();
-  await sharingGainsWalks(async () => {
-    for (const group of groups.values()) {
-      const slot = limit(() =>
-        Promise.allSettled(group.map((run) => exportReport(config, account, run, config.exportDir))),
-      );
-      group.forEach((run, i) =>
-        started.set(
-          run,
-          slot.then((results) => settledValue(results[i]!)),
+
+  /**
+   * Starts every file not started whose histories are all in `complete` (and, for a file valuing
+   * coins, once `pricesLoaded`); returns how many files it started.
+   */
+  startReady(complete: ReadonlySet<Stream>, pricesLoaded: boolean): number {
+    let started = 0;
+    for (const group of this.#groups) {
+      if (group.written !== undefined || (group.valued && !pricesLoaded)) continue;
+      if (![...group.streams].every((s) => complete.has(s))) continue;
+      group.written = this.#limit(() =>
+        sharingGainsWalks(
+          async () => {
+            const results = await Promise.allSettled(
+              group.runs.map((run) => exportReport(this.config, this.account, run, this.config.exportDir)),
+            );
+            return results.map(settledValue);
+          },
+          { onInputsRead: () => this.#readInputs() },
         ),
       );
+      // Read (and its failure reported) by `written`; until then a failure must not go unhandled.
+      group.written.catch(() => undefined);
+      started += group.runs.length;
     }
-    await Promise.allSettled(started.values());
-  });
-  const written = await Promise.all(runs.map((run) => started.get(run)!));
-  // The German figures take the income summary's verdict on section 22 no. 3 beside the summary's own.
-  for (const r of written) {
-    if (r.report !== 'realized-gains-summary' || r.method === undefined) continue;
-    if (r.method === 'uk') r.years = { uk: await ukYearFigures(r.csvPath) };
-    else {
-      const income = written.find((w) => w.report === 'income-summary' && w.method === 'de')!;
-      r.years = { de: await deYearFigures(r.csvPath, income.csvPath) };
-    }
+    return started;
   }
-  return written;
+
+  /**
+   * Once every gains file (all started) reads a walk that has read the supplied costs and proceeds,
+   * or has ended: an import made from then on changes none of them, and their "after" files can be
+   * walked beside them.
+   */
+  async gainsInputsRead(): Promise<void> {
+    const groups = this.#groups.filter((g) => g.walk);
+    const files = groups.reduce((n, g) => n + g.runs.length, 0);
+    const read = new Promise<void>((resolve) => {
+      this.#allInputsRead = () => {
+        if (this.#inputsRead >= files) resolve();
+      };
+      this.#allInputsRead();
+    });
+    await Promise.race([read, Promise.allSettled(groups.map((g) => this.#writtenOf(g)))]);
+  }
+
+  #readInputs(): void {
+    this.#inputsRead++;
+    this.#allInputsRead?.();
+  }
+
+  /** The filing summaries under uk and de (the files an accountant's figures change). */
+  rulesSummaries(): DemoRun[] {
+    return this.#runs.filter((r) => r.report === 'realized-gains-summary' && r.method !== undefined);
+  }
+
+  /**
+   * The files of the gains walks (fifo, uk, de), once written: the files that read supplied costs and
+   * proceeds, so an import made after this changes none of them.
+   */
+  async gainsFiles(): Promise<WrittenReport[]> {
+    const groups = this.#groups.filter((g) => g.walk);
+    return (await Promise.all(groups.map((g) => this.#writtenOf(g)))).flat();
+  }
+
+  /**
+   * Every file, in the order of REPORTS then the rules' files, once all are written; the summaries
+   * under uk and de read back for the closing note.
+   */
+  async written(): Promise<WrittenReport[]> {
+    const byRun = new Map<DemoRun, WrittenReport>();
+    for (const group of this.#groups) {
+      const written = await this.#writtenOf(group);
+      group.runs.forEach((run, i) => byRun.set(run, written[i]!));
+    }
+    const written = this.#runs.map((run) => byRun.get(run)!);
+    // The German figures take the income summary's verdict on section 22 no. 3 beside the summary's own.
+    for (const r of written) {
+      if (r.report !== 'realized-gains-summary' || r.method === undefined) continue;
+      if (r.method === 'uk') r.years = { uk: await ukYearFigures(r.csvPath) };
+      else {
+        const income = written.find((w) => w.report === 'income-summary' && w.method === 'de')!;
+        r.years = { de: await deYearFigures(r.csvPath, income.csvPath) };
+      }
+    }
+    return written;
+  }
+
+  #writtenOf(group: ExportGroup): Promise<WrittenReport[]> {
+    if (group.written === undefined) {
+      throw new Error(`demo export ${group.runs[0]!.report} was never started: its histories were not complete`);
+    }
+    return group.written;
+  }
+
+  #add(runs: DemoRun[]): void {
+    this.#runs.push(...runs);
+    this.#groups.push(...this.#grouped(runs));
+  }
+
+  /** The files of one gains walk (one method and period) in one group, every other file alone. */
+  #grouped(runs: DemoRun[]): ExportGroup[] {
+    const groups = new Map<string, ExportGroup>();
+    for (const run of runs) {
+      const walk = GAINS_WALK_REPORTS.has(run.report);
+      const key = walk ? `walk:${run.method ?? 'fifo'}` : `file:${run.report}`;
+      const report = reportByName(run.report);
+      const group = groups.get(key) ?? { runs: [], streams: new Set<Stream>(), valued: false, walk };
+      group.runs.push(run);
+      // A file taking futures results from closed positions checks that history too (closed-positions-span.ts).
+      const positions: Stream[] = report.closedPositionsBeforeLedger ? ['positions'] : [];
+      group.streams = new Set([...group.streams, ...report.streams, ...positions]);
+      group.valued ||= report.accepts.valuation === true;
+      groups.set(key, group);
+    }
+    return [...groups.values()];
+  }
+}
+
+function settledValue<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 /** One report of the demo's, as `ledgerline export` would write it into `exportDir`, read back. */

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { DateTime } from 'luxon';
@@ -35,6 +35,7 @@ const ZONE_OF: Readonly<Record<string, string>> = { GBP: 'Europe/London', EUR: '
 
 /** Writes the synthetic series to EXPORT_DIR and imports each as `prices import --file --zone` would. */
 export async function loadSyntheticFiat(pool: pg.Pool, exportDir: string, from: DateTime, to: DateTime) {
+  await mkdir(exportDir, { recursive: true });
   const client = await pool.connect();
   try {
     let rows = 0;

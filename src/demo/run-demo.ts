@@ -19,7 +19,8 @@ import { type DemoAccountant, forgetSyntheticAccountant, supplySyntheticAccounta
 import { exportAfterAccountant } from './demo-after-accountant.ts';
 import { type DemoBound, demoBound, requestsSent } from './demo-bound.ts';
 import { demoReconciliation } from './demo-checks.ts';
-import { exportDemoReports, type WrittenReport } from './demo-exports.ts';
+import { EarlyWork } from './demo-early-work.ts';
+import { DemoExports, type WrittenReport } from './demo-exports.ts';
 import { loadSyntheticFiat, SYNTHETIC_FIAT_SOURCE } from './demo-fiat.ts';
 import { loadDemoPrices } from './demo-prices.ts';
 
@@ -112,37 +113,47 @@ export async function runDemo(
     phase('set-up');
     const now = Date.now();
     const from = day.toMillis() - 400 * DAY;
+    // What needs no history first: the fiat series, and forgetting the synthetic costs and proceeds a
+    // re-run imported last time ("before" is as read).
+    const fiat = await loadSyntheticFiat(runtime.pool, config.exportDir, DateTime.fromMillis(from).toUTC(), day);
+    await forgetSyntheticAccountant(runtime.pool, account.id);
+    const exports = new DemoExports(config, account, day);
+    // The backfill waits on the exchange's budgets, not on the machine: each history's files are
+    // written as soon as it is complete, the prices loaded once the spot history is (its trades
+    // imply prices). Their lines wait for the progress bars to end.
+    const early = new EarlyWork(runtime.pool, exports, async () => {
+      const prices = await loadDemoPrices(
+        runtime.pool,
+        config.exportDir,
+        account.id,
+        DateTime.fromMillis(from).toUTC(),
+        day,
+      );
+      return (
+        `prices: ${prices.imported} daily closes imported from ${path.relative(process.cwd(), prices.file)} ` +
+        `(source simulator), ${prices.tradePoints} points implied by the account's trades`
+      );
+    });
     const backfill = await startBackfill(runtime, { account: name, stream: 'all', from, to: now, now });
     // Recorded as a run, as the worker records its syncs: `ledgerline runs` and the metrics see it.
     await watchWindows(runtime, backfill, {
       title: `backfill ${name} all streams`,
       inProcessWorker: true,
       record: { accountId: account.id, by: 'npm run demo' },
+      onProgress: (progress) => early.progressed(progress),
     });
 
     // The reports' plans need the statistics of tables filled a minute ago (analyze-histories.ts).
     await analyzeHistories(runtime.pool);
+    const during = await early.finished();
     phase('backfill');
-    const prices = await loadDemoPrices(
-      runtime.pool,
-      config.exportDir,
-      account.id,
-      DateTime.fromMillis(from).toUTC(),
-      day,
-    );
-    log(
-      `prices: ${prices.imported} daily closes imported from ${path.relative(process.cwd(), prices.file)} ` +
-        `(source simulator), ${prices.tradePoints} points implied by the account's trades`,
-    );
-    const fiat = await loadSyntheticFiat(runtime.pool, config.exportDir, DateTime.fromMillis(from).toUTC(), day);
+    for (const line of during.lines) log(line);
     log(
       `fiat: ${fiat.rows} daily USDT->GBP (London dates) and USDT->EUR (Berlin dates) rates imported from ` +
         `${fiat.files.map((f) => path.relative(process.cwd(), f)).join(' and ')} ` +
         `(SYNTHETIC, source ${SYNTHETIC_FIAT_SOURCE}: stands in for a downloaded series)`,
     );
-    // A re-run forgets the synthetic costs and proceeds it imported last time: "before" is as read.
-    await forgetSyntheticAccountant(runtime.pool, account.id);
-    phase('prices');
+    log(`exports: ${during.filesStarted} files started while the backfill was still reading other histories`);
     log(
       'reconciling (coverage; window re-counts, from the marks of the reads just made, asking the exchange where they ' +
         'disagree; spot balance continuity anchored at the exchange; paging) and exporting',
@@ -160,19 +171,22 @@ export async function runDemo(
     // exchange's 1/s spot budget: side by side, neither waits for the other. The files are written
     // whatever the checks say, as before; a failed check still fails the demo (main.ts).
     const exportsStarted = Date.now();
-    const exported = exportDemoReports(config, account, day).then(async (written) => {
-      const exportsDone = Date.now();
-      log(`  exports written after ${((exportsDone - exportsStarted) / 1000).toFixed(1)} s`);
-      // Then what an accountant adds: the costs of the coins moved in and the P2P sells' proceeds
-      // (SYNTHETIC here, demo-accountant-rule.ts), and the filing summaries again with them.
+    await exports.addRulesFiles();
+    exports.startReady(new Set(STREAMS), true);
+    const exported = (async () => {
+      // What an accountant adds: the costs of the coins moved in and the P2P sells' proceeds (SYNTHETIC
+      // here, demo-accountant-rule.ts), imported once every gains walk has read those tables (the files
+      // "before" stay as read), then the filing summaries again with them, beside the other files.
+      await exports.gainsInputsRead();
       const supplied = await supplySyntheticAccountant(runtime.pool, config.exportDir, account.id);
-      const after = await exportAfterAccountant(config, account, written);
+      const after = await exportAfterAccountant(config, account, exports.rulesSummaries(), () => exports.gainsFiles());
+      const written = await exports.written();
       log(
-        `  synthetic accountant's costs and proceeds imported, summaries re-exported after ` +
-          `${((Date.now() - exportsStarted) / 1000).toFixed(1)} s (${((Date.now() - exportsDone) / 1000).toFixed(1)} s of it)`,
+        `  exports written, with the synthetic accountant's costs and proceeds imported and the summaries ` +
+          `re-exported, after ${((Date.now() - exportsStarted) / 1000).toFixed(1)} s`,
       );
       return { written, accountant: { supplied, after } };
-    });
+    })();
     const [reconciliation, { written: reports, accountant }] = await Promise.all([reconciled, exported]);
     await recordReconciliationRun(runtime, reconciliation, 'npm run demo');
     phase('reconcile and exports');

@@ -48,6 +48,8 @@ export async function* checkpointedWalk(
   key: CheckpointKey,
   nowMs: number,
   suppliedProceeds: readonly SuppliedSale[] = [],
+  /** Called once the snapshot holds (after its first read): what changes later, the walk does not see. */
+  snapshotTaken: () => void = () => undefined,
 ): AsyncGenerator<GainsEvent> {
   const startMs = params.period.start.getTime();
   const endMs = params.period.end.getTime();
@@ -57,6 +59,7 @@ export async function* checkpointedWalk(
   let done = false;
   try {
     const checkpoint = await findCheckpoint(db, key, startMs);
+    snapshotTaken();
     const fromMs = checkpoint?.asOfMs ?? BEGINNING.getTime();
     const book = await openBook(db, params.accountId, settings, checkpoint === null ? undefined : fromMs);
     try {

@@ -75,9 +75,9 @@ export function gainsEvents(
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
 ): AsyncGenerator<GainsEvent> {
-  const walk = () => lotGainsEvents(params, db, settings, openBook);
+  const walk = (inputsRead: () => void) => lotGainsEvents(params, db, settings, openBook, inputsRead);
   // Only walks over the stored prices are one walk: a book a caller brought (tests') is its own.
-  return openBook === openStoredBook ? sharedWalk(walkKey('lots', params, settings), walk) : walk();
+  return openBook === openStoredBook ? sharedWalk(walkKey('lots', params, settings), walk) : walk(() => undefined);
 }
 
 async function* lotGainsEvents(
@@ -85,6 +85,7 @@ async function* lotGainsEvents(
   db: pg.ClientBase,
   settings: LotSettings,
   openBook: OpenBook,
+  inputsRead: () => void,
 ): AsyncGenerator<GainsEvent> {
   const key = checkpointKey(params.accountId, settings);
   const supplied = await loadSuppliedLots(db, params.accountId);
@@ -94,9 +95,11 @@ async function* lotGainsEvents(
   // memory books). Supplied costs are consumed by deposits as the walk goes, which a lot state does
   // not record: an account with any walks from the first record (docs/reports.md, "Unknown cost").
   if (key !== null && openBook === openStoredBook && supplied.length === 0) {
-    yield* checkpointedWalk(params, db, settings, openBook, key, Date.now(), proceeds);
+    // Read once its snapshot holds: the change log it stores its checkpoints' counts from included.
+    yield* checkpointedWalk(params, db, settings, openBook, key, Date.now(), proceeds, inputsRead);
     return;
   }
+  inputsRead();
   const engine = (currency: string) => new LotEngine(lotMethodOf(settings.method), currency);
   yield* walkPeriod(params, db, settings, openBook, engine, 0, (match) => match.disposedAtMs, { supplied, proceeds });
 }
@@ -113,8 +116,8 @@ export function ukGainsEvents(
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
 ): AsyncGenerator<GainsEvent<UkMatch>> {
-  const walk = () => ukMatchedEvents(params, db, settings, openBook);
-  return openBook === openStoredBook ? sharedWalk(walkKey('uk-shares', params, settings), walk) : walk();
+  const walk = (inputsRead: () => void) => ukMatchedEvents(params, db, settings, openBook, inputsRead);
+  return openBook === openStoredBook ? sharedWalk(walkKey('uk-shares', params, settings), walk) : walk(() => undefined);
 }
 
 async function* ukMatchedEvents(
@@ -122,10 +125,12 @@ async function* ukMatchedEvents(
   db: pg.ClientBase,
   settings: LotSettings,
   openBook: OpenBook,
+  inputsRead: () => void,
 ): AsyncGenerator<GainsEvent<UkMatch>> {
   const matcher = (currency: string) => new UkMatcher(currency);
   const supplied = await loadSuppliedLots(db, params.accountId);
   const proceeds = await loadSuppliedProceeds(db, params.accountId);
+  inputsRead();
   // HMRC apportions a fee paying an exchange of two tokens between them (walk-trade.ts).
   const options = { supplied, proceeds, apportionTradeFees: true };
   yield* walkPeriod(

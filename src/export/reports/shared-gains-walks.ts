@@ -2,10 +2,28 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 import { WalkBroadcast } from './walk-broadcast.ts';
 
+interface SharedWalk {
+  readonly broadcast: WalkBroadcast<unknown>;
+  /** Whether the walk has read what it reads outside its snapshot (walkInputsRead). */
+  inputsRead: boolean;
+  /** Readers told nothing yet: each is told once the inputs are read. */
+  untold: number;
+}
+
 interface Sharing {
   /** The walks running in one `sharingGainsWalks` call, by what they walk. */
-  readonly walks: Map<string, WalkBroadcast<unknown>>;
-  readonly onWalk: ((key: string) => void) | undefined;
+  readonly walks: Map<string, SharedWalk>;
+  readonly options: SharingOptions;
+}
+
+interface SharingOptions {
+  /** Told of each walk started (its key). */
+  readonly onWalk?: (key: string) => void;
+  /**
+   * Told once per reader (per export) when the walk it reads has read the supplied costs and
+   * proceeds: from then on an import changes none of its events.
+   */
+  readonly onInputsRead?: () => void;
 }
 
 const sharing = new AsyncLocalStorage<Sharing>();
@@ -17,27 +35,40 @@ const sharing = new AsyncLocalStorage<Sharing>();
  * They then also share its snapshot: the first export's reading of the database, which is what a
  * set of files exported together should agree on. Outside such a call every export walks alone.
  */
-export function sharingGainsWalks<T>(
-  work: () => Promise<T>,
-  options: { onWalk?: (key: string) => void } = {},
-): Promise<T> {
-  return sharing.run({ walks: new Map(), onWalk: options.onWalk }, work);
+export function sharingGainsWalks<T>(work: () => Promise<T>, options: SharingOptions = {}): Promise<T> {
+  return sharing.run({ walks: new Map(), options }, work);
 }
 
 /**
  * The events of `walk`, or of the same walk another export of the batch has started (joined from its
- * first event, walk-broadcast.ts), under `key`: everything the events depend on.
+ * first event, walk-broadcast.ts), under `key`: everything the events depend on. The walk calls
+ * `inputsRead` once it has read what it reads outside its snapshot (the supplied costs and proceeds).
  */
-export function sharedWalk<T>(key: string, walk: () => AsyncGenerator<T>): AsyncGenerator<T> {
+export function sharedWalk<T>(key: string, walk: (inputsRead: () => void) => AsyncGenerator<T>): AsyncGenerator<T> {
   const store = sharing.getStore();
-  if (store === undefined) return walk();
-  const walks = store.walks as Map<string, WalkBroadcast<T>>;
-  const joined = walks.get(key)?.join();
-  if (joined !== undefined) return joined;
-  store.onWalk?.(key);
-  const broadcast: WalkBroadcast<T> = new WalkBroadcast<T>(walk(), () => {
-    if (walks.get(key) === broadcast) walks.delete(key);
-  });
-  walks.set(key, broadcast);
-  return broadcast.join()!;
+  if (store === undefined) return walk(() => undefined);
+  const { walks, options } = store;
+  const running = walks.get(key);
+  const joined = running?.broadcast.join() as AsyncGenerator<T> | undefined;
+  if (running !== undefined && joined !== undefined) {
+    if (running.inputsRead) queueMicrotask(() => options.onInputsRead?.());
+    else running.untold++;
+    return joined;
+  }
+  options.onWalk?.(key);
+  const shared: SharedWalk = {
+    broadcast: new WalkBroadcast<T>(
+      walk(() => {
+        shared.inputsRead = true;
+        for (; shared.untold > 0; shared.untold--) options.onInputsRead?.();
+      }),
+      () => {
+        if (walks.get(key) === shared) walks.delete(key);
+      },
+    ),
+    inputsRead: false,
+    untold: 1,
+  };
+  walks.set(key, shared);
+  return shared.broadcast.join() as AsyncGenerator<T>;
 }
