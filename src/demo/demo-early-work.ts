@@ -1,5 +1,3 @@
-import type pg from 'pg';
-
 import type { StreamProgress } from '../ingest/coverage/window-progress.ts';
 import { type Stream, streamDefinition } from '../streams/registry.ts';
 import type { DemoExports } from './demo-exports.ts';
@@ -20,8 +18,8 @@ export class EarlyWork {
   #filesStarted = 0;
 
   constructor(
-    private readonly pool: pg.Pool,
-    private readonly exports: DemoExports,
+    private readonly pool: { query(sql: string): Promise<unknown> },
+    private readonly exports: Pick<DemoExports, 'startReady'>,
     /** Loads the prices; returns the line that says what it loaded. */
     private readonly loadPrices: () => Promise<string>,
   ) {}
