@@ -113,15 +113,17 @@ export async function runDemo(
     phase('set-up');
     const now = Date.now();
     const from = day.toMillis() - 400 * DAY;
-    // What needs no history first: the fiat series, and forgetting the synthetic costs and proceeds a
-    // re-run imported last time ("before" is as read).
-    const fiat = await loadSyntheticFiat(runtime.pool, config.exportDir, DateTime.fromMillis(from).toUTC(), day);
+    // What needs no history: forgetting the synthetic costs and proceeds a re-run imported last time
+    // ("before" is as read), and the fiat series, loaded while the backfill reads.
     await forgetSyntheticAccountant(runtime.pool, account.id);
+    const fiatLoaded = loadSyntheticFiat(runtime.pool, config.exportDir, DateTime.fromMillis(from).toUTC(), day);
+    fiatLoaded.catch(() => undefined); // awaited after the backfill, which reports its failure
     const exports = new DemoExports(config, account, day);
     // The backfill waits on the exchange's budgets, not on the machine: each history's files are
     // written as soon as it is complete, the prices loaded once the spot history is (its trades
     // imply prices). Their lines wait for the progress bars to end.
     const early = new EarlyWork(runtime.pool, exports, async () => {
+      await fiatLoaded; // a file valued in pounds or euros reads these too
       const prices = await loadDemoPrices(
         runtime.pool,
         config.exportDir,
@@ -146,6 +148,7 @@ export async function runDemo(
     // The reports' plans need the statistics of tables filled a minute ago (analyze-histories.ts).
     await analyzeHistories(runtime.pool);
     const during = await early.finished();
+    const fiat = await fiatLoaded;
     phase('backfill');
     for (const line of during.lines) log(line);
     log(
