@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { daysHeld, deYear, taxableSale } from '../../src/accounting/gains/de-private-sales.ts';
 import { taxYearOf, taxYearsOf } from '../../src/accounting/gains/tax-years.ts';
 import { ukDate, ukDayOrdinal, ukTaxYear } from '../../src/accounting/gains/uk-day.ts';
-import { localTime } from '../../src/export/reports/realized-gains.ts';
+import { localTime } from '../../src/export/reports/local-time.ts';
 import { localDay } from '../../src/vocabulary/local-day.ts';
 
 const MINUTE = 60_000;
@@ -157,7 +157,10 @@ describe('localTime: toISO written as the format writes it', () => {
   for (const zone of ['UTC', 'Europe/Berlin', 'Europe/London', 'America/St_Johns', 'Asia/Kathmandu', 'Etc/GMT+5']) {
     it(`is toFormat's text in ${zone}`, () => {
       const instants = instantsOf(zone, YEARS);
-      expect(instants.filter((ms) => localTime(ms, zone) !== plainLocalTime(ms, zone))).toEqual([]);
+      // Twice: the second time from memory.
+      for (let pass = 0; pass < 2; pass++) {
+        expect(instants.filter((ms) => localTime(ms, zone) !== plainLocalTime(ms, zone))).toEqual([]);
+      }
     });
   }
 
