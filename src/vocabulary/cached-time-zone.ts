@@ -59,8 +59,12 @@ class CachedIanaZone extends Zone {
     const hour = Math.floor(ts / HOUR_MS);
     let known = this.#hours.get(hour);
     if (known === undefined) {
-      const first = this.#zone.offset(hour * HOUR_MS);
-      known = first === this.#zone.offset(hour * HOUR_MS + HOUR_MS - 1) ? first : null;
+      const last = this.#zone.offset(hour * HOUR_MS + HOUR_MS - 1);
+      // The walks read forwards, hour after hour: when the hour before had this hour's last offset
+      // throughout, the hour from its last millisecond to this one's held no transition either
+      // (it would change and come back within an hour), so one question of the zone is enough.
+      const first = this.#hours.get(hour - 1) === last ? last : this.#zone.offset(hour * HOUR_MS);
+      known = first === last ? first : null;
       if (this.#hours.size >= HOURS_KEPT) this.#hours.clear();
       this.#hours.set(hour, known);
     }

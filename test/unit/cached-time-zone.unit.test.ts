@@ -41,6 +41,20 @@ describe('cachedTimeZone', () => {
     });
   }
 
+  it('gives the own offset to a walk reading hour after hour, across a year of transitions', () => {
+    // A fresh zone name, so that every hour is first asked with the hour before it remembered.
+    for (const zone of ['America/St_Johns', 'Australia/Lord_Howe']) {
+      const cached = cachedTimeZone(zone);
+      const iana = IANAZone.create(zone);
+      const start = DateTime.utc(2010, 1, 1).toMillis();
+      const wrong: number[] = [];
+      for (let ms = start; ms < start + 366 * 24 * 3_600_000; ms += 17 * MINUTE + 1) {
+        if (cached.offset(ms) !== iana.offset(ms)) wrong.push(ms);
+      }
+      expect(wrong).toEqual([]);
+    }
+  });
+
   it('makes the same dates as the plain zone name: local fields, start of day, ISO text', () => {
     for (const ms of instantsAround('Europe/Berlin', 2026)) {
       const plain = DateTime.fromMillis(ms, { zone: 'Europe/Berlin' });

@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 
 import { cachedTimeZone } from '../../vocabulary/cached-time-zone.ts';
-import { DE_ZONE } from './de-private-sales.ts';
+import { DE_ZONE, deYear } from './de-private-sales.ts';
 import type { RulesMethod } from './gains-method.ts';
-import { UK_ZONE } from './uk-day.ts';
+import { UK_ZONE, ukTaxYear } from './uk-day.ts';
 
 /**
  * The tax years a filing summary walks (docs/reports.md, "Whole tax years"):
@@ -42,9 +42,13 @@ function label(method: RulesMethod, start: DateTime): string {
   return `${start.year}-${String((start.year + 1) % 100).padStart(2, '0')}`;
 }
 
-/** The tax year an instant counts in (the same label as ukTaxYear / deYear). */
+/**
+ * The tax year an instant counts in: ukTaxYear / deYear, the label taxYearsOf gives the year
+ * (yearStart's year, then label). The summaries ask it of every event, so it reads their
+ * remembered dates (local-day.ts) instead of making and moving a DateTime to the year's start.
+ */
 export function taxYearOf(method: RulesMethod, atMs: number): string {
-  return label(method, yearStart(method, atMs));
+  return method === 'de' ? String(deYear(atMs)) : ukTaxYear(atMs);
 }
 
 /** Every tax year the half-open period [startMs, endMs) touches, oldest first, each with its completeness. */

@@ -2,7 +2,7 @@ import type { Decimal } from 'decimal.js';
 
 import { ValidationError } from '../../errors/index.ts';
 import { minus, plus, SHARE_ROUNDING, shareAt, type ShareRounding, ZERO } from '../lots/lot-arithmetic.ts';
-import { dayOrdinal, ukDate } from './uk-day.ts';
+import { ukDate, ukDayOrdinal } from './uk-day.ts';
 
 /**
  * Which of HMRC's identification rules matched a part of a day's disposal (CRYPTO22200 onwards):
@@ -112,7 +112,7 @@ export class UkMatcher {
 
   /** Time moved on to `atMs`: the matches of every day now more than 30 days back. */
   advance(atMs: number): UkMatch[] {
-    const ordinal = dayOrdinal(ukDate(atMs));
+    const ordinal = ukDayOrdinal(atMs);
     if (ordinal < this.today) {
       throw new ValidationError('atMs', 'must not go back in time (UK matching reads forwards)', atMs);
     }
@@ -195,7 +195,7 @@ export class UkMatcher {
     const date = ukDate(atMs);
     const last = token.days.at(-1);
     if (last?.date === date) return last;
-    const ordinal = dayOrdinal(date);
+    const ordinal = ukDayOrdinal(atMs);
     if (last !== undefined && last.ordinal > ordinal) {
       throw new ValidationError('atMs', 'must not go back in time (UK matching reads forwards)', atMs);
     }

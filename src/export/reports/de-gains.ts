@@ -5,7 +5,8 @@ import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
-import { GAIN_ROW_AMOUNTS, localTime, matchFlag, reportedCostBasis, walletsOf } from './realized-gains.ts';
+import { localTime } from './local-time.ts';
+import { GAIN_ROW_AMOUNTS, matchFlag, reportedCostBasis, walletsOf } from './realized-gains.ts';
 
 /**
  * Whether a match is a taxable private sale: held one year or less. A part sold beyond the

@@ -3,7 +3,8 @@ import { plain } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
-import { localTime, UNPRICED } from './realized-gains.ts';
+import { localTime } from './local-time.ts';
+import { UNPRICED } from './realized-gains.ts';
 
 export function incomeRow(event: IncomeEvent, currency: string, tz: string): ReportRow {
   return {

@@ -1,10 +1,8 @@
 import type { Decimal } from 'decimal.js';
-import { DateTime } from 'luxon';
 
 import { minus, plain, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import { ID_KINDS } from '../../booking/text-safe-ids.ts';
-import { cachedTimeZone } from '../../vocabulary/cached-time-zone.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 import {
@@ -15,6 +13,7 @@ import {
   type OpenBook,
   openStoredBook,
 } from './gains-source.ts';
+import { localTime } from './local-time.ts';
 
 /**
  * Flag of a disposal part beyond the holdings: coins the ledger never saw come in (e.g. moved in
@@ -81,11 +80,6 @@ export function matchFlag(match: LotMatch, gain: string | null): string | null {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** An instant in the period's zone, as the SQL reports write it (2026-05-01T10:00:00.000+02:00). */
-export function localTime(ms: number, tz: string): string {
-  return DateTime.fromMillis(ms, { zone: cachedTimeZone(tz) }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSSZZ");
-}
 
 /** Whole 24-hour days between acquisition and disposal (UTC days have no DST). */
 export function holdingDays(acquiredAtMs: number, disposedAtMs: number): number {
