@@ -1,9 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
-import type { AccountSummary } from '../accounts/account-service.ts';
-import type { Config } from '../config/config.ts';
-import { type DemoRun, exportReport, type WrittenReport } from './demo-exports.ts';
+import type { DemoExports, DemoRun, WrittenReport } from './demo-exports.ts';
 import { deYearFigures, ukYearFigures } from './demo-tax-figures.ts';
 
 /** The subfolder of EXPORT_DIR the "after" summaries go to: the "before" files stay as written. */
@@ -16,15 +14,15 @@ export const AFTER_DIR = 'after-accountant';
  * P2P sells, never income (valued at market on receipt), so its file would be the same.
  */
 export async function exportAfterAccountant(
-  config: Config,
-  account: AccountSummary,
+  exportDir: string,
+  exports: Pick<DemoExports, 'write'>,
   summaries: readonly DemoRun[],
   before: () => Promise<readonly WrittenReport[]>,
 ): Promise<WrittenReport[]> {
-  const dir = path.join(config.exportDir, AFTER_DIR);
+  const dir = path.join(exportDir, AFTER_DIR);
   await mkdir(dir, { recursive: true });
-  // Both walks side by side: each is one query streamed through one walk, the machine has two cores.
-  const written = await Promise.all(summaries.map((run) => exportReport(config, account, run, dir)));
+  // Each walk in a thread of its own where it can: the machine has two cores.
+  const written = (await Promise.all(summaries.map((run) => exports.write([run], dir)))).flat();
   const income = (await before()).find((w) => w.report === 'income-summary' && w.method === 'de');
   for (const r of written) {
     if (r.method === 'uk') r.years = { uk: await ukYearFigures(r.csvPath) };

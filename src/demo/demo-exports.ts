@@ -8,8 +8,8 @@ import type { Config } from '../config/config.ts';
 import { exportCovered } from '../export/export-covered.ts';
 import { parseExportRequest } from '../export/export-request.ts';
 import { reportByName, REPORTS } from '../export/reports/index.ts';
-import { sharingGainsWalks } from '../export/reports/shared-gains-walks.ts';
 import type { Stream } from '../streams/registry.ts';
+import type { DemoExportWorkers, ExportConfig } from './demo-export-workers.ts';
 import { type RulesTotals, rulesTotals } from './demo-rules-totals.ts';
 import { type DeYearFigures, deYearFigures, type UkYearFigures, ukYearFigures } from './demo-tax-figures.ts';
 import { coveredFrom, type LocalPeriod, taxYearsPeriod } from './demo-tax-years.ts';
@@ -34,10 +34,10 @@ export interface WrittenReport {
 }
 
 /**
- * Groups exported side by side: the three gains walks (fifo, uk, de) at once; more would only queue
- * for the machine's cores and Postgres's.
+ * Groups exported side by side (in two threads, demo-export-workers.ts): the three gains walks
+ * (fifo, uk, de) at once, and one more; more would only queue for the machine's cores and Postgres's.
  */
-const EXPORTS_AT_ONCE = 3;
+const EXPORTS_AT_ONCE = 4;
 
 /** The reports made from the gains walk: of one method and period, they read one walk together. */
 const GAINS_WALK_REPORTS = new Set(['realized-gains', 'realized-gains-summary', 'income', 'income-summary']);
@@ -81,6 +81,7 @@ export class DemoExports {
     private readonly config: Config,
     private readonly account: AccountSummary,
     private readonly day: DateTime,
+    private readonly workers: DemoExportWorkers,
   ) {
     const from = day.minus({ days: 365 }).toISODate()!;
     const to = day.minus({ days: 1 }).toISODate()!;
@@ -114,17 +115,7 @@ export class DemoExports {
     for (const group of this.#groups) {
       if (group.written !== undefined || (group.valued && !pricesLoaded)) continue;
       if (![...group.streams].every((s) => complete.has(s))) continue;
-      group.written = this.#limit(() =>
-        sharingGainsWalks(
-          async () => {
-            const results = await Promise.allSettled(
-              group.runs.map((run) => exportReport(this.config, this.account, run, this.config.exportDir)),
-            );
-            return results.map(settledValue);
-          },
-          { onInputsRead: () => this.#readInputs() },
-        ),
-      );
+      group.written = this.#limit(() => this.write(group.runs, this.config.exportDir, () => this.#readInputs()));
       // Read (and its failure reported) by `written`; until then a failure must not go unhandled.
       group.written.catch(() => undefined);
       started += group.runs.length;
@@ -191,6 +182,15 @@ export class DemoExports {
     return written;
   }
 
+  /** Writes files side by side in one of the export threads, sharing their gains walks. */
+  write(runs: DemoRun[], exportDir: string, onInputsRead: () => void = () => undefined): Promise<WrittenReport[]> {
+    const config = { databaseUrl: this.config.databaseUrl, valuation: this.config.valuation };
+    return this.workers.write(
+      { runs, config, account: { id: this.account.id, name: this.account.name }, exportDir },
+      onInputsRead,
+    );
+  }
+
   #writtenOf(group: ExportGroup): Promise<WrittenReport[]> {
     if (group.written === undefined) {
       throw new Error(`demo export ${group.runs[0]!.report} was never started: its histories were not complete`);
@@ -222,15 +222,10 @@ export class DemoExports {
   }
 }
 
-function settledValue<T>(result: PromiseSettledResult<T>): T {
-  if (result.status === 'rejected') throw result.reason;
-  return result.value;
-}
-
 /** One report of the demo's, as `ledgerline export` would write it into `exportDir`, read back. */
 export async function exportReport(
-  config: Config,
-  account: AccountSummary,
+  config: ExportConfig,
+  account: { id: string; name: string },
   { report, method, period }: { report: string; method?: RulesMethod; period: LocalPeriod },
   exportDir: string,
 ): Promise<WrittenReport> {

@@ -20,6 +20,7 @@ import { exportAfterAccountant } from './demo-after-accountant.ts';
 import { type DemoBound, demoBound, requestsSent } from './demo-bound.ts';
 import { demoReconciliation } from './demo-checks.ts';
 import { EarlyWork } from './demo-early-work.ts';
+import { DemoExportWorkers } from './demo-export-workers.ts';
 import { DemoExports, type WrittenReport } from './demo-exports.ts';
 import { loadSyntheticFiat, SYNTHETIC_FIAT_SOURCE } from './demo-fiat.ts';
 import { loadDemoPrices } from './demo-prices.ts';
@@ -99,6 +100,8 @@ export async function runDemo(
   }
   log(`exchange simulator at ${sim.url} (rate limits on, as the real exchange)`);
   const workers = startWorkers(runtime);
+  // The export threads load their modules while the backfill waits on the exchange.
+  const exportWorkers = new DemoExportWorkers();
   try {
     const name = DEMO_ACCOUNT;
     const account = await runtime.accounts.upsert({
@@ -118,7 +121,7 @@ export async function runDemo(
     await forgetSyntheticAccountant(runtime.pool, account.id);
     const fiatLoaded = loadSyntheticFiat(runtime.pool, config.exportDir, DateTime.fromMillis(from).toUTC(), day);
     fiatLoaded.catch(() => undefined); // awaited after the backfill, which reports its failure
-    const exports = new DemoExports(config, account, day);
+    const exports = new DemoExports(config, account, day, exportWorkers);
     // The backfill waits on the exchange's budgets, not on the machine: each history's files are
     // written as soon as it is complete, the prices loaded once the spot history is (its trades
     // imply prices). Their lines wait for the progress bars to end.
@@ -182,7 +185,9 @@ export async function runDemo(
       // "before" stay as read), then the filing summaries again with them, beside the other files.
       await exports.gainsInputsRead();
       const supplied = await supplySyntheticAccountant(runtime.pool, config.exportDir, account.id);
-      const after = await exportAfterAccountant(config, account, exports.rulesSummaries(), () => exports.gainsFiles());
+      const after = await exportAfterAccountant(config.exportDir, exports, exports.rulesSummaries(), () =>
+        exports.gainsFiles(),
+      );
       const written = await exports.written();
       log(
         `  exports written, with the synthetic accountant's costs and proceeds imported and the summaries ` +
@@ -200,6 +205,7 @@ export async function runDemo(
     await options.whileRunning?.(summary);
     return summary;
   } finally {
+    await exportWorkers.close();
     await workers.close();
     await runtime.close();
     await sim.stop();

@@ -7,7 +7,14 @@ import { ukTaxYear } from '../../accounting/gains/uk-day.ts';
 import { plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportParams, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
-import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
+import {
+  GAINS_WALK_STREAMS,
+  gainsEvents,
+  lotSettings,
+  type OpenBook,
+  openStoredBook,
+  ukGainsEvents,
+} from './gains-source.ts';
 import { UNPRICED } from './realized-gains.ts';
 
 interface Totals {
@@ -60,7 +67,13 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
       const settings = lotSettings(params);
       const de = params.method === 'de';
       const byYear = new Map<string, Map<string, Totals>>();
-      for await (const event of gainsEvents(params, db, settings, openBook)) {
+      // Income is valued at receipt whatever matches the disposals: under uk, the share-matching walk's
+      // income, so that a uk export made with realized-gains reads the walk they share.
+      const events =
+        params.method === 'uk'
+          ? ukGainsEvents(params, db, settings, openBook)
+          : gainsEvents(params, db, settings, openBook);
+      for await (const event of events) {
         if (event.kind !== 'income') continue;
         if (params.coin !== undefined && event.coin !== params.coin) continue;
         const year = yearOf(params, event.atMs);
