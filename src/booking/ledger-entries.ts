@@ -35,7 +35,7 @@ export interface EntryOptions {
  * The spot ledger turned into entries, shared by the tax-tool reports (each labels them in its own
  * dialect: tax-tool-labels.ts), the realized gains and the trade prices, so all are built from
  * exactly the same rows. It defines the CTE `entries` with, per entry:
- *   ts, sort_id            time and a unique key (the smallest record id) for a stable order
+ *   ts, sort_id            time and the smallest record id, for a stable order (ENTRY_ORDER)
  *   sent_amount/_coin      what left the account, as a positive numeric
  *   received_amount/_coin  what arrived
  *   fee_amount/_coin       the fee, positive
@@ -213,4 +213,10 @@ export function ledgerEntriesCte(p: SqlParams, params: EntryScope, options: Entr
 export const ENTRY_DESCRIPTION = `spot_types || ' [' || category || '] ' || record_ids
   || CASE WHEN biz_order_id <> '' THEN ' ' || ${textSafeIdSql('order', 'biz_order_id')} ELSE '' END`;
 
-export const ENTRY_ORDER = 'ORDER BY ts, sort_id';
+/**
+ * The entries' order, total: time, record id, then wallet and the entry's own id, since the two sides
+ * of a spot <-> futures transfer carry one record id (on the exchange's records too). Tied on the
+ * first two, the rows came out in whatever order the sort met them: two databases holding the same
+ * records wrote different CoinTracking files (test/export/entry-order-ties.test.ts).
+ */
+export const ENTRY_ORDER = 'ORDER BY ts, sort_id, wallet, row_id';
