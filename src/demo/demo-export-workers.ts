@@ -57,8 +57,9 @@ interface Pending {
  * waits on the exchange) and end with `close`.
  */
 export class DemoExportWorkers {
+  /** Each thread and the work in its hands (the groups' weights). */
   readonly #workers: { worker: Worker; busy: number }[] = [];
-  readonly #pending = new Map<number, Pending>();
+  readonly #pending = new Map<number, Pending & { weight: number }>();
   #nextId = 0;
 
   constructor(threads = Math.max(1, Math.min(2, availableParallelism()))) {
@@ -71,13 +72,17 @@ export class DemoExportWorkers {
     }
   }
 
-  /** Writes the group's files in one thread; `onInputsRead` once per file whose walk has read its inputs. */
-  write(job: Omit<ExportJob, 'id'>, onInputsRead: () => void): Promise<WrittenReport[]> {
+  /**
+   * Writes the group's files in one thread, the one with the least work in hand; `onInputsRead` once
+   * per file whose walk has read its inputs. `weight`: the group's work, in any unit shared by the
+   * caller's groups (its files, by default).
+   */
+  write(job: Omit<ExportJob, 'id'>, onInputsRead: () => void, weight = job.runs.length): Promise<WrittenReport[]> {
     const id = this.#nextId++;
     const slot = this.#workers.reduce((a, b) => (b.busy < a.busy ? b : a));
-    slot.busy++;
+    slot.busy += weight;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, onInputsRead });
+      this.#pending.set(id, { resolve, reject, onInputsRead, weight });
       slot.worker.postMessage({ ...job, id } satisfies ExportJob);
     });
   }
@@ -94,7 +99,7 @@ export class DemoExportWorkers {
       return;
     }
     this.#pending.delete(reply.id);
-    slot.busy--;
+    slot.busy -= pending.weight;
     if (reply.kind === 'written') pending.resolve(reply.written);
     else pending.reject(new DemoExportFailedError(reply.name, reply.message, reply.code));
   }
