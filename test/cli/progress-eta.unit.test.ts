@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import { etaSeconds, formatDuration, remainingRequests } from '../../src/cli/progress/eta.ts';
 import { BAR_FORMAT, barSize, etaText } from '../../src/cli/progress/window-progress-view.ts';
-import type { StreamProgress } from '../../src/ingest/coverage/window-progress.ts';
 import { STREAMS } from '../../src/streams/registry.ts';
+import { streamProgress } from '../helpers/stream-progress.ts';
 
-const progress = (over: Partial<StreamProgress>): StreamProgress => ({
-  stream: 'spot',
-  total: 14,
-  done: 0,
-  failed: 0,
-  rows: 0,
-  revised: 0,
-  donePages: 0,
-  openPages: 0,
-  retries: 0,
-  lastError: null,
-  ...over,
-});
+const progress = streamProgress;
 
 describe('progress: the ETA from the remaining requests and the budget', () => {
   it('before any window finished: one request per open window, at the budget (14 windows at 1/s: 14 s)', () => {

@@ -3,19 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { EarlyWork } from '../../src/demo/demo-early-work.ts';
 import type { StreamProgress } from '../../src/ingest/coverage/window-progress.ts';
 import type { Stream } from '../../src/streams/registry.ts';
+import { streamProgress } from '../helpers/stream-progress.ts';
 
 function progress(counts: Partial<Record<Stream, [done: number, total: number]>>): StreamProgress[] {
-  return Object.entries(counts).map(([stream, [done, total]]) => ({
-    stream: stream as Stream,
-    total,
-    done,
-    failed: 0,
-    rows: 0,
-    revised: 0,
-    donePages: 0,
-    openPages: 0,
-    retries: 0,
-  })) as StreamProgress[];
+  return Object.entries(counts).map(([stream, [done, total]]) =>
+    streamProgress({ stream: stream as Stream, done, total }),
+  );
 }
 
 function harness(options: { failPrices?: boolean } = {}) {

@@ -1,11 +1,8 @@
-import { PassThrough } from 'node:stream';
-
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';
-import { reportByName } from '../../src/export/reports/index.ts';
-import { streamReport } from '../../src/export/stream-report.ts';
+import { parseExportRequest } from '../../src/export/export-request.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
+import { reportText } from './report-text.ts';
 import { insertAccount, insertFuturesLedger, insertSpot } from './seed.ts';
 
 /**
@@ -18,18 +15,8 @@ const accounts: string[] = [];
 
 const at = (i: number) => Date.UTC(2026, 4, 2 + (i % 20), 9, i % 60);
 
-async function file(report: 'cointracking' | 'koinly-futures' | 'koinly', accountId: string): Promise<string> {
-  const request = parseExportRequest({ report, accountId, from: '2026-05-01', to: '2026-05-31' });
-  const sink = new PassThrough();
-  const chunks: Buffer[] = [];
-  sink.on('data', (c: Buffer) => chunks.push(c));
-  await streamReport({
-    databaseUrl: db.url,
-    report: reportByName(report),
-    params: reportParams(request, 'same'),
-    sink,
-  });
-  return Buffer.concat(chunks).toString('utf8');
+function file(report: 'cointracking' | 'koinly-futures' | 'koinly', accountId: string): Promise<string> {
+  return reportText(db.url, parseExportRequest({ report, accountId, from: '2026-05-01', to: '2026-05-31' }), 'same');
 }
 
 beforeAll(async () => {

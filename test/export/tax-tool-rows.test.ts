@@ -1,11 +1,8 @@
-import { PassThrough } from 'node:stream';
-
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';
-import { reportByName } from '../../src/export/reports/index.ts';
-import { streamReport } from '../../src/export/stream-report.ts';
+import { parseExportRequest } from '../../src/export/export-request.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
+import { reportText } from './report-text.ts';
 import { insertAccount, insertSpot, parseCsv } from './seed.ts';
 
 const db = useTestDatabase('exporttaxrows');
@@ -19,17 +16,7 @@ async function rowsOf(
   report: 'koinly' | 'cointracking',
   range: { accountId: string; from: string; to: string; coin?: string },
 ): Promise<string[][]> {
-  const request = parseExportRequest({ report, ...range });
-  const sink = new PassThrough();
-  const chunks: Buffer[] = [];
-  sink.on('data', (c: Buffer) => chunks.push(c));
-  await streamReport({
-    databaseUrl: db.url,
-    report: reportByName(report),
-    params: reportParams(request, 'main'),
-    sink,
-  });
-  return parseCsv(Buffer.concat(chunks).toString('utf8')).slice(1);
+  return parseCsv(await reportText(db.url, parseExportRequest({ report, ...range }), 'main')).slice(1);
 }
 
 beforeAll(async () => {
