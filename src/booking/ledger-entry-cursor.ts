@@ -12,7 +12,7 @@ export const BEGINNING = new Date(0);
 
 /**
  * The account's ledger (spot, futures, margin and P2P wallets) from its first record up to `end` (exclusive), as the tax-tool reports
- * pair it (ledger-entries.ts: one pairing for every report), in (time, record id) order. Read with
+ * pair it (ledger-entries.ts: one pairing for every report), in ENTRY_ORDER (time, record id, wallet, entry id). Read with
  * DECLARE/FETCH inside a read-only repeatable-read transaction rather than a protocol-level cursor:
  * each FETCH is a complete statement, so the price book's own queries can run on the same
  * connection between two batches, and the whole walk sees one snapshot.

@@ -75,9 +75,7 @@ export function gainsEvents(
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
 ): AsyncGenerator<GainsEvent> {
-  const walk = (inputsRead: () => void) => lotGainsEvents(params, db, settings, openBook, inputsRead);
-  // Only walks over the stored prices are one walk: a book a caller brought (tests') is its own.
-  return openBook === openStoredBook ? sharedWalk(walkKey('lots', params, settings), walk) : walk(() => undefined);
+  return shareable('lots', lotGainsEvents, params, db, settings, openBook);
 }
 
 async function* lotGainsEvents(
@@ -116,8 +114,7 @@ export function ukGainsEvents(
   settings: LotSettings,
   openBook: OpenBook = openStoredBook,
 ): AsyncGenerator<GainsEvent<UkMatch>> {
-  const walk = (inputsRead: () => void) => ukMatchedEvents(params, db, settings, openBook, inputsRead);
-  return openBook === openStoredBook ? sharedWalk(walkKey('uk-shares', params, settings), walk) : walk(() => undefined);
+  return shareable('uk-shares', ukMatchedEvents, params, db, settings, openBook);
 }
 
 async function* ukMatchedEvents(
@@ -145,8 +142,34 @@ async function* ukMatchedEvents(
   );
 }
 
+type Walker<E> = (
+  params: ReportParams,
+  db: pg.ClientBase,
+  settings: LotSettings,
+  openBook: OpenBook,
+  inputsRead: () => void,
+) => AsyncGenerator<E>;
+
+/**
+ * The walk's events, shared with the exports made together that walk alike (shared-gains-walks.ts).
+ * Only walks over the stored prices are one walk: a book a caller brought (tests') is its own.
+ */
+function shareable<E>(
+  kind: WalkKind,
+  walker: Walker<E>,
+  params: ReportParams,
+  db: pg.ClientBase,
+  settings: LotSettings,
+  openBook: OpenBook,
+): AsyncGenerator<E> {
+  const walk = (inputsRead: () => void) => walker(params, db, settings, openBook, inputsRead);
+  return openBook === openStoredBook ? sharedWalk(walkKey(kind, params, settings), walk) : walk(() => undefined);
+}
+
+type WalkKind = 'lots' | 'uk-shares';
+
 /** Everything a walk's events depend on besides the database: reports alike in all of it share one walk. */
-function walkKey(kind: 'lots' | 'uk-shares', params: ReportParams, settings: LotSettings): string {
+function walkKey(kind: WalkKind, params: ReportParams, settings: LotSettings): string {
   const { period } = params;
   return JSON.stringify([
     kind,
