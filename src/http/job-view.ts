@@ -27,6 +27,8 @@ export async function jobView(
     tz: job.data.tz,
     coin: job.data.coin,
     includePending: job.data.includePending,
+    method: job.data.method,
+    valuation: job.data.valuation,
     createdAt: new Date(job.timestamp).toISOString().slice(0, 19).replace('T', ' '),
     failedReason: job.failedReason || undefined,
     result: job.returnvalue ?? undefined,

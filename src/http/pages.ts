@@ -7,7 +7,7 @@ import { type FormState, requestForm } from './export-form.ts';
 import { type Html, html } from './html.ts';
 import type { CoinBalances } from './monthly-balances.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
-import { plain } from './plain-words.ts';
+import { METHOD_GROUPS, plain } from './plain-words.ts';
 import { type UnknownCost, unknownCostsSection } from './unknown-costs.ts';
 
 export type { FormState } from './export-form.ts';
@@ -36,6 +36,9 @@ export interface JobView {
   tz: string;
   coin?: string | undefined;
   includePending?: boolean | undefined;
+  /** The gains method (fifo ... uk, de) and the valuation currency asked for, if any. */
+  method?: string | undefined;
+  valuation?: string | undefined;
   createdAt: string;
   failedReason?: string | undefined;
   result?:
@@ -74,6 +77,21 @@ const manifestLink = (base: string, manifestFile: string) =>
     >file details</a
   >`;
 
+/** A job's state as the accountant reads it; BullMQ's own word stays in data-state. */
+const STATE_WORDS: Readonly<Record<string, string>> = {
+  waiting: 'Waiting for the export worker',
+  prioritized: 'Waiting for the export worker',
+  delayed: 'Waiting to try again',
+  'waiting-children': 'Waiting for the export worker',
+  active: 'Writing the file',
+  completed: 'Done: ready to download',
+  failed: 'Failed',
+};
+export const stateWords = (state: string): string => STATE_WORDS[state] ?? `Not known (${state})`;
+
+const methodWords = (method: string): string =>
+  METHOD_GROUPS.flatMap((g) => g.methods).find(([m]) => m === method)?.[1] ?? method;
+
 function jobsTable(jobs: JobView[]): Html {
   if (jobs.length === 0) return html`<p>No export requested yet.</p>`;
   return html`<div class="scroll">
@@ -93,10 +111,12 @@ function jobsTable(jobs: JobView[]): Html {
             html`<tr>
               <td class="nowrap">${j.createdAt}</td>
               <td>${j.accountName}</td>
-              <td>${j.reportTitle}</td>
+              <td>${j.reportTitle}${j.method ? ` (${methodWords(j.method)})` : ''}</td>
               <td class="nowrap">${j.from} to ${j.to} (${j.tz})</td>
               <td>
-                <a class="state-${j.state}" href="/jobs/${encodeURIComponent(j.id)}">${j.state}</a>${partialMark(j)}
+                <a class="state-${j.state}" data-state="${j.state}" href="/jobs/${encodeURIComponent(j.id)}"
+                  >${stateWords(j.state)}</a
+                >${partialMark(j)}
               </td>
             </tr>`,
         )}
@@ -218,9 +238,25 @@ export function jobPage(job: JobView, context: PageContext): Html {
                 </tr>`
               : ''
           }
+          ${
+            job.method
+              ? html`<tr>
+                  <th>Method</th>
+                  <td id="method">${methodWords(job.method)}</td>
+                </tr>`
+              : ''
+          }
+          ${
+            job.valuation
+              ? html`<tr>
+                  <th>Valued in</th>
+                  <td>${job.valuation}</td>
+                </tr>`
+              : ''
+          }
           <tr>
             <th>State</th>
-            <td id="state" class="state-${job.state}">${job.state}</td>
+            <td id="state" class="state-${job.state}" data-state="${job.state}">${stateWords(job.state)}</td>
           </tr>
           <tr>
             <th>Coverage</th>

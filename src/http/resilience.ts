@@ -1,30 +1,34 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Cluster, Redis } from 'ioredis';
+
+import { PROBLEMS, sendProblem } from './error-pages.ts';
 
 const READY_WAIT_MS = 2_000;
 
 /**
- * What the page answers when its stores fail. Fastify's default would send
- * the error itself (a Prisma message quotes source lines and the database
- * host); the error is logged instead and the browser gets a plain 503.
+ * What the page answers when a request fails. Fastify's default would send the error itself as
+ * JSON (a Prisma message quotes source lines and the database host): the error is logged instead,
+ * and the browser gets a page saying what happened and what to do (error-pages.ts), a script one
+ * plain line. Also the answer to an address with no route, and to one the router cannot read (a
+ * malformed or over-long part: fastify's `frameworkErrors`, which otherwise answer raw JSON).
  */
 export function answerFailuresPlainly(app: FastifyInstance): void {
   app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 503;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     // @fastify/csrf-protection's refusal: most often a page left open too long, or from elsewhere.
-    const csrf = error.code?.startsWith('FST_CSRF_') === true;
-    return reply
-      .code(status)
-      .type('text/plain; charset=utf-8')
-      .send(
-        status >= 500
-          ? 'temporarily unavailable, try again later\n'
-          : csrf
-            ? 'this form has expired or was not sent from this site: go back, reload the page and try again\n'
-            : 'bad request\n',
-      );
+    if (error.code?.startsWith('FST_CSRF_') === true) return sendProblem(reply, PROBLEMS.formExpired());
+    if (status >= 500) return sendProblem(reply, PROBLEMS.unavailable());
+    if (status === 413) return sendProblem(reply, PROBLEMS.tooLarge());
+    if (status === 404) return sendProblem(reply, PROBLEMS.noRoute());
+    return sendProblem(reply, { ...PROBLEMS.badRequest(), status });
   });
+  app.setNotFoundHandler(async (_request, reply) => sendProblem(reply, PROBLEMS.noRoute()));
+}
+
+/** Fastify's `frameworkErrors` option: the router's own refusals (a bad or over-long address) as a page. */
+export function frameworkErrorPage(_error: Error, _request: FastifyRequest, reply: FastifyReply): void {
+  void sendProblem(reply, PROBLEMS.badAddress());
 }
 
 /**
@@ -59,9 +63,6 @@ export function requireRedis(app: FastifyInstance, ready: () => boolean | Promis
   app.addHook('preHandler', async (request, reply) => {
     const url = request.url.split('?')[0]!;
     if (url === '/healthz' || (await ready())) return;
-    return reply
-      .code(503)
-      .type('text/plain; charset=utf-8')
-      .send('the queue (Redis) is unavailable, try again later\n');
+    return sendProblem(reply, PROBLEMS.unavailable('the queue (Redis) is unavailable, try again later'));
   });
 }

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 
 import { probeRoutes } from '../app/observability/probe-routes.ts';
 import { mountBullBoards } from './bull-board.ts';
-import { answerFailuresPlainly, redisReadiness, requireRedis } from './resilience.ts';
+import { answerFailuresPlainly, frameworkErrorPage, redisReadiness, requireRedis } from './resilience.ts';
 import { downloadRoutes } from './routes/download-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
 import { jobRoutes } from './routes/job-routes.ts';
@@ -16,6 +16,8 @@ import { authGuard, csrfGuard } from './web-auth.ts';
 import type { WebAppDeps } from './web-deps.ts';
 
 export type { WebAppDeps } from './web-deps.ts';
+
+const MAX_PARAM_LENGTH = 300;
 
 /**
  * The accountants' page: sign in, request reports, watch them finish, download CSV and manifest,
@@ -32,7 +34,15 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       : typeof hops === 'object'
         ? [...hops]
         : hops;
-  const app = Fastify({ loggerInstance: deps.logger, trustProxy });
+  // A route parameter may be as long as the longest it carries (an export's file name with its
+  // zone, method, currency and _PARTIAL runs past fastify's default of 100); beyond that, and for
+  // an address the router cannot read, a page says so (frameworkErrors), not fastify's JSON.
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    trustProxy,
+    maxParamLength: MAX_PARAM_LENGTH,
+    frameworkErrors: frameworkErrorPage,
+  });
   app.decorateRequest('role', null);
   answerFailuresPlainly(app);
   // Public (web-auth.ts's PUBLIC): a load balancer asks without signing in.

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../errors/index.ts';
+import { PROBLEMS, sendProblem } from './error-pages.ts';
 import type { SignInLimiter } from './sign-in-limiter.ts';
 
 /**
@@ -89,8 +90,7 @@ const PUBLIC = new Set(['/login', '/healthz', '/livez', '/readyz']);
  */
 const routeOf = (request: FastifyRequest): string | undefined => request.routeOptions.url;
 
-const refuse = (reply: FastifyReply, code: number, text: string) =>
-  reply.code(code).type('text/plain; charset=utf-8').send(`${text}\n`);
+const refuse = (reply: FastifyReply, code: number, text: string) => sendProblem(reply, PROBLEMS.refused(code, text));
 
 /**
  * A state-changing request bull-board's own script sends: PUT, PATCH and DELETE, or a JSON POST.

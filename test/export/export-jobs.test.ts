@@ -10,7 +10,7 @@ import { enqueueExport, type ExportQueue } from '../../jobs/composition/export-q
 import { QueueRegistry } from '../../jobs/composition/queue-registry.ts';
 import { createExportWorker } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
-import { exportJobId } from '../../jobs/payloads/export-job.ts';
+import { exportJobId, exportJobIdOf } from '../../jobs/payloads/export-job.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
 import { enqueueMonthlyExports } from '../../src/app/services/enqueue-monthly-exports.ts';
 import { loadConfig } from '../../src/config/config.ts';
@@ -90,7 +90,7 @@ describe('export queue', () => {
       tz: 'Europe/Berlin',
     });
     const job = await enqueueExport(q, request);
-    expect(job.id).toBe(`export.${alice}.spot-ledger_2026-10-01_2026-10-31_Europe~Berlin`);
+    expect(job.id).toBe(exportJobIdOf(alice, `spot-ledger_2026-10-01_2026-10-31_Europe~Berlin`));
     expect(Object.keys(job.data).sort()).toEqual(['accountId', 'from', 'report', 'to', 'tz']);
     const result = await job.waitUntilFinished(e, 20_000);
     expect(result).toMatchObject({ csvFile: 'spot-ledger_2026-10-01_2026-10-31_Europe~Berlin.csv', rowCount: 2 });
@@ -171,8 +171,8 @@ describe('monthly exports', () => {
     expect(jobIds.sort()).toEqual(
       [alice, bob]
         .flatMap((id) => [
-          `export.${id}.spot-ledger_2026-10-01_2026-10-31_Europe~Berlin`,
-          `export.${id}.futures-pnl_2026-10-01_2026-10-31_Europe~Berlin`,
+          exportJobIdOf(id, `spot-ledger_2026-10-01_2026-10-31_Europe~Berlin`),
+          exportJobIdOf(id, `futures-pnl_2026-10-01_2026-10-31_Europe~Berlin`),
         ])
         .sort(),
     );
@@ -198,8 +198,8 @@ describe('monthly exports', () => {
       now: new Date('2026-03-15T12:00:00Z'),
     });
     expect(only.jobIds).toEqual([
-      `export.${bob}.spot-ledger_2026-02-01_2026-02-28_Europe~Berlin`,
-      `export.${bob}.futures-pnl_2026-02-01_2026-02-28_Europe~Berlin`,
+      exportJobIdOf(bob, `spot-ledger_2026-02-01_2026-02-28_Europe~Berlin`),
+      exportJobIdOf(bob, `futures-pnl_2026-02-01_2026-02-28_Europe~Berlin`),
     ]);
   });
 });

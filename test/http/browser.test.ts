@@ -275,7 +275,8 @@ describe('the accountants page in a real browser', () => {
 
     // The job page refreshes itself until the export is done.
     await page.waitForSelector('#downloads a', { timeout: 20_000 });
-    expect(await page.textContent('#state')).toBe('completed');
+    expect(await page.getAttribute('#state', 'data-state')).toBe('completed');
+    expect(await page.textContent('#state')).toBe('Done: ready to download');
     expect(await page.textContent('#coverage')).toContain('partial');
     await screenshot(page, 'export-done');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#downloads a:text-is("CSV")')]);

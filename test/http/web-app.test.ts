@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { exportJobIdOf } from '../../jobs/payloads/export-job.ts';
 import { parseExportRequest } from '../../src/export/export-request.ts';
 import { exportToFile } from '../../src/export/export-to-file.ts';
 import { presetDates } from '../../src/http/period-presets.ts';
@@ -168,7 +169,7 @@ describe('exports', () => {
     });
     expect(created.statusCode).toBe(303);
     const jobId = decodeURIComponent(created.headers.location!.replace('/jobs/', ''));
-    expect(jobId).toBe(`export.${accountId}.spot-ledger_2026-01-01_2026-01-31_UTC`);
+    expect(jobId).toBe(exportJobIdOf(accountId, `spot-ledger_2026-01-01_2026-01-31_UTC`));
     await waitForState(jobId, 'completed');
     const status = await web.app.inject({ method: 'GET', url: created.headers.location!, headers: { cookie } });
     expect(status.body).toContain('completed');
@@ -222,7 +223,7 @@ describe('exports', () => {
     });
     expect(created.statusCode).toBe(303);
     const jobId = decodeURIComponent(created.headers.location!.replace('/jobs/', ''));
-    expect(jobId).toBe(`export.${filer}.realized-gains_2026-01-01_2026-01-31_UTC_uk_long-365d`);
+    expect(jobId).toBe(exportJobIdOf(filer, `realized-gains_2026-01-01_2026-01-31_UTC_uk_long-365d`));
     await waitForState(jobId, 'completed');
     const status = await web.app.inject({ method: 'GET', url: created.headers.location!, headers: { cookie } });
     const manifestLink = /href="(\/downloads\/[^"]+\.manifest\.json)"/.exec(status.body)![1]!;
@@ -254,7 +255,7 @@ describe('exports', () => {
       });
       const waiting = await web.app.inject({ method: 'GET', url: created.headers.location!, headers: { cookie } });
       expect(waiting.body).toContain('http-equiv="refresh" content="2"');
-      expect(waiting.body).toMatch(/id="state"[^>]*>waiting</);
+      expect(waiting.body).toMatch(/id="state"[^>]*data-state="waiting"[^>]*>Waiting for the export worker</);
     } finally {
       await web.queue.resume();
     }
@@ -368,7 +369,7 @@ describe('exports', () => {
     expect(warnedBody).toContain('<option selected>Europe/Berlin</option>');
     expect(warnedBody).toContain('name="coin" value="BTC"');
     expect(
-      await web.queue.getJob(`export.${accountId}.koinly_2026-02-20_2026-03-10_Europe~Berlin_BTC`),
+      await web.queue.getJob(exportJobIdOf(accountId, `koinly_2026-02-20_2026-03-10_Europe~Berlin_BTC`)),
     ).toBeUndefined();
 
     const confirmed = await web.app.inject({

@@ -10,6 +10,7 @@ import { downloadPath } from '../../export/export-files.ts';
 import type { CellKind } from '../../export/neutralize.ts';
 import { reportFor, REPORTS } from '../../export/reports/index.ts';
 import { csvToXlsx } from '../csv-to-xlsx.ts';
+import { PROBLEMS, sendProblem } from '../error-pages.ts';
 import type { WebAppDeps } from '../web-deps.ts';
 
 /** The cell kinds of a report's columns, from its file name (`<report>_<from>_<to>_...csv`). */
@@ -32,7 +33,7 @@ export function downloadRoutes(deps: Pick<WebAppDeps, 'exportDir'>): FastifyPlug
       const root = await realpath(deps.exportDir).catch(() => undefined);
       const inside = real && root && path.dirname(path.dirname(real)) === root;
       const found = inside ? await stat(real).catch(() => undefined) : undefined;
-      if (!file || !found?.isFile()) return reply.code(404).type('text/plain').send('no such file\n');
+      if (!file || !found?.isFile()) return sendProblem(reply, PROBLEMS.notFound('file'));
       if (xlsx) {
         const body = new PassThrough();
         csvToXlsx(real!, columnKinds(csvName), body).catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 
 import type { ExportJob } from '../../../jobs/composition/export-queue.ts';
+import { PROBLEMS, sendProblem } from '../error-pages.ts';
 import { jobView } from '../job-view.ts';
 import { jobPage } from '../pages.ts';
 import { accountNames, pageContext, sendPage } from '../route-kit.ts';
@@ -11,7 +12,7 @@ export function jobRoutes(deps: WebAppDeps): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: { id: string } }>('/jobs/:id', async (request, reply) => {
       const job = (await deps.exportQueue.getJob(request.params.id)) as ExportJob | undefined;
-      if (!job) return reply.code(404).type('text/plain').send('no such export request\n');
+      if (!job) return sendProblem(reply, PROBLEMS.notFound('export request'));
       const view = await jobView(deps, job, await accountNames(deps.prisma));
       return sendPage(reply, jobPage(view, pageContext(request, reply)));
     });

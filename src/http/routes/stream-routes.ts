@@ -6,6 +6,7 @@ import { ValidationError } from '../../errors/index.ts';
 import { parseExportRequest, reportParams } from '../../export/export-request.ts';
 import { reportFor } from '../../export/reports/index.ts';
 import { streamReport } from '../../export/stream-report.ts';
+import { PROBLEMS, sendProblem } from '../error-pages.ts';
 import { accountNames } from '../route-kit.ts';
 import type { WebAppDeps } from '../web-deps.ts';
 import { formInput } from './home-routes.ts';
@@ -20,11 +21,11 @@ export function streamRoutes(deps: WebAppDeps): FastifyPluginAsync {
         try {
           parsed = parseExportRequest(formInput({ ...(request.query ?? {}), report: request.params.report }));
         } catch (error) {
-          if (error instanceof ValidationError) return reply.code(400).type('text/plain').send(`${error.message}\n`);
+          if (error instanceof ValidationError) return sendProblem(reply, PROBLEMS.invalid(error.message));
           throw error;
         }
         const accountName = (await accountNames(deps.prisma)).get(parsed.accountId);
-        if (accountName === undefined) return reply.code(404).type('text/plain').send('no such account\n');
+        if (accountName === undefined) return sendProblem(reply, PROBLEMS.notFound('account'));
         const body = new PassThrough();
         // Under --method uk or de the report is that method's variant (its own columns), as an export's is.
         const report = reportFor(parsed.report, parsed.method);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 
 import { isUuid } from '../../export/export-request.ts';
+import { PROBLEMS, sendProblem } from '../error-pages.ts';
 import { filingYears } from '../filing-figures.ts';
 import { taxYearsPage } from '../filing-page.ts';
 import { accountNames, pageContext, sendPage } from '../route-kit.ts';
@@ -13,7 +14,7 @@ export function taxYearRoutes(deps: WebAppDeps): FastifyPluginAsync {
     app.get<{ Params: { accountId: string } }>('/tax-years/:accountId', async (request, reply) => {
       const accountId = request.params.accountId.toLowerCase();
       const name = isUuid(accountId) ? (await accountNames(deps.prisma)).get(accountId) : undefined;
-      if (name === undefined) return reply.code(404).type('text/plain').send('no such account\n');
+      if (name === undefined) return sendProblem(reply, PROBLEMS.notFound('account'));
       const now = Date.now();
       const input = {
         databaseUrl: deps.databaseUrl,
