@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 
 import { DateTime } from 'luxon';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { importPrices } from '../../src/accounting/prices/import-prices.ts';
@@ -19,6 +17,7 @@ import {
   parseCsv,
   withClient,
 } from '../export/seed.ts';
+import { Browsers, OFFICE_HOST, requireChromium } from '../helpers/chromium.ts';
 import { insertReconciliation, insertWindows } from './coverage-seed.ts';
 import { TOKEN, useWebApp } from './web-fixture.ts';
 
@@ -28,23 +27,6 @@ import { TOKEN, useWebApp } from './web-fixture.ts';
  * forms), requests a report, waits for it on the page, downloads it and gets exactly the records;
  * without the token it gets nothing. Screenshots of the main pages go to test-artifacts/screenshots.
  */
-// Debian's package by default; CHROMIUM_PATH points elsewhere (bash .ci/run installs the package).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// An office host name, resolved by the browser to the test server: an origin that is neither
-// localhost nor HTTPS, as on an office network.
-const OFFICE_HOST = 'ledgerline.office.test';
-const ARGS = [
-  `--host-resolver-rules=MAP ${OFFICE_HOST} 127.0.0.1`,
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 const web = useWebApp('browser');
 let base: string;
@@ -54,22 +36,10 @@ let direct: string;
 // The fetch metadata each sign-in form post arrived with (none is expected from an HTTP origin).
 const signInPosts: Array<string | undefined> = [];
 let accountId: string;
-const profiles: string[] = [];
-const contexts: BrowserContext[] = [];
 
 // Every browser gets a new, empty profile: no cookie survives from one context to another.
-async function browser(): Promise<BrowserContext> {
-  const profile = await mkdtemp(path.join(tmpdir(), 'll-chromium-'));
-  profiles.push(profile);
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    acceptDownloads: true,
-  });
-  contexts.push(context);
-  return context;
-}
+const browsers = new Browsers();
+const browser = () => browsers.open();
 
 /** Full-page screenshots at a desktop, an 800 px and a phone width. */
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -86,11 +56,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
-    );
-  }
+  requireChromium();
   web.app.addHook('onRequest', async (request) => {
     if (request.method === 'POST' && request.url === '/login') {
       signInPosts.push(request.headers['sec-fetch-site'] as string | undefined);
@@ -191,8 +157,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
-  for (const profile of profiles) await rm(profile, { recursive: true, force: true });
+  await browsers.close();
 });
 
 describe('the accountants page in a real browser', () => {
