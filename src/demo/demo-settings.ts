@@ -33,6 +33,9 @@ export function demoEnvironment(installation: Config, demo: Config): Record<stri
   const environment: Record<string, string> = {
     DATABASE_URL: demo.databaseUrl,
     QUEUE_PREFIX: demo.queuePrefix,
+    // Which database is the demo's: `status` in a new shell says "no schedules in the demo" by it,
+    // not that Redis lost the nightly schedule (a DEMO_DATABASE of another name, as on a shared server).
+    DEMO_DATABASE: installation.demoDatabase,
   };
   if (installation.redisClusterNodes.length > 0) {
     environment.REDIS_CLUSTER_NODES = installation.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',');
