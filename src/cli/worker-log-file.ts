@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -14,6 +15,21 @@ import { createRootLogger, setRootLogger } from '../logging/logger.ts';
  */
 export function workerLogsToFileWhileBarsDraw(config: Pick<Config, 'logLevel'>, command: string): string | undefined {
   if (!process.stderr.isTTY || config.logLevel === 'silent') return undefined;
+  return logToFile(config, command);
+}
+
+/**
+ * When the command ends: a run that succeeded needs its worker log no more (a backfill's is
+ * ~200 KB, one a run, in the temp folder), so it is removed; a failed or interrupted run's is kept
+ * and named again, after the bars, for whoever looks into it.
+ */
+export function settleWorkerLog(file: string | undefined, succeeded: boolean): void {
+  if (file === undefined) return;
+  if (succeeded) rmSync(file, { force: true });
+  else process.stderr.write(`worker logs kept: ${file}\n`);
+}
+
+function logToFile(config: Pick<Config, 'logLevel'>, command: string): string {
   const file = path.join(os.tmpdir(), `ledgerline-${command}-${process.pid}.log`);
   setRootLogger(
     createRootLogger({ level: config.logLevel, destination: pino.destination({ dest: file, sync: true }) }),

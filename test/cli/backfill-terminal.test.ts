@@ -92,6 +92,10 @@ describe('backfill in a terminal, as a person sees it', () => {
     const run = runInPty(backfill, env({ EXCHANGE_RATE_FACTOR: '20' }));
     expect(await run.exited).toBe(0);
     const screen = plainText(run.screen());
+    // A run that succeeded leaves no worker log behind in the temp folder (the interrupted one's was kept).
+    const logFile = /^worker logs: (\S+)$/m.exec(screen)?.[1];
+    expect(logFile).toBeDefined();
+    expect(existsSync(logFile!)).toBe(false);
     const plan =
       /: (\d+) windows, (\d+) already complete, (\d+) enqueued(?: \((\d+) to read: (\d+) still queued from an earlier run\))?$/m.exec(
         screen,

@@ -9,7 +9,7 @@ import { formatInstant, parseInstant } from '../../ingest/time-arguments.ts';
 import { parseStreamChoice, STREAMS } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';
-import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
+import { settleWorkerLog, workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
 
 interface BackfillOptions {
   account: string;
@@ -34,7 +34,8 @@ export function registerBackfillCommand(program: Command): void {
       runTool(
         async (config, { stream, from, to }) => {
           const runtime = createRuntime(config);
-          if (options.withWorker) workerLogsToFileWhileBarsDraw(config, 'backfill');
+          const logFile = options.withWorker ? workerLogsToFileWhileBarsDraw(config, 'backfill') : undefined;
+          let succeeded = false;
           const workers = options.withWorker ? startWorkers(runtime) : undefined;
           try {
             const started = await startBackfill(runtime, {
@@ -55,9 +56,11 @@ export function registerBackfillCommand(program: Command): void {
             await refreshAccountTradePrices(runtime, account.id);
             // Exports planned on a table just filled would be planned for one row (analyze-histories.ts).
             await analyzeHistories(runtime.pool);
+            succeeded = !process.exitCode;
           } finally {
             await workers?.close();
             await runtime.close();
+            settleWorkerLog(logFile, succeeded);
           }
         },
         {

@@ -7,7 +7,7 @@ import { planAndEnqueueSync } from '../../app/services/plan-and-enqueue-sync.ts'
 import { parseStreamChoice, STREAMS } from '../../streams/registry.ts';
 import { runTool } from '../run-tool.ts';
 import { watchWindows } from '../watch-windows.ts';
-import { workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
+import { settleWorkerLog, workerLogsToFileWhileBarsDraw } from '../worker-log-file.ts';
 
 export function registerSyncCommand(program: Command): void {
   program
@@ -22,7 +22,8 @@ export function registerSyncCommand(program: Command): void {
       runTool(async (config) => {
         const stream = parseStreamChoice(options.stream);
         const runtime = createRuntime(config);
-        if (options.withWorker) workerLogsToFileWhileBarsDraw(config, 'sync');
+        const logFile = options.withWorker ? workerLogsToFileWhileBarsDraw(config, 'sync') : undefined;
+        let succeeded = false;
         const workers = options.withWorker ? startWorkers(runtime) : undefined;
         try {
           const account = await runtime.accounts.get(options.account);
@@ -34,9 +35,11 @@ export function registerSyncCommand(program: Command): void {
           });
           // As after the nightly sync: the trades just read imply prices (idempotent).
           await refreshAccountTradePrices(runtime, account.id);
+          succeeded = !process.exitCode;
         } finally {
           await workers?.close();
           await runtime.close();
+          settleWorkerLog(logFile, succeeded);
         }
       }),
     );
