@@ -89,6 +89,7 @@ export async function watchWindows(
     try {
       for (;;) {
         const progress = await windowProgress(runtime.pool, ids);
+        view.waitingForWorker = !workerSeen && !progress.some((p) => p.done + p.failed + p.openPages > 0);
         view.update(progress);
         options.onProgress?.(progress);
         if (interrupted || progress.every((p) => p.done + p.failed === p.total)) return progress;

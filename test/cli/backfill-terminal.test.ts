@@ -68,6 +68,9 @@ describe('backfill in a terminal, as a person sees it', () => {
         /^ spot +\|[█░]+\| \d+\/\d+ windows \| (ETA \d+(s|m \d\ds|h \d\dm), waiting for its 1\/s budget|done)/,
       );
       expect(bar).not.toMatch(/NULL|INF|NaN|undefined/);
+      // Fitted to the 80-column terminal: each part whole (no `~13` or `1m 09s elap` cut off).
+      expect(bar.length, bar).toBeLessThan(80);
+      expect(bar).toMatch(/(\| \d+ rows\/s|\| \d+ rows|requests left|budget|done)$/);
     }
     const first = screen.indexOf(bars[0]!);
     const last = screen.lastIndexOf(bars.at(-1)!);
@@ -118,6 +121,20 @@ describe('backfill in a terminal, as a person sees it', () => {
     expect(lines[0]).toMatch(/ sync +succeeded +demo /);
     expect(lines[1]).toMatch(/ sync +interrupted +demo /);
   }, 180_000);
+
+  it('with no worker running, the bar says it waits for a worker, not an ETA at its budget', async () => {
+    const run = runInPty(
+      ['backfill', '--account', 'demo', '--stream', 'transfers', '--from', from],
+      env({ NO_WORKER_WAIT_MS: '4000' }),
+    );
+    await run.waitFor(/waiting for a worker to take the windows/);
+    expect(await run.exited).toBe(3);
+    const bars = plainText(run.screen())
+      .split('\n')
+      .filter((line) => line.startsWith(' transfers '));
+    expect(bars.length).toBeGreaterThan(0);
+    for (const bar of bars) expect(bar).not.toMatch(/ETA|budget/);
+  }, 60_000);
 
   it('with no worker running, it waits a bounded time, then stops with one line saying how to start one', async () => {
     const started = Date.now();

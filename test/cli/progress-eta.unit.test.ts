@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { barLine } from '../../src/cli/progress/bar-line.ts';
 import { etaSeconds, formatDuration, remainingRequests } from '../../src/cli/progress/eta.ts';
-import { BAR_FORMAT, barSize, etaText } from '../../src/cli/progress/window-progress-view.ts';
+import { barSize, etaText } from '../../src/cli/progress/window-progress-view.ts';
 import { STREAMS } from '../../src/streams/registry.ts';
 import { streamProgress } from '../helpers/stream-progress.ts';
 
@@ -53,16 +54,51 @@ describe('status: the time since the last sync, in words', () => {
 });
 
 describe('a bar on an 80-column terminal', () => {
+  const parts = (stream: string, status: string, details: string[] = []) => ({
+    label: stream,
+    fraction: 138 / 139,
+    barSize: barSize(stream.length),
+    value: 138,
+    total: 139,
+    status,
+    details,
+  });
+
   it('keeps the ETA and its reason whole beside any stream name, with 3-digit window counts', () => {
     for (const stream of STREAMS) {
-      const width = stream.length;
-      const line = BAR_FORMAT.replace('{stream}', stream.padEnd(width))
-        .replace('{bar}', '█'.repeat(barSize(width)))
-        .replace('{value}/{total}', '138/139')
-        .replace('{etaText}', etaText(progress({ stream, total: 139, done: 138, openPages: 0 }), 1 / 6000));
-      const upToEta = line.slice(0, line.indexOf(' budget') + ' budget'.length);
-      expect(upToEta).toMatch(/ETA \d+h \d\dm, waiting for its .+ budget$/);
-      expect(upToEta.length, `${stream}: ${upToEta}`).toBeLessThanOrEqual(80);
+      const eta = etaText(progress({ stream, total: 139, done: 138, openPages: 0 }), 1 / 6000);
+      const line = barLine(parts(stream, eta, ['~6000 requests left', '123456 rows']), 80);
+      expect(line).toMatch(/ETA \d+h \d\dm, waiting for its .+ budget/);
+      expect(line.length, `${stream}: ${line}`).toBeLessThan(80);
     }
+  });
+
+  it('shows each detail whole or not at all, as many as the width takes (no `~13` or `1m 09s elap`)', () => {
+    const details = ['~13 requests left', '5120 rows', '74 rows/s', '1m 09s elapsed', '2 retries'];
+    for (const columns of [60, 80, 100, 120, 200]) {
+      const line = barLine(parts('futures-ledger', 'ETA 13s, waiting for its 1/s budget', details), columns);
+      expect(line.length).toBeLessThan(columns);
+      const shown = line.split(' | ').slice(2);
+      // A prefix of the details, each exactly as given.
+      expect(shown).toEqual(details.slice(0, shown.length));
+    }
+    expect(
+      barLine(parts('spot', 'done', details), 200)
+        .split(' | ')
+        .slice(2),
+    ).toEqual(details);
+  });
+
+  it('draws the bar from the fraction done', () => {
+    expect(barLine({ ...parts('spot', 'done'), fraction: 0.5, barSize: 10 }, 80)).toContain('|█████░░░░░|');
+  });
+});
+
+describe('the ETA at the pace actually read', () => {
+  it('is at the budget until the pace is slower, then at the pace (a loaded machine)', () => {
+    const p = progress({ stream: 'spot', total: 20, done: 10, donePages: 10, openPages: 0 });
+    expect(etaText(p, 1)).toBe('ETA 10s, waiting for its 1/s budget');
+    expect(etaText(p, 1, 2)).toBe('ETA 10s, waiting for its 1/s budget');
+    expect(etaText(p, 1, 0.5)).toBe('ETA 20s, waiting for its 1/s budget');
   });
 });
