@@ -75,3 +75,9 @@ export function unknownWords(count: number | string, what: readonly [string, str
   const n = Number(count);
   return `unknown (${count} ${n === 1 ? what[0] : what[1]})`;
 }
+
+/** A record's instant in the year's own zone, to the second: "2026-04-23 18:02:49 London". */
+export function recordTimeWords(method: RulesMethod, ms: number): string {
+  const zone = TAX_YEAR_ZONE[method];
+  return `${DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd HH:mm:ss')} ${zone.split('/').at(-1)!.replace(/_/g, ' ')}`;
+}
