@@ -5,7 +5,7 @@ import type { FilingYear, SummaryRow } from './filing-figures.ts';
 import { type Html, html } from './html.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
 import { plain } from './plain-words.ts';
-import { coinAmountWords, moneyWords, taxYearWords } from './tax-year-words.ts';
+import { coinAmountWords, moneyWords, taxYearWords, unknownWords } from './tax-year-words.ts';
 import {
   type LackingProceeds,
   lackingProceedsSection,
@@ -23,14 +23,17 @@ function figure(
   row: SummaryRow,
   column: string,
   label: Html | string,
-  options: { currency?: string; unknown?: Html | string; href?: string } = {},
+  options: { currency?: string; unknown?: Html | string; unknownAlone?: string; href?: string } = {},
 ): Html {
   const value = row[column] ?? '';
   const money = options.currency === undefined ? value : moneyWords(value, options.currency);
-  const shown = value === '' ? 'unknown' : options.href ? html`<a href="${options.href}">${money}</a>` : money;
+  // A sum of 0 beside sales of unknown value is no known 0: only the unknown is said.
+  const onlyUnknown = value === '' || (options.unknown !== undefined && options.unknown !== '' && !hasAmount(value));
+  const text = onlyUnknown ? (options.unknownAlone ?? 'unknown') : money;
+  const shown = options.href ? html`<a href="${options.href}">${text}</a>` : text;
   return html`<tr data-field="${column}">
     <th>${label}</th>
-    <td class="figure"><span class="amount">${shown}</span> ${options.unknown ?? ''}</td>
+    <td class="figure"><span class="amount">${shown}</span> ${onlyUnknown ? '' : (options.unknown ?? '')}</td>
   </tr>`;
 }
 
@@ -92,8 +95,15 @@ function ukYear(fy: FilingYear, now: number, links: YearLinks): Html {
   const f = fy.filing;
   const rows = gainsRowsHref(links.accountId, 'uk', fy.year.label);
   const unknown = unknownPart(f.unpriced_disposals, ['disposal', 'disposals']);
-  const money = { currency, unknown, href: rows };
-  return html`<section class="filing-year" data-method="uk" data-year="${fy.year.label}">
+  const unknownAlone = unknownWords(f.unpriced_disposals || '0', ['disposal', 'disposals']);
+  const money = { currency, unknown, unknownAlone, href: rows };
+  return html`<section
+    class="filing-year"
+    data-method="uk"
+    data-year="${fy.year.label}"
+    data-start="${fy.year.startMs}"
+    data-end="${fy.year.endMs}"
+  >
     <h3>${taxYearWords('uk', fy.year)}</h3>
     ${yearStatus(fy, now, currency)}
     <table class="filing">
@@ -140,8 +150,15 @@ function deYear(fy: FilingYear, now: number, links: YearLinks): Html {
   const f = fy.filing;
   const taxable = gainsRowsHref(links.accountId, 'de', fy.year.label, { rule: 'taxable' });
   const unknown = unknownPart(f.unpriced_matches, ['sale', 'sales']);
-  const money = { currency, unknown, href: taxable };
-  return html`<section class="filing-year" data-method="de" data-year="${fy.year.label}">
+  const unknownAlone = unknownWords(f.unpriced_matches || '0', ['sale', 'sales']);
+  const money = { currency, unknown, unknownAlone, href: taxable };
+  return html`<section
+    class="filing-year"
+    data-method="de"
+    data-year="${fy.year.label}"
+    data-start="${fy.year.startMs}"
+    data-end="${fy.year.endMs}"
+  >
     <h3>${taxYearWords('de', fy.year)}</h3>
     ${yearStatus(fy, now, currency)}
     <table class="filing">
@@ -191,7 +208,7 @@ td.words{min-width:10rem}caption{text-align:left;font-weight:600;padding:.25rem 
 .filing-year code{word-break:normal;white-space:nowrap}
 .status.complete .state-word{color:#067647}.status.partial .state-word,.status.undecided .state-word{color:#9a6700}
 .rule{font-size:.85rem;color:#57606a}details.coins-of-year{margin:.5rem 0 1rem}
-@media (max-width:640px){table.filing th,table.review th{width:55%}.filing-year code{white-space:normal}}`;
+@media (max-width:640px){table.filing th,table.review th{width:55%}td.words{min-width:0}th{overflow-wrap:anywhere;hyphens:auto}.filing-year code{white-space:normal}}`;
 
 export interface TaxYearsView {
   account: { id: string; name: string };
@@ -227,9 +244,9 @@ export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
         behind it.
       </p>
       <h2>What lacks a cost</h2>
-      ${unknownCostsSection(view.unknownCosts)}
+      <div class="scroll">${unknownCostsSection(view.unknownCosts)}</div>
       <h2>What lacks proceeds</h2>
-      ${lackingProceedsSection(view.lackingProceeds)}
+      <div class="scroll">${lackingProceedsSection(view.lackingProceeds)}</div>
       <h2 id="uk">United Kingdom (HMRC share matching, pounds)</h2>
       ${methodSection('uk', view.uk, view.now, links)}
       <h2 id="de">Germany (private sales, euros)</h2>
