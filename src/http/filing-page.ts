@@ -206,7 +206,7 @@ const YEAR_STYLE = `.filing-year{border-top:2px solid #d8dee4;margin-top:1.5rem}
 table.filing,table.review{max-width:52rem}table.filing th,table.review th{width:62%}
 td.words{min-width:10rem}caption{text-align:left;font-weight:600;padding:.25rem 0}
 .filing-year code{word-break:normal;white-space:nowrap}
-.status.complete .state-word{color:#067647}.status.partial .state-word,.status.undecided .state-word{color:#9a6700}
+.status.state-complete .state-word{color:#067647}.status.state-partial .state-word,.status.state-undecided .state-word{color:#9a6700}
 .rule{font-size:.85rem;color:#57606a}details.coins-of-year{margin:.5rem 0 1rem}
 @media (max-width:640px){table.filing th,table.review th{width:55%}td.words{min-width:0}th{overflow-wrap:anywhere;hyphens:auto}.filing-year code{white-space:normal}}`;
 

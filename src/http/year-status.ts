@@ -79,12 +79,12 @@ export function yearStatus(fy: FilingYear, now: number, currency: string): Html 
   const state = yearState(yearFacts(fy));
   const word = html`<strong class="state-word">${STATE_WORDS[state]}.</strong>`;
   if (state === 'complete') {
-    return html`<div class="status complete" data-state="complete">
+    return html`<div class="status state-complete" data-state="complete">
       <p>${word} The whole year, every record read, every value known.</p>
     </div>`;
   }
   if (state === 'undecided') {
-    return html`<div class="status undecided" data-state="undecided">
+    return html`<div class="status state-undecided" data-state="undecided">
       <p>${word} The whole year is read, but some values are not known yet:</p>
       <ul>
         ${undecidedWords(fy, currency)}
@@ -112,7 +112,7 @@ export function yearStatus(fy: FilingYear, now: number, currency: string): Html 
         ${gapWords(fy, fy.gaps)}`,
     );
   }
-  return html`<div class="status partial" data-state="partial">
+  return html`<div class="status state-partial" data-state="partial">
     <p>
       ${word} ${plain('Not the figures of the whole year', 'complete: false; the file is _PARTIAL')}, not to be filed as
       they stand.

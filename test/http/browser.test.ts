@@ -482,8 +482,13 @@ describe('the accountants page in a real browser', () => {
     const sa108 = ukCsv.filing('sa108');
     expect(sa108.complete).toBe('true');
     for (const field of ['disposals', 'proceeds', 'allowable_costs', 'gains', 'losses', 'unpriced_disposals']) {
-      expect([field, await shown(uk, field)]).toEqual([field, sa108[field]]);
+      expect([field, await shown(uk, field)]).toEqual([
+        field,
+        // Beside each sum, what it leaves out: the disposals of unknown value, counted.
+        sa108[field] + (['disposals', 'unpriced_disposals'].includes(field) ? '' : ' and unknown (1 disposal)'),
+      ]);
     }
+    expect(sa108.unpriced_disposals).toBe('1');
     // The figures are real ones: a gain, a loss, a part beyond the holdings and one of unknown cost.
     expect([sa108.gains, sa108.losses, sa108.beyond_holdings_proceeds]).toEqual(['241', '121', '80']);
     expect(await shown(uk, 'unknown_cost_proceeds')).toBe(`${sa108.unknown_cost_proceeds} received 1000.50 USDT`);
@@ -501,8 +506,13 @@ describe('the accountants page in a real browser', () => {
     const deCsv = await summaryCsv('de', '2024-01-01', '2024-12-31');
     const so = deCsv.filing('anlage-so');
     for (const field of ['taxable_proceeds', 'taxable_cost', 'taxable_gain', 'other_income', 'unpriced_matches']) {
-      expect([field, await shown(de, field)]).toEqual([field, so[field]]);
+      const leftOut = ['taxable_proceeds', 'taxable_cost', 'taxable_gain'].includes(field);
+      expect([field, await shown(de, field)]).toEqual([
+        field,
+        so[field] + (leftOut ? ` and unknown (${so.unpriced_matches} sales)` : ''),
+      ]);
     }
+    expect(so.unpriced_matches).toBe('2');
     // The Freigrenze decision of the year's total row, in words.
     const total = deCsv.filing('total');
     // EStG section 23 (3) sentence 5: 136.18 of taxable gain is under EUR 1,000, but with the
