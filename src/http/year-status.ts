@@ -3,7 +3,7 @@ import { BEYOND_HORIZON } from './coverage-timeline.ts';
 import type { FilingYear } from './filing-figures.ts';
 import { type Html, html } from './html.ts';
 import { plain, scopeWords } from './plain-words.ts';
-import { dayWords, momentWords,moneyWords } from './tax-year-words.ts';
+import { dayWords, momentWords, moneyWords } from './tax-year-words.ts';
 import { unknownsOf, type YearFacts, type YearState, yearState } from './year-state.ts';
 
 /** The facts of a year of the page: the summary's rows, and the gaps its file's coverage would name. */
