@@ -1,91 +1,80 @@
 import { DE_FILING_ROUNDING_RULE, UK_FILING_ROUNDING_RULE } from '../accounting/gains/filing-rounding.ts';
 import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-method.ts';
-import { gapList, minute } from './coverage-timeline.ts';
+import { gainsRowsHref, incomeRowsHref } from './figure-links.ts';
 import type { FilingYear, SummaryRow } from './filing-figures.ts';
 import { type Html, html } from './html.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
 import { plain } from './plain-words.ts';
-import { amountWords, dayWords, taxYearWords } from './tax-year-words.ts';
+import { coinAmountWords, moneyWords, taxYearWords, unknownWords } from './tax-year-words.ts';
 import {
   type LackingProceeds,
   lackingProceedsSection,
   type UnknownCost,
   unknownCostsSection,
 } from './unknown-costs.ts';
+import { yearStatus } from './year-status.ts';
+import { coinsTable, futuresTable, hasAmount, unknownPart, type YearLinks } from './year-tables.ts';
 
-/** A figure of the summary row, by its column: the CSV's text, with the currency and commas added. */
-function figure(row: SummaryRow, column: string, label: Html | string, currency?: string): Html {
+/**
+ * A figure of the summary row, by its column: money to 2 decimals with its currency and commas
+ * (the CSV keeps every decimal), a value the row leaves empty "unknown", never 0.
+ */
+function figure(
+  row: SummaryRow,
+  column: string,
+  label: Html | string,
+  options: { currency?: string; unknown?: Html | string; unknownAlone?: string; href?: string } = {},
+): Html {
   const value = row[column] ?? '';
-  const shown = value === '' ? '—' : currency === undefined ? value : amountWords(value, currency);
+  const money = options.currency === undefined ? value : moneyWords(value, options.currency);
+  // A sum of 0 beside sales of unknown value is no known 0: only the unknown is said.
+  const onlyUnknown = value === '' || (options.unknown !== undefined && options.unknown !== '' && !hasAmount(value));
+  const text = onlyUnknown ? (options.unknownAlone ?? 'unknown') : money;
+  const shown = options.href ? html`<a href="${options.href}">${text}</a>` : text;
   return html`<tr data-field="${column}">
     <th>${label}</th>
-    <td class="figure">${shown}</td>
+    <td class="figure"><span class="amount">${shown}</span> ${onlyUnknown ? '' : (options.unknown ?? '')}</td>
   </tr>`;
 }
-
-function status(fy: FilingYear, now: number): Html {
-  const reasons: Html[] = [];
-  if (!fy.complete) {
-    reasons.push(
-      fy.year.endMs > now
-        ? html`<p>
-            The year is not over: the figures run to
-            ${fy.readTo === undefined ? dayWords(fy.method, now) : html`the last records read, ${minute(fy.readTo)}`}.
-          </p>`
-        : html`<p>The figures cover part of the year only.</p>`,
-    );
-  }
-  if (fy.gaps.length > 0) {
-    reasons.push(
-      html`<p>Records are missing, so the figures may be short:</p>
-        ${gapList(fy.gaps)}`,
-    );
-  }
-  if (reasons.length === 0) {
-    return html`<p class="status complete">Complete: the whole year, every record read.</p>`;
-  }
-  return html`<div class="status incomplete">
-    <p class="partial">Not complete.</p>
-    ${reasons}
-  </div>`;
-}
-
-const hasAmount = (value: string | undefined) => value !== undefined && value !== '' && !/^-?0(\.0*)?$/.test(value);
 
 /** "ETH 1.3, SOL 2": the coins whose rows carry a quantity in `column`. */
 function perCoin(fy: FilingYear, column: string): string {
   return fy.coins
     .filter((r) => hasAmount(r[column]))
-    .map((r) => `${r.coin} ${r[column]}`)
+    .map((r) => coinAmountWords(r[column]!, r.coin!))
     .join(', ');
+}
+
+/** Proceeds of a review line, and the coins behind them on a line of their own (it may be long). */
+function proceedsCell(fy: FilingYear, column: string, quantityColumn: string, currency: string): Html {
+  const value = fy.filing[column] || fy.total[column] || '0';
+  const coins = perCoin(fy, quantityColumn);
+  return html`<td class="figure">
+    <span class="amount">${moneyWords(value, currency)} received</span>
+    ${coins ? html`<span class="coins">${coins}</span>` : ''}
+  </td>`;
 }
 
 /** What the figures leave out or count at a guess: the counts that change them once known. */
 function reviewTable(fy: FilingYear, currency: string, unpricedColumn: string): Html {
-  const f = fy.filing;
   const withdrawn = perCoin(fy, 'withdrawn_beyond_holdings');
+  const sales = fy.method === 'uk' ? 'Disposals' : 'Sales';
   return html`<table class="review">
     <tbody>
-      ${figure(f, unpricedColumn, `Sales with no ${currency} price for the day (left out of the figures)`)}
+      ${figure(fy.filing, unpricedColumn, `${sales} with no ${currency} price for the day (left out of the figures)`)}
       <tr data-field="unknown_cost_proceeds">
         <th>
-          ${plain('Sold from coins whose cost nobody supplied', 'review:unknown-cost')} (left out of the figures: supply
-          the cost with <code>ledgerline cost-basis import</code>)
+          ${plain('Sold from coins whose cost nobody supplied', 'review:unknown-cost')} (left out of the figures until
+          the cost is supplied: <code>ledgerline cost-basis import</code>)
         </th>
-        <td class="figure">
-          ${amountWords(f.unknown_cost_proceeds || '0', currency)}
-          received${perCoin(fy, 'unknown_cost_quantity') ? html`; ${perCoin(fy, 'unknown_cost_quantity')}` : ''}
-        </td>
+        ${proceedsCell(fy, 'unknown_cost_proceeds', 'unknown_cost_quantity', currency)}
       </tr>
       <tr data-field="beyond_holdings_proceeds">
         <th>
           ${plain('Sold beyond the coins held', 'review:disposal-exceeds-holdings')} (in the figures at a cost of 0, the
           most they can gain)
         </th>
-        <td class="figure">
-          ${amountWords(f.beyond_holdings_proceeds || '0', currency)}
-          received${perCoin(fy, 'beyond_holdings_quantity') ? html`; ${perCoin(fy, 'beyond_holdings_quantity')}` : ''}
-        </td>
+        ${proceedsCell(fy, 'beyond_holdings_proceeds', 'beyond_holdings_quantity', currency)}
       </tr>
       ${
         withdrawn
@@ -93,7 +82,7 @@ function reviewTable(fy: FilingYear, currency: string, unpricedColumn: string): 
               <th>
                 ${plain('Withdrawn beyond the coins held', 'review:withdrawal-exceeds-holdings')} (nothing realized)
               </th>
-              <td class="figure">${withdrawn}</td>
+              <td class="figure"><span class="coins">${withdrawn}</span></td>
             </tr>`
           : ''
       }
@@ -101,115 +90,125 @@ function reviewTable(fy: FilingYear, currency: string, unpricedColumn: string): 
   </table>`;
 }
 
-function futuresTable(fy: FilingYear, currency: string, heading: Html): Html {
-  if (fy.futures.length === 0) return html`<p>No futures results this year.</p>`;
-  return html`<p>${heading}</p>
-    <div class="scroll">
-      <table class="futures">
-        <thead>
-          <tr>
-            <th>Margin coin</th>
-            <th>Realized profit or loss</th>
-            <th>Fees</th>
-            <th>Funding</th>
-            <th>Net</th>
-            <th>Net in ${currency}</th>
-            <th>Records without a ${currency} rate</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${fy.futures.map(
-            (r) =>
-              html`<tr data-coin="${r.coin}">
-                <td>${r.coin}</td>
-                <td data-field="realized_pnl">${r.realized_pnl}</td>
-                <td data-field="fees">${r.fees}</td>
-                <td data-field="funding">${r.funding}</td>
-                <td data-field="futures_net">${r.futures_net}</td>
-                <td data-field="futures_net_value">${amountWords(r.futures_net_value || '0', currency)}</td>
-                <td data-field="unpriced_futures_records">${r.unpriced_futures_records}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
-}
-
-function ukYear(fy: FilingYear, now: number): Html {
+function ukYear(fy: FilingYear, now: number, links: YearLinks): Html {
   const currency = FILING_CURRENCY.uk;
   const f = fy.filing;
-  return html`<section class="filing-year" data-method="uk" data-year="${fy.year.label}">
+  const rows = gainsRowsHref(links.accountId, 'uk', fy.year.label);
+  const unknown = unknownPart(f.unpriced_disposals, ['disposal', 'disposals']);
+  const unknownAlone = unknownWords(f.unpriced_disposals || '0', ['disposal', 'disposals']);
+  const money = { currency, unknown, unknownAlone, href: rows };
+  return html`<section
+    class="filing-year"
+    data-method="uk"
+    data-year="${fy.year.label}"
+    data-start="${fy.year.startMs}"
+    data-end="${fy.year.endMs}"
+  >
     <h3>${taxYearWords('uk', fy.year)}</h3>
-    ${status(fy, now)}
+    ${yearStatus(fy, now, currency)}
     <table class="filing">
       <caption>
         Capital Gains summary (SA108), cryptoassets, in whole pounds
       </caption>
       <tbody>
-        ${figure(f, 'disposals', 'Number of disposals')} ${figure(f, 'proceeds', 'Disposal proceeds', currency)}
-        ${figure(f, 'allowable_costs', 'Allowable costs (including purchase price)', currency)}
-        ${figure(f, 'gains', 'Gains in the year, before losses', currency)}
-        ${figure(f, 'losses', 'Losses in the year', currency)}
+        ${figure(f, 'disposals', 'Number of disposals', { href: rows })}
+        ${figure(f, 'proceeds', 'Disposal proceeds', money)}
+        ${figure(f, 'allowable_costs', 'Allowable costs (including purchase price)', money)}
+        ${figure(f, 'gains', 'Gains in the year, before losses', money)}
+        ${figure(f, 'losses', 'Losses in the year', money)}
       </tbody>
     </table>
     <p class="rule">Rounding: ${UK_FILING_ROUNDING_RULE}.</p>
-    ${reviewTable(fy, currency, 'unpriced_disposals')}
+    ${coinsTable(fy, currency, links)} ${reviewTable(fy, currency, 'unpriced_disposals')}
     ${futuresTable(
       fy,
       currency,
       html`Futures results: in none of the figures above. Whether they are capital gains or income is your call.`,
+      links,
     )}
   </section>`;
 }
 
 /** The Freigrenze of private sales in words, from the year's total row (decideFreigrenze). */
 function freigrenzeWords(total: SummaryRow, currency: string): Html {
-  const limit = total.freigrenze ? amountWords(total.freigrenze, currency) : '';
+  const limit = total.freigrenze ? moneyWords(total.freigrenze, currency) : '';
   if (total.below_freigrenze === 'yes') {
     return html`Below the Freigrenze of ${limit}: the private sales are not taxed this year.`;
   }
   if (total.below_freigrenze === 'no') {
     return html`Reaches the Freigrenze of ${limit}: all of it is taxable,
-    ${amountWords(total.taxable_amount ?? '0', currency)}.`;
+    ${moneyWords(total.taxable_amount || '0', currency)}.`;
   }
   if (total.complete !== 'true') return html`Not decided: the figures are part of the year only.`;
-  return html`Not decided until the missing costs are known: ${total.note}.`;
+  const beyond = hasAmount(total.beyond_holdings_proceeds);
+  return html`Not decided: whether the year reaches the Freigrenze of ${limit} depends on the cost of coins
+  ${beyond ? 'sold beyond the coins held' : 'whose cost nobody supplied'}; decided once it is known.`;
 }
 
-function deYear(fy: FilingYear, now: number): Html {
+function deYear(fy: FilingYear, now: number, links: YearLinks): Html {
   const currency = FILING_CURRENCY.de;
   const f = fy.filing;
-  return html`<section class="filing-year" data-method="de" data-year="${fy.year.label}">
+  const taxable = gainsRowsHref(links.accountId, 'de', fy.year.label, { rule: 'taxable' });
+  const unknown = unknownPart(f.unpriced_matches, ['sale', 'sales']);
+  const unknownAlone = unknownWords(f.unpriced_matches || '0', ['sale', 'sales']);
+  const money = { currency, unknown, unknownAlone, href: taxable };
+  return html`<section
+    class="filing-year"
+    data-method="de"
+    data-year="${fy.year.label}"
+    data-start="${fy.year.startMs}"
+    data-end="${fy.year.endMs}"
+  >
     <h3>${taxYearWords('de', fy.year)}</h3>
-    ${status(fy, now)}
+    ${yearStatus(fy, now, currency)}
     <table class="filing">
       <caption>
         Anlage SO, in whole euros
       </caption>
       <tbody>
-        ${figure(f, 'taxable_proceeds', 'Private sales held one year or less (§ 23 EStG): sale price (Veräußerungspreis)', currency)}
-        ${figure(f, 'taxable_cost', 'Their cost (Anschaffungskosten, with fees)', currency)}
-        ${figure(f, 'taxable_gain', 'Gain or loss', currency)}
+        ${figure(
+          f,
+          'taxable_proceeds',
+          'Private sales held one year or less (§ 23 EStG): sale price (Veräußerungspreis)',
+          money,
+        )}
+        ${figure(f, 'taxable_cost', 'Their cost (Anschaffungskosten, with fees)', money)}
+        ${figure(f, 'taxable_gain', 'Gain or loss', money)}
         <tr data-field="below_freigrenze">
           <th>Freigrenze (§ 23 (3) EStG)</th>
           <td class="words">${freigrenzeWords(fy.total, currency)}</td>
         </tr>
-        ${figure(f, 'other_income', 'Other income (§ 22 Nr. 3 EStG): rewards, interest', currency)}
+        ${figure(f, 'other_income', 'Other income (§ 22 Nr. 3 EStG): rewards, interest', {
+          currency,
+          href: incomeRowsHref(links.accountId, fy.year.label),
+        })}
       </tbody>
     </table>
     <p class="rule">Rounding: ${DE_FILING_ROUNDING_RULE}.</p>
-    ${reviewTable(fy, currency, 'unpriced_matches')}
+    ${coinsTable(fy, currency, links)} ${reviewTable(fy, currency, 'unpriced_matches')}
     ${futuresTable(
       fy,
       currency,
       html`Futures results (Termingeschäfte, § 20 EStG, Anlage KAP): not private sales, in none of the figures above.`,
+      links,
     )}
   </section>`;
 }
 
-const YEAR_STYLE = `.filing-year{border-top:2px solid #d8dee4;margin-top:1.5rem}.figure{text-align:right;white-space:nowrap}
-table.filing,table.review{max-width:48rem}td.words{min-width:12rem}caption{text-align:left;font-weight:600;padding:.25rem 0}
-.status.complete{color:#067647;font-weight:600}.rule{font-size:.85rem;color:#57606a}`;
+/*
+ * Laid out for 390 px to wide screens: the label column of the figures takes the room it needs, the
+ * amounts never wrap inside themselves but the coins behind them do, a command is never broken
+ * inside a word, and a table wider than the screen scrolls in its own box (never the page).
+ */
+const YEAR_STYLE = `.filing-year{border-top:2px solid #d8dee4;margin-top:1.5rem}
+.figure{text-align:right}.figure .amount,.figure .unknown{white-space:nowrap}.figure .unknown{display:block;font-size:.85rem;color:#9a6700}
+.figure .coins{display:block;font-size:.85rem;color:#57606a;overflow-wrap:anywhere}
+table.filing,table.review{max-width:52rem}table.filing th,table.review th{width:62%}
+td.words{min-width:10rem}caption{text-align:left;font-weight:600;padding:.25rem 0}
+.filing-year code{word-break:normal;white-space:nowrap}
+.status.state-complete .state-word{color:#067647}.status.state-partial .state-word,.status.state-undecided .state-word{color:#9a6700}
+.rule{font-size:.85rem;color:#57606a}details.coins-of-year{margin:.5rem 0 1rem}
+@media (max-width:640px){table.filing th,table.review th{width:55%}td.words{min-width:0}th{overflow-wrap:anywhere;hyphens:auto}.filing-year code{white-space:normal}}`;
 
 export interface TaxYearsView {
   account: { id: string; name: string };
@@ -221,10 +220,10 @@ export interface TaxYearsView {
   now: number;
 }
 
-function methodSection(method: RulesMethod, years: FilingYear[], now: number): Html {
+function methodSection(method: RulesMethod, years: FilingYear[], now: number, links: YearLinks): Html {
   if (years.length === 0) return html`<p>No records yet.</p>`;
   // Newest year first: the one being prepared.
-  return html`${[...years].reverse().map((fy) => (method === 'uk' ? ukYear(fy, now) : deYear(fy, now)))}`;
+  return html`${[...years].reverse().map((fy) => (method === 'uk' ? ukYear(fy, now, links) : deYear(fy, now, links)))}`;
 }
 
 /**
@@ -234,22 +233,24 @@ function methodSection(method: RulesMethod, years: FilingYear[], now: number): H
  */
 export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
   const base = `Tax years: ${view.account.name}`;
+  const links = { accountId: view.account.id };
   return layout(
     base,
     html`${header(base, context)}
       <p>
         The figures for the tax return, per tax year, from the same calculation as the downloadable
         <em>Realized gains summary</em> (UK or Germany rules): request it on the <a href="/">exports page</a> for every
-        figure to ten decimal places and each coin.
+        figure exact to the last decimal. Amounts here are rounded to the penny or cent; each figure links to the rows
+        behind it.
       </p>
       <h2>What lacks a cost</h2>
-      ${unknownCostsSection(view.unknownCosts)}
+      <div class="scroll">${unknownCostsSection(view.unknownCosts)}</div>
       <h2>What lacks proceeds</h2>
-      ${lackingProceedsSection(view.lackingProceeds)}
+      <div class="scroll">${lackingProceedsSection(view.lackingProceeds)}</div>
       <h2 id="uk">United Kingdom (HMRC share matching, pounds)</h2>
-      ${methodSection('uk', view.uk, view.now)}
+      ${methodSection('uk', view.uk, view.now, links)}
       <h2 id="de">Germany (private sales, euros)</h2>
-      ${methodSection('de', view.de, view.now)}`,
+      ${methodSection('de', view.de, view.now, links)}`,
     { style: YEAR_STYLE },
   );
 }

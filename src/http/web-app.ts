@@ -5,6 +5,7 @@ import { probeRoutes } from '../app/observability/probe-routes.ts';
 import { mountBullBoards } from './bull-board.ts';
 import { answerFailuresPlainly, frameworkErrorPage, redisReadiness, requireRedis } from './resilience.ts';
 import { downloadRoutes } from './routes/download-routes.ts';
+import { figureRowsRoutes } from './routes/figure-rows-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
 import { jobRoutes } from './routes/job-routes.ts';
 import { signInRoutes } from './routes/sign-in-routes.ts';
@@ -65,6 +66,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   await app.register(homeRoutes(deps));
   await app.register(jobRoutes(deps));
   await app.register(taxYearRoutes(deps));
+  await app.register(figureRowsRoutes(deps));
   await app.register(downloadRoutes(deps));
   await app.register(streamRoutes(deps));
 
