@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { importPrices } from '../../src/accounting/prices/import-prices.ts';
 import type { ExportManifest } from '../../src/export/manifest.ts';
-import { type BuiltPack, buildTaxYearPack, type PackManifest } from '../../src/export/pack/build-tax-year-pack.ts';
+import { buildTaxYearPack, type BuiltPack, type PackManifest } from '../../src/export/pack/build-tax-year-pack.ts';
 import { ANLAGE_SO, sa108Layout } from '../../src/export/pack/pack-forms.ts';
 import { parsePackYear } from '../../src/export/pack/pack-request.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
@@ -55,8 +55,24 @@ async function seed(fiat: 'GBP' | 'EUR', accountId: string): Promise<void> {
     ...trade('2024-09-02', ['1', 'BTC'], ['30000', fiat]),
   ]);
   await insertFuturesLedger(db.url, accountId, [
-    { recordId: 'f1', symbol: 'BTCUSDT', marginCoin: 'USDT', futureTaxType: 'CLOSE_LONG', amount: '50.5', fee: '-1.25', ts: ms('2024-10-01T10:00:00Z') },
-    { recordId: 'f2', symbol: 'BTCUSDT', marginCoin: 'USDT', futureTaxType: 'CLOSE_SHORT', amount: '-80', fee: '-0.5', ts: ms('2024-10-02T10:00:00Z') },
+    {
+      recordId: 'f1',
+      symbol: 'BTCUSDT',
+      marginCoin: 'USDT',
+      futureTaxType: 'CLOSE_LONG',
+      amount: '50.5',
+      fee: '-1.25',
+      ts: ms('2024-10-01T10:00:00Z'),
+    },
+    {
+      recordId: 'f2',
+      symbol: 'BTCUSDT',
+      marginCoin: 'USDT',
+      futureTaxType: 'CLOSE_SHORT',
+      amount: '-80',
+      fee: '-0.5',
+      ts: ms('2024-10-02T10:00:00Z'),
+    },
   ]);
   await insertCoverage(db.url, accountId, '2023-01-01', '2025-06-01');
   await withClient(db.url, async (c) => {
@@ -148,7 +164,13 @@ describe('the tax-year pack', () => {
   it('uk: the zip holds the PDF, the CSVs and manifests, every hash checks, and the PDF states SA108’s boxes with the summary’s figures', async () => {
     const pack = await build(uk, 'uk-pack', 'uk', '2024-25');
     expect(path.basename(pack.zipPath)).toBe('tax-year-pack_uk_2024-25.zip');
-    expect(pack.manifest).toMatchObject({ partial: false, complete: true, taxYear: '2024-25', from: '2024-04-06', to: '2025-04-05' });
+    expect(pack.manifest).toMatchObject({
+      partial: false,
+      complete: true,
+      taxYear: '2024-25',
+      from: '2024-04-06',
+      to: '2025-04-05',
+    });
     const zip = await unzip(pack);
     const files = await checkHashes(pack, zip);
     expect(Object.keys(zip.files).sort()).toEqual(
@@ -166,12 +188,18 @@ describe('the tax-year pack', () => {
     const text = await pdfText(zip, 'tax-year-pack_uk_2024-25.pdf');
     for (const field of sa108Layout('2024-25').fields) {
       expect(sa108[field.column]).toMatch(/^\d+$/);
-      expect(text).toMatch(new RegExp(`${escapeRe(field.number)}\\s+${escapeRe(field.label)}\\s+${sa108[field.column]}\\s`));
+      expect(text).toMatch(
+        new RegExp(`${escapeRe(field.number)}\\s+${escapeRe(field.label)}\\s+${sa108[field.column]}\\s`),
+      );
     }
-    // 600.69 - 400.10 gain, 450.13 - 600.15 loss: whole pounds in the taxpayer's favour.
-    expect([sa108.proceeds, sa108.allowable_costs, sa108.gains, sa108.losses]).toEqual(['1050', '1001', '200', '151']);
+    // By hand: SOL bought for 1000.25, sold for 600.69 + 450.13 (two disposals).
+    const sol = rows.find((r) => r.level === 'coin' && r.coin === 'SOL')!;
+    expect([sol.disposals, sol.proceeds, sol.allowable_costs]).toEqual(['2', '1050.82', '1000.25']);
+    expect(text).toMatch(/SOL\s+2\s+1050\.82\s+1000\.25\s+50\.57\s/);
+    // 50.5 - 1.25 - 80 - 0.5 = -31.25 USDT at 0.25 GBP: in no box, stated apart.
     const futures = rows.find((r) => r.level === 'futures' && r.tax_year === '2024-25')!;
-    expect(text).toContain(futures.futures_net_value);
+    expect(futures.futures_net_value).toBe('-7.8125');
+    expect(text).toMatch(/USDT\s+-31\.25\s+-7\.8125\s/);
     // Each source file by name with its manifest's hash.
     const manifest = (file: string) => zip.file(file.replace(/\.csv$/, '.manifest.json'))!.async('string');
     for (const file of [files.summary, files.gains]) {
@@ -197,7 +225,8 @@ describe('the tax-year pack', () => {
       expect(value).toMatch(/^-?\d+$/);
       expect(text).toMatch(new RegExp(`${field.number}\\s+${escapeRe(field.label)}\\s+${escapeRe(value)}\\s`));
     }
-    expect([so.taxable_proceeds, so.taxable_cost, so.taxable_gain]).toEqual(['1050', '1001', '49']);
+    const sol = rows.find((r) => r.level === 'coin' && r.coin === 'SOL')!;
+    expect([sol.matches, sol.taxable_proceeds, sol.taxable_cost]).toEqual(['2', '1050.82', '1000.25']);
     const futures = rows.find((r) => r.level === 'futures' && r.year === '2024')!;
     // 50.5 - 1.25 - 80 - 0.5 = -31.25 USDT at 0.5: a loss, Zeile 24.
     expect(futures.futures_net_value).toBe('-15.625');

@@ -174,7 +174,11 @@ export async function buildTaxYearPack(options: TaxYearPackOptions): Promise<Bui
     await writeFile(manifestPath + suffix, `${JSON.stringify(manifest, null, 2)}\n`);
     // An older manifest must not describe the new zip; the pack of the other coverage goes too.
     const other = packBaseName(year, !partial);
-    for (const stale of [manifestPath, path.join(accountDir, `${other}.pack.json`), path.join(accountDir, `${other}.zip`)])
+    for (const stale of [
+      manifestPath,
+      path.join(accountDir, `${other}.pack.json`),
+      path.join(accountDir, `${other}.zip`),
+    ])
       await rm(stale, { force: true });
     await rename(zipPath + suffix, zipPath);
     await rename(manifestPath + suffix, manifestPath);

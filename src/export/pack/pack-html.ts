@@ -28,13 +28,28 @@ export interface PackView {
   readonly generatedAt: string;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 const esc = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, className = ''): string {
+/**
+ * A table; the columns in `keep` never wrap (figures, box numbers, labels a reader matches to the
+ * form: pdftotext and the eye read them on one line), the others wrap where they must.
+ */
+function table(
+  headers: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  keep: readonly number[] = [],
+): string {
   if (rows.length === 0) return '';
-  return `<table class="${className}"><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>
-<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
+  const cls = (i: number) => (keep.includes(i) ? ' class="keep"' : '');
+  return `<table><thead><tr>${headers.map((h, i) => `<th${cls(i)}>${esc(h)}</th>`).join('')}</tr></thead>
+<tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${cls(i)}>${esc(c)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
 }
 
 const present = (value: string | undefined): string => (value === undefined || value === '' ? '—' : value);
@@ -57,9 +72,9 @@ function formSection(view: PackView): string {
   const unpriced = Number(view.summary.filing[unpricedColumn] ?? '0');
   const note = view.summary.filing.note ?? '';
   return `<h2>${esc(layout.title)}</h2>
-${table([view.method === 'uk' ? 'Box' : 'Zeile', 'Label', 'Figure', 'Currency', 'Source (file · row · column)'], rows, 'form')}
+${table([view.method === 'uk' ? 'Box' : 'Zeile', 'Label', 'Figure', 'Currency', 'Source (file · row · column)'], rows, [0, 1, 2, 3])}
 <p class="small">${esc(layout.source)}</p>
-${unpriced > 0 ? `<p class="warn">Not in these figures: unknown (${unpriced} ${view.method === 'uk' ? 'disposals' : 'sales'}), see “Still open” below.</p>` : ''}
+${unpriced > 0 ? `<p class="warn">Not in these figures: unknown (${unpriced} ${unpriced === 1 ? 'sale' : 'sales'}), see “Still open” below.</p>` : ''}
 ${note === '' ? '' : `<p class="small">The summary’s note: ${esc(note)}</p>`}`;
 }
 
@@ -78,6 +93,7 @@ ${table(
     present(r.unpriced_futures_records),
     sourceOf(view.summarySource, 'futures', 'futures_net_value'),
   ]),
+  [0, 1, 2, 3],
 )}`;
   }
   const title = '<h2>Anlage KAP: Termingeschäfte (§ 20 Abs. 2 Satz 1 Nr. 3 EStG)</h2>';
@@ -103,6 +119,7 @@ ${table(
     present(r.unpriced_futures_records),
     sourceOf(view.summarySource, 'futures', 'futures_net_value'),
   ]),
+  [0, 1, 2, 3, 4],
 )}
 <p class="small">Sum of the rows above in euros: ${esc(sum.toFixed())}${valued.length < rows.length ? ` (${rows.length - valued.length} rows unpriced: not in it)` : ''}.</p>`;
 }
@@ -117,16 +134,35 @@ function coinsSection(view: PackView): string {
   const cells = (r: SummaryCells) =>
     uk
       ? [r.coin, r.disposals, r.proceeds, r.allowable_costs, r.net_gain, r.unknown_cost_quantity]
-      : [r.coin, r.matches, r.taxable_proceeds, r.taxable_cost, r.taxable_gain, r.tax_free_gain, r.unknown_cost_quantity];
+      : [
+          r.coin,
+          r.matches,
+          r.taxable_proceeds,
+          r.taxable_cost,
+          r.taxable_gain,
+          r.tax_free_gain,
+          r.unknown_cost_quantity,
+        ];
   return `<h2>Per coin (exact, ${esc(present(view.summary.total.currency))})</h2>
-${table(headers, rows.map((r) => cells(r).map(present)), 'coins')}`;
+${table(
+  headers,
+  rows.map((r) => cells(r).map(present)),
+  headers.map((_, i) => i),
+)}`;
 }
 
 function openSection(view: PackView): string {
   const m = view.gainsSource.manifest;
   const review = Object.entries(m.review.values ?? {});
   const amounts = Object.entries(m.reviewAmounts ?? {}).flatMap(([flag, coins]) =>
-    Object.entries(coins).map(([coin, a]) => [flag, coin, String(a.rows), a.quantity, a.proceeds, String(a.proceedsMissing)]),
+    Object.entries(coins).map(([coin, a]) => [
+      flag,
+      coin,
+      String(a.rows),
+      a.quantity,
+      a.proceeds,
+      String(a.proceedsMissing),
+    ]),
   );
   const flags =
     review.length === 0
@@ -134,13 +170,15 @@ function openSection(view: PackView): string {
       : `${table(
           ['Review flag', 'Rows'],
           review.map(([flag, count]) => [flag, String(count)]),
-        )}${table(['Review flag', 'Coin', 'Rows', 'Quantity', 'Proceeds', 'Rows without proceeds'], amounts)}`;
+          [0, 1],
+        )}${table(['Review flag', 'Coin', 'Rows', 'Quantity', 'Proceeds', 'Rows without proceeds'], amounts, [0, 1, 2, 3, 4, 5])}`;
   const costs =
     view.open.unknownCosts.length === 0
       ? `<p>Every coin moved in has a supplied cost in ${esc(present(view.summary.total.currency))}.</p>`
       : table(
           ['Coin', 'Deposits', 'Quantity lacking a cost'],
           view.open.unknownCosts.map((u) => [u.coin, String(u.deposits), u.lacking]),
+          [0, 1, 2],
         );
   const proceeds =
     view.open.lackingProceeds.length === 0
@@ -148,6 +186,7 @@ function openSection(view: PackView): string {
       : table(
           ['Sale', 'Sold at (UTC)', 'Coin', 'Quantity'],
           view.open.lackingProceeds.map((p) => [p.recordId, p.soldAt, p.coin, p.quantity]),
+          [0, 1, 2, 3],
         );
   return `<h2>Still open</h2>
 <h3>Rows marked for review in this tax year (${esc(view.gainsSource.file)})</h3>${flags}
@@ -167,7 +206,7 @@ function suppliedSection(view: PackView): string {
     `${s.fileName} (${s.importedAt})`,
   ]);
   return `<h2>Figures supplied, and by whom</h2>
-${rows.length === 0 ? '<p>No figure was supplied: every figure comes from the exchange’s records and market prices.</p>' : table(['Kind', 'Coin or sale', 'Quantity', 'Amount', 'Acquired / sold at', 'Source', 'Supplied by', 'File (imported at)'], rows, 'supplied')}`;
+${rows.length === 0 ? '<p>No figure was supplied: every figure comes from the exchange’s records and market prices.</p>' : table(['Kind', 'Coin or sale', 'Quantity', 'Amount', 'Acquired / sold at', 'Source', 'Supplied by', 'File (imported at)'], rows, [0, 1, 2, 3, 4])}`;
 }
 
 function sourcesSection(view: PackView): string {
@@ -186,7 +225,7 @@ h3 { font-size: 9.5pt; margin: 8pt 0 3pt; }
 table { border-collapse: collapse; width: 100%; margin: 3pt 0; page-break-inside: auto; }
 th, td { border: 1px solid #bbb; padding: 2pt 4pt; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: #eee; } tr { page-break-inside: avoid; }
-table.form td:nth-child(3) { font-weight: bold; white-space: nowrap; }
+.keep { white-space: nowrap; overflow-wrap: normal; }
 code { font-family: "DejaVu Sans Mono", monospace; font-size: 7.5pt; white-space: nowrap; }
 .small { font-size: 7.5pt; color: #333; } .warn { color: #8a4b00; font-weight: bold; }
 .source { margin: 4pt 0; }`;

@@ -31,8 +31,8 @@ export function parsePackYear(method: string | undefined, taxYear: string | unde
   const tz = TAX_YEAR_ZONE[rules];
   const first = match ? Number(match[1]) : NaN;
   // The label's first year, in its zone: the year that holds 1 July of it is the one it names.
-  const july = DateTime.fromObject({ year: first, month: 7, day: 1 }, { zone: tz }).toMillis();
-  const year = match && first >= 2000 && first <= 9998 ? taxYearsOf(rules, july, july + 1)[0] : undefined;
+  const july = match ? DateTime.fromObject({ year: first, month: 7, day: 1 }, { zone: tz }).toMillis() : NaN;
+  const year = first >= 2000 && first <= 9998 ? taxYearsOf(rules, july, july + 1)[0] : undefined;
   if (year === undefined || year.label !== taxYear) {
     throw new ValidationError('taxYear', `must be ${LABEL_WORDS[rules]}`, taxYear);
   }

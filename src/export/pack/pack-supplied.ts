@@ -63,7 +63,11 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
  * GBP and EUR figures), withdrawn ones left out, oldest import first: what the pack's figures rest
  * on besides the exchange's records.
  */
-export async function suppliedFigures(pool: pg.Pool, accountId: string, method: RulesMethod): Promise<SuppliedFigure[]> {
+export async function suppliedFigures(
+  pool: pg.Pool,
+  accountId: string,
+  method: RulesMethod,
+): Promise<SuppliedFigure[]> {
   const currency = FILING_CURRENCY[method];
   const costs = await provenance(pool, 'cost_basis_import');
   const proceeds = await provenance(pool, 'proceeds_import');
@@ -84,19 +88,21 @@ export async function suppliedFigures(pool: pg.Pool, accountId: string, method: 
      ) s ORDER BY sort_at, kind, sort_id`,
     [accountId, currency],
   );
-  return rows.map(({ kind, subject, quantity, amount, currency: c, at, source, fileName, sha256, importedAt, suppliedBy }) => ({
-    kind,
-    subject,
-    quantity,
-    amount,
-    currency: c,
-    at,
-    source,
-    fileName,
-    sha256,
-    importedAt,
-    suppliedBy,
-  }));
+  return rows.map(
+    ({ kind, subject, quantity, amount, currency: c, at, source, fileName, sha256, importedAt, suppliedBy }) => ({
+      kind,
+      subject,
+      quantity,
+      amount,
+      currency: c,
+      at,
+      source,
+      fileName,
+      sha256,
+      importedAt,
+      suppliedBy,
+    }),
+  );
 }
 
 /**
