@@ -3,6 +3,7 @@ import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-met
 import { gapList, minute } from './coverage-timeline.ts';
 import type { FilingYear, SummaryRow } from './filing-figures.ts';
 import { type Html, html } from './html.ts';
+import { packForm } from './pack-form.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
 import { plain } from './plain-words.ts';
 import { amountWords, dayWords, taxYearWords } from './tax-year-words.ts';
@@ -242,6 +243,7 @@ export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
         <em>Realized gains summary</em> (UK or Germany rules): request it on the <a href="/">exports page</a> for every
         figure to ten decimal places and each coin.
       </p>
+      ${packForm(view.account.id, view.uk, view.de, context.csrf)}
       <h2>What lacks a cost</h2>
       ${unknownCostsSection(view.unknownCosts)}
       <h2>What lacks proceeds</h2>

@@ -4,6 +4,9 @@ import { isRulesMethod, type RulesMethod } from '../../accounting/gains/gains-me
 import { TAX_YEAR_ZONE, taxYearsOf } from '../../accounting/gains/tax-years.ts';
 import { ValidationError } from '../../errors/index.ts';
 
+/** The `report` of a pack's job: the page lists it among the exports (job-view.ts names it). */
+export const PACK_REPORT = 'tax-year-pack';
+
 /** The tax year a pack covers: its label and its local dates (both included) in the method's zone. */
 export interface PackYear {
   readonly method: RulesMethod;
