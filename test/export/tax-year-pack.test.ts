@@ -233,11 +233,4 @@ describe('the tax-year pack', () => {
     expect(text).toMatch(/24 \(loss\)\s+USDT\s+-31\.25\s+-15\.625/);
     expect(text).toMatch(/cost\s+BTC\s+0\.5\s+12345\.67 EUR/);
   });
-
-  it('a year not begun, or a label of the other method, is a typed error naming the field', () => {
-    expect(() => parsePackYear('uk', '2026-27', NOW.getTime())).toThrow(/taxYear: must have begun/);
-    expect(() => parsePackYear('uk', '2024', NOW.getTime())).toThrow(/taxYear: must be a UK tax year/);
-    expect(() => parsePackYear('fifo', '2024', NOW.getTime())).toThrow(/method: must be uk or de/);
-    expect(parsePackYear('de', '2025', NOW.getTime())).toMatchObject({ from: '2025-01-01', to: '2025-06-01' });
-  });
 });
