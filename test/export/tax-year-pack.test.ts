@@ -164,6 +164,8 @@ describe('the tax-year pack', () => {
   it('uk: the zip holds the PDF, the CSVs and manifests, every hash checks, and the PDF states SA108’s boxes with the summary’s figures', async () => {
     const pack = await build(uk, 'uk-pack', 'uk', '2024-25');
     expect(path.basename(pack.zipPath)).toBe('tax-year-pack_uk_2024-25.zip');
+    // Both files from one walk of the history, so from one snapshot.
+    expect(pack.walks).toBe(1);
     expect(pack.manifest).toMatchObject({
       partial: false,
       complete: true,

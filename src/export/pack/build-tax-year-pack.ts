@@ -11,6 +11,7 @@ import type { RulesMethod } from '../../accounting/gains/gains-method.ts';
 import { exportCovered } from '../export-covered.ts';
 import { parseExportRequest, type ValuationSettings } from '../export-request.ts';
 import type { ExportManifest } from '../manifest.ts';
+import { sharingGainsWalks } from '../reports/shared-gains-walks.ts';
 import { packHtml, type PackSource } from './pack-html.ts';
 import { packBaseName, type PackYear } from './pack-request.ts';
 import { readYearSummary } from './pack-summary.ts';
@@ -48,6 +49,8 @@ export interface BuiltPack {
   readonly zipPath: string;
   readonly manifestPath: string;
   readonly manifest: PackManifest;
+  /** The gains walks the two files took (1: they shared one). */
+  readonly walks: number;
 }
 
 export interface TaxYearPackOptions {
@@ -108,8 +111,19 @@ export async function buildTaxYearPack(options: TaxYearPackOptions): Promise<Bui
         now,
       });
     };
-    const summary = await write('realized-gains-summary');
-    const gains = await write('realized-gains');
+    // Side by side on one walk of the history (shared-gains-walks.ts): both files read one snapshot,
+    // so the gains rows and the summary's figures agree however the data moves meanwhile.
+    const walks: string[] = [];
+    const [summary, gains] = await sharingGainsWalks(
+      async () => {
+        const written = await Promise.allSettled([write('realized-gains-summary'), write('realized-gains')]);
+        const failed = written.find((w) => w.status === 'rejected');
+        if (failed) throw failed.reason;
+        const [a, b] = written as Array<PromiseFulfilledResult<Awaited<ReturnType<typeof write>>>>;
+        return [a!.value, b!.value] as const;
+      },
+      { onWalk: (key) => walks.push(key) },
+    );
     const source = (csvPath: string, manifest: ExportManifest): PackSource => ({
       file: path.basename(csvPath),
       manifest,
@@ -182,7 +196,7 @@ export async function buildTaxYearPack(options: TaxYearPackOptions): Promise<Bui
       await rm(stale, { force: true });
     await rename(zipPath + suffix, zipPath);
     await rename(manifestPath + suffix, manifestPath);
-    return { zipPath, manifestPath, manifest };
+    return { zipPath, manifestPath, manifest, walks: walks.length };
   } finally {
     await rm(work, { recursive: true, force: true });
     for (const file of temporary) await rm(file, { force: true }).catch(() => undefined);
