@@ -191,9 +191,16 @@ describe('the tax-year pack', () => {
     for (const field of sa108Layout('2024-25').fields) {
       expect(sa108[field.column]).toMatch(/^\d+$/);
       expect(text).toMatch(
-        new RegExp(`${escapeRe(field.number)}\\s+${escapeRe(field.label)}\\s+${sa108[field.column]}\\s`),
+        new RegExp(
+          `${escapeRe(field.number)}\\s+${escapeRe(field.label)}\\s+${sa108[field.column]}\\s+(GBP\\s+)?S1 · sa108 · ${field.column}\\s`,
+        ),
       );
     }
+    // S1, the figures' source, is the summary file with its manifest's hash.
+    const summaryManifest = JSON.parse(
+      await zip.file(files.summary.replace(/\.csv$/, '.manifest.json'))!.async('string'),
+    ) as ExportManifest;
+    expect(text).toMatch(new RegExp(`S1 ${escapeRe(files.summary)}\\s+sha256 ${summaryManifest.sha256}\\s`));
     // By hand: SOL bought for 1000.25, sold for 600.69 + 450.13 (two disposals).
     const sol = rows.find((r) => r.level === 'coin' && r.coin === 'SOL')!;
     expect([sol.disposals, sol.proceeds, sol.allowable_costs]).toEqual(['2', '1050.82', '1000.25']);

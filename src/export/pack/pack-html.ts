@@ -54,8 +54,12 @@ function table(
 
 const present = (value: string | undefined): string => (value === undefined || value === '' ? '—' : value);
 
-/** The source of a figure: the file, its row (level) and column; the hash is in the sources table. */
-const sourceOf = (source: PackSource, level: string, column: string) => `${source.file} · ${level} · ${column}`;
+/** The pack's two files, referred to as S1 and S2 beside each figure (the sources table names them, with their hashes). */
+const SUMMARY_REF = 'S1';
+const GAINS_REF = 'S2';
+
+/** The source of a figure: the file (S1, S2), its row (`level`) and column. */
+const sourceOf = (ref: string, level: string, column: string) => `${ref} · ${level} · ${column}`;
 
 function formSection(view: PackView): string {
   const layout = formLayout(view.method, view.taxYear);
@@ -66,16 +70,17 @@ function formSection(view: PackView): string {
     f.label,
     present(rowOf(f.level)[f.column]),
     f.column === 'disposals' || f.column === 'below_freigrenze' ? '' : currency,
-    sourceOf(view.summarySource, f.level, f.column),
+    sourceOf(SUMMARY_REF, f.level, f.column),
   ]);
   const unpricedColumn = view.method === 'uk' ? 'unpriced_disposals' : 'unpriced_matches';
   const unpriced = Number(view.summary.filing[unpricedColumn] ?? '0');
   const note = view.summary.filing.note ?? '';
   return `<h2>${esc(layout.title)}</h2>
-${table([view.method === 'uk' ? 'Box' : 'Zeile', 'Label', 'Figure', 'Currency', 'Source (file · row · column)'], rows, [0, 1, 2, 3])}
+${table([view.method === 'uk' ? 'Box' : 'Zeile', 'Label', 'Figure', 'Currency', 'Source (file · row · column)'], rows, [0, 1, 2, 3, 4])}
 <p class="small">${esc(layout.source)}</p>
 ${unpriced > 0 ? `<p class="warn">Not in these figures: unknown (${unpriced} ${unpriced === 1 ? 'sale' : 'sales'}), see “Still open” below.</p>` : ''}
-${note === '' ? '' : `<p class="small">The summary’s note: ${esc(note)}</p>`}`;
+${note === '' ? '' : `<p class="small">The summary’s note: ${esc(note)}</p>`}
+${view.method === 'de' && (view.summary.total.note ?? '') !== '' ? `<p class="small">Freigrenze: ${esc(view.summary.total.note)}</p>` : ''}`;
 }
 
 function futuresSection(view: PackView): string {
@@ -91,7 +96,7 @@ ${table(
     present(r.futures_net),
     present(r.futures_net_value),
     present(r.unpriced_futures_records),
-    sourceOf(view.summarySource, 'futures', 'futures_net_value'),
+    sourceOf(SUMMARY_REF, 'futures', 'futures_net_value'),
   ]),
   [0, 1, 2, 3],
 )}`;
@@ -117,7 +122,7 @@ ${table(
     present(r.futures_net),
     present(r.futures_net_value),
     present(r.unpriced_futures_records),
-    sourceOf(view.summarySource, 'futures', 'futures_net_value'),
+    sourceOf(SUMMARY_REF, 'futures', 'futures_net_value'),
   ]),
   [0, 1, 2, 3, 4],
 )}
@@ -174,7 +179,11 @@ function openSection(view: PackView): string {
         )}${table(['Review flag', 'Coin', 'Rows', 'Quantity', 'Proceeds', 'Rows without proceeds'], amounts, [0, 1, 2, 3, 4, 5])}`;
   const costs =
     view.open.unknownCosts.length === 0
-      ? `<p>Every coin moved in has a supplied cost in ${esc(present(view.summary.total.currency))}.</p>`
+      ? `<p>None: the costs supplied in ${esc(present(view.summary.total.currency))} cover the quantity of every deposit and P2P buy.${
+          (m.review.values['unknown-cost'] ?? 0) > 0
+            ? ' The rows of unknown cost above are parts the walk matched to no supplied cost (a cost dated after the sale, coins back from locks or earn beyond what went away): their rows in S2 have no allowable cost.'
+            : ''
+        }</p>`
       : table(
           ['Coin', 'Deposits', 'Quantity lacking a cost'],
           view.open.unknownCosts.map((u) => [u.coin, String(u.deposits), u.lacking]),
@@ -189,33 +198,40 @@ function openSection(view: PackView): string {
           [0, 1, 2, 3],
         );
   return `<h2>Still open</h2>
-<h3>Rows marked for review in this tax year (${esc(view.gainsSource.file)})</h3>${flags}
-<h3>Coins moved in without a cost (whole account)</h3>${costs}
+<h3>Rows marked for review in this tax year (${GAINS_REF}, its manifest’s review counts)</h3>${flags}
+<h3>Deposits and P2P buys beyond the supplied costs (whole account, by quantity)</h3>${costs}
 <h3>P2P sales without proceeds (whole account)</h3>${proceeds}`;
 }
 
 function suppliedSection(view: PackView): string {
   const rows = view.supplied.map((s) => [
-    s.kind === 'cost' ? 'cost' : 'proceeds',
+    s.kind,
     s.subject,
     s.quantity,
     `${s.amount} ${s.currency}`,
-    s.at,
-    s.source,
+    s.at.replace('T', ' ').replace(':00Z', 'Z'),
     s.suppliedBy === '' ? 'not recorded' : s.suppliedBy,
-    `${s.fileName} (${s.importedAt})`,
+    `${s.source}; ${s.fileName}, imported ${s.importedAt.replace('T', ' ')}`,
   ]);
   return `<h2>Figures supplied, and by whom</h2>
-${rows.length === 0 ? '<p>No figure was supplied: every figure comes from the exchange’s records and market prices.</p>' : table(['Kind', 'Coin or sale', 'Quantity', 'Amount', 'Acquired / sold at', 'Source', 'Supplied by', 'File (imported at)'], rows, [0, 1, 2, 3, 4])}`;
+${
+  rows.length === 0
+    ? '<p>No figure was supplied: every figure comes from the exchange’s records and market prices.</p>'
+    : `<div class="small">${table(
+        ['Kind', 'Coin or sale', 'Quantity', 'Amount', 'Acquired / sold at (UTC)', 'Supplied by', 'From'],
+        rows,
+        [0, 1, 2, 3, 4],
+      )}</div>`
+}`;
 }
 
 function sourcesSection(view: PackView): string {
-  const entry = (s: PackSource) => `<div class="source"><div><b>${esc(s.file)}</b></div>
+  const entry = (ref: string, s: PackSource) => `<div class="source"><div><b>${ref}</b> ${esc(s.file)}</div>
 <div>sha256 <code>${esc(s.manifest.sha256)}</code></div>
-<div class="small">${esc(s.manifest.title)} · ${esc(s.manifest.rowCount)} rows · ${esc(s.manifest.parameters.from)} to ${esc(s.manifest.parameters.to)} (${esc(s.manifest.parameters.tz)}) · ${s.manifest.partial ? 'partial: the data does not cover the whole period' : 'the data covers the whole period'} · written ${esc(s.manifest.generatedAt)}</div></div>`;
+<div class="small">${esc(s.manifest.title)} · ${esc(s.manifest.rowCount)} rows · ${esc(s.manifest.parameters.from)} to ${esc(s.manifest.parameters.to)} (${esc(s.manifest.parameters.tz)}) · ${s.manifest.partial ? 'partial: the data does not cover the whole period (its manifest lists the gaps)' : 'the data covers the whole period'} · written ${esc(s.manifest.generatedAt)}</div></div>`;
   return `<h2>Sources</h2>
-<p class="small">The files are in this pack beside their manifests; recompute a file’s sha256 to prove it is the one these figures were read from.</p>
-${entry(view.summarySource)}${entry(view.gainsSource)}`;
+<p class="small">Both files are in this pack beside their manifests; recompute a file’s sha256 to prove it is the one these figures were read from.</p>
+${entry(SUMMARY_REF, view.summarySource)}${entry(GAINS_REF, view.gainsSource)}`;
 }
 
 const STYLE = `@page { size: A4; margin: 14mm 12mm; }
@@ -246,11 +262,11 @@ export function packHtml(view: PackView): string {
 <h1>Tax-year pack: ${esc(view.account.name)}, tax year ${esc(view.taxYear)}</h1>
 <p>${esc(methodWords)}, rules version ${esc(m.parameters.rulesVersion ?? '')}. Period ${esc(view.from)} to ${esc(view.to)} (${esc(view.tz)}). Account ${esc(view.account.id)}. Printed ${esc(view.generatedAt)}.</p>
 <p class="${complete && !m.partial ? '' : 'warn'}">${esc(status)}</p>
+${sourcesSection(view)}
 ${formSection(view)}
 ${futuresSection(view)}
 ${coinsSection(view)}
 ${openSection(view)}
 ${suppliedSection(view)}
-${sourcesSection(view)}
 </body></html>`;
 }
