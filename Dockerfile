@@ -29,7 +29,13 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 FROM ${NODE_IMAGE} AS runtime
 # WEB_HOST stays loopback here: docker-compose.yml opens the page on the container's interfaces.
 ENV NODE_ENV=production \
-    EXPORT_DIR=/data/exports
+    EXPORT_DIR=/data/exports \
+    CHROMIUM_PATH=/usr/bin/chromium
+# Debian's chromium prints the tax-year pack's PDF (src/export/pack/print-pdf.ts, driven by
+# playwright-core), with the fonts its page names; never a browser download at run time.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends chromium fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./

@@ -3,6 +3,7 @@ import type { DefaultJobOptions, FlowProducer, Queue } from 'bullmq';
 import type { ExportJobData, ExportJobResult } from './payloads/export-job.ts';
 import type { IngestWindowJob } from './payloads/ingest-job.ts';
 import type { ManagementJob } from './payloads/management-job.ts';
+import type { PackJobData } from './payloads/pack-job.ts';
 import type { ReconcileJob, ReconcileJobResult } from './payloads/reconcile-job.ts';
 import type { SyncAccountJob, SyncFinishJob } from './payloads/sync-jobs.ts';
 
@@ -39,7 +40,7 @@ export interface QueueJobs {
   sync: { nightly: NoPayload; 'sync-account': SyncAccountJob; 'sync-finish': SyncFinishJob };
   reconcile: { 'reconcile-account': ReconcileJob };
   'market-data': { 'net-flow': NoPayload; 'oi-limits': NoPayload };
-  export: { 'write-report': ExportJobData };
+  export: { 'write-report': ExportJobData; 'write-pack': PackJobData };
   management: { 'management-action': ManagementJob };
 }
 
@@ -73,6 +74,7 @@ export const JOB = {
   netFlow: 'net-flow',
   oiLimits: 'oi-limits',
   writeReport: 'write-report',
+  writePack: 'write-pack',
   managementAction: 'management-action',
 } as const satisfies Record<string, AnyJobName>;
 

@@ -1,7 +1,9 @@
 import type { ExportRequest } from '../../src/export/export-request.ts';
+import { packJobId, type PackYear } from '../../src/export/pack/pack-request.ts';
 import { JOB, QUEUE } from '../definitions.ts';
 import { ensureJob } from '../ensure-job.ts';
 import { type ExportJob, exportJobData, exportJobId, type ExportQueue } from '../payloads/export-job.ts';
+import { packJobData } from '../payloads/pack-job.ts';
 import type { Runtime } from '../runtime.ts';
 
 export type { ExportJob, ExportQueue };
@@ -19,6 +21,18 @@ export async function enqueueExport(
 ): Promise<ExportJob> {
   const { job } = await ensureJob(queue, JOB.writeReport, exportJobId(request), exportJobData(request), {
     whenFinished: options.replaceFinished ? 'replace' : 'keep',
+  });
+  return job;
+}
+
+/**
+ * Enqueues the tax-year pack of an account, method and year (build-tax-year-pack.ts) on the export
+ * queue, so the page follows it like an export. Asked again once finished, it is built again on
+ * today's data; while it waits or runs, asking again is the same job.
+ */
+export async function enqueuePack(queue: ExportQueue, accountId: string, year: PackYear): Promise<ExportJob> {
+  const { job } = await ensureJob(queue, JOB.writePack, packJobId(accountId, year), packJobData(accountId, year), {
+    whenFinished: 'replace',
   });
   return job;
 }

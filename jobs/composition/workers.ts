@@ -104,6 +104,7 @@ export function exportDeps(runtime: Runtime): ExportProcessorDeps {
     exportDir: runtime.config.exportDir,
     prisma: runtime.prisma,
     valuation: runtime.config.valuation,
+    chromiumPath: runtime.config.chromiumPath,
   };
 }
 

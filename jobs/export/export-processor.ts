@@ -6,7 +6,9 @@ import type { PrismaClient } from '../../src/db/prisma.ts';
 import { LedgerlineError } from '../../src/errors/index.ts';
 import { exportCovered } from '../../src/export/export-covered.ts';
 import { parseExportRequest, type ValuationSettings } from '../../src/export/export-request.ts';
+import { JOB } from '../definitions.ts';
 import { type ExportJob, type ExportJobResult, exportRequestInput } from '../payloads/export-job.ts';
+import { writePack } from './pack-processor.ts';
 
 export interface ExportProcessorDeps {
   databaseUrl: string;
@@ -14,6 +16,8 @@ export interface ExportProcessorDeps {
   prisma: PrismaClient;
   /** config.valuation: the currency and price tolerance of realized gains and income. */
   valuation?: ValuationSettings;
+  /** config.chromiumPath: the Chromium that prints a tax-year pack's PDF. */
+  chromiumPath?: string;
   now?: () => Date;
 }
 
@@ -25,6 +29,8 @@ export interface ExportProcessorDeps {
 export function createExportProcessor(deps: ExportProcessorDeps) {
   return async (job: ExportJob): Promise<ExportJobResult> => {
     try {
+      // The tax-year pack shares the queue (the page follows it like an export): pack-processor.ts.
+      if (job.name === JOB.writePack) return await writePack(deps, job);
       const request = parseExportRequest(exportRequestInput(job.data));
       const account = await deps.prisma.account.findUnique({
         where: { id: request.accountId },

@@ -33,6 +33,8 @@ export interface Config {
   readonly masterKey: Buffer;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly exportDir: string;
+  /** CHROMIUM_PATH: the Chromium that prints the tax-year pack's PDF. */
+  readonly chromiumPath: string;
   /** BullMQ key prefix: separate installations (or tests) sharing one Redis use different ones. */
   readonly queuePrefix: string;
   /** The database `npm run demo` creates and fills on DATABASE_URL's server (DEMO_DATABASE). */
@@ -145,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: parseMasterKey(raw.LEDGERLINE_MASTER_KEY, production),
     logLevel: raw.LOG_LEVEL,
     exportDir: path.resolve(raw.EXPORT_DIR),
+    chromiumPath: raw.CHROMIUM_PATH,
     queuePrefix: raw.QUEUE_PREFIX,
     demoDatabase: raw.DEMO_DATABASE,
     workerConcurrency: raw.WORKER_CONCURRENCY,

@@ -149,6 +149,8 @@ export const envSchema = z.object({
   LEDGERLINE_MASTER_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   EXPORT_DIR: z.string().min(1, 'must not be empty').default('./exports'),
+  // The Chromium that prints the tax-year pack's PDF (src/export/pack/print-pdf.ts): Debian's package by default.
+  CHROMIUM_PATH: z.string().min(1, 'must not be empty').default('/usr/bin/chromium'),
   // Braces make the whole prefix a Redis Cluster hash tag ({ledgerline}): every queue and
   // rate-budget key of the installation then shares one slot, as BullMQ and the budget's
   // multi-key scripts need on a cluster (docs/scaling.md).

@@ -53,10 +53,11 @@ export async function listExports(exportDir: string, accountId: string): Promise
   );
 }
 
-const DOWNLOADABLE = /^[A-Za-z0-9][A-Za-z0-9._~+-]*\.(csv|beancount|manifest\.json)$/;
+const DOWNLOADABLE = /^[A-Za-z0-9][A-Za-z0-9._~+-]*\.(csv|beancount|manifest\.json|zip|pack\.json)$/;
 
 /**
- * The path of a file an accountant may download, or undefined: only a CSV or manifest directly
+ * The path of a file an accountant may download, or undefined: only a CSV or manifest (or a
+ * tax-year pack's zip and its `.pack.json`) directly
  * inside an account's export directory; names with separators or `..` never resolve.
  */
 export function downloadPath(exportDir: string, accountId: string, file: string): string | undefined {

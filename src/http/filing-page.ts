@@ -3,6 +3,7 @@ import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-met
 import { gainsRowsHref, incomeRowsHref } from './figure-links.ts';
 import type { FilingYear, SummaryRow } from './filing-figures.ts';
 import { type Html, html } from './html.ts';
+import { packForm } from './pack-form.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
 import { plain } from './plain-words.ts';
 import { coinAmountWords, moneyWords, taxYearWords, unknownWords } from './tax-year-words.ts';
@@ -243,6 +244,7 @@ export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
         figure exact to the last decimal. Amounts here are rounded to the penny or cent; each figure links to the rows
         behind it.
       </p>
+      ${packForm(view.account.id, view.uk, view.de, context.csrf)}
       <h2>What lacks a cost</h2>
       <div class="scroll">${unknownCostsSection(view.unknownCosts)}</div>
       <h2>What lacks proceeds</h2>

@@ -1,7 +1,9 @@
 import type { ExportJob } from '../../jobs/composition/export-queue.ts';
+import { PACK_REPORT } from '../export/pack/pack-request.ts';
 import { parsePeriod } from '../export/period.ts';
 import { REPORTS } from '../export/reports/index.ts';
 import { periodGaps } from './coverage.ts';
+import { packTitle } from './pack-form.ts';
 import type { JobView } from './pages.ts';
 import type { WebAppDeps } from './web-deps.ts';
 
@@ -15,11 +17,16 @@ export async function jobView(
   job: ExportJob,
   names: Map<string, string>,
 ): Promise<JobView> {
+  // A tax-year pack (pack-routes.ts) reads what the year's summary reads.
+  const pack = job.data.report === PACK_REPORT;
+  const data = job.data as typeof job.data & { taxYear?: string };
   return {
     id: job.id!,
     state: await job.getState(),
     report: job.data.report,
-    reportTitle: REPORTS.find((r) => r.name === job.data.report)?.title ?? job.data.report,
+    reportTitle: pack
+      ? packTitle(job.data.method, data.taxYear)
+      : (REPORTS.find((r) => r.name === job.data.report)?.title ?? job.data.report),
     accountId: job.data.accountId,
     accountName: names.get(job.data.accountId) ?? job.data.accountId,
     from: job.data.from,
@@ -35,7 +42,7 @@ export async function jobView(
     gaps: await periodGaps(
       deps.pool,
       job.data.accountId,
-      job.data.report,
+      pack ? 'realized-gains-summary' : job.data.report,
       parsePeriod(job.data),
       job.finishedOn ? new Date(job.finishedOn) : undefined,
     ),

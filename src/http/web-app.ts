@@ -8,6 +8,7 @@ import { downloadRoutes } from './routes/download-routes.ts';
 import { figureRowsRoutes } from './routes/figure-rows-routes.ts';
 import { homeRoutes } from './routes/home-routes.ts';
 import { jobRoutes } from './routes/job-routes.ts';
+import { packRoutes } from './routes/pack-routes.ts';
 import { signInRoutes } from './routes/sign-in-routes.ts';
 import { streamRoutes } from './routes/stream-routes.ts';
 import { taxYearRoutes } from './routes/tax-year-routes.ts';
@@ -68,6 +69,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   await app.register(taxYearRoutes(deps));
   await app.register(figureRowsRoutes(deps));
   await app.register(downloadRoutes(deps));
+  await app.register(packRoutes(deps));
   await app.register(streamRoutes(deps));
 
   await mountBullBoards(app, deps.boardQueues);

@@ -49,7 +49,9 @@ export function downloadRoutes(deps: Pick<WebAppDeps, 'exportDir'>): FastifyPlug
         ? 'text/csv; charset=utf-8'
         : file.endsWith('.json')
           ? 'application/json; charset=utf-8'
-          : 'text/plain; charset=utf-8';
+          : file.endsWith('.zip')
+            ? 'application/zip'
+            : 'text/plain; charset=utf-8';
       return reply
         .type(type)
         .header('content-disposition', `attachment; filename="${request.params.file}"`)
