@@ -9,6 +9,7 @@ import { amountWords, dayWords, taxYearWords } from './tax-year-words.ts';
 import {
   type LackingProceeds,
   lackingProceedsSection,
+  supplyPath,
   type UnknownCost,
   unknownCostsSection,
 } from './unknown-costs.ts';
@@ -243,9 +244,13 @@ export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
         figure to ten decimal places and each coin.
       </p>
       <h2>What lacks a cost</h2>
-      ${unknownCostsSection(view.unknownCosts)}
+      ${unknownCostsSection(view.unknownCosts, supplyPath(view.account.id))}
       <h2>What lacks proceeds</h2>
-      ${lackingProceedsSection(view.lackingProceeds)}
+      ${lackingProceedsSection(view.lackingProceeds, supplyPath(view.account.id))}
+      <p>
+        <a class="supplied-figures" href="${supplyPath(view.account.id)}#supplied">Supplied figures</a>: every cost and
+        proceeds supplied, by whom and when, and withdrawing one.
+      </p>
       <h2 id="uk">United Kingdom (HMRC share matching, pounds)</h2>
       ${methodSection('uk', view.uk, view.now)}
       <h2 id="de">Germany (private sales, euros)</h2>

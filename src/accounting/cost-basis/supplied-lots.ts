@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { SuppliedLot } from '../gains/supplied-costs.ts';
 
 /** The account's supplied lots of imports not withdrawn (cost-basis-import.ts), for a walk (walk-history.ts). */
-export async function loadSuppliedLots(db: pg.ClientBase, accountId: string): Promise<SuppliedLot[]> {
+export async function loadSuppliedLots(db: pg.ClientBase | pg.Pool, accountId: string): Promise<SuppliedLot[]> {
   const { rows } = await db.query<{
     coin: string;
     quantity: string;
