@@ -6,8 +6,8 @@ import { listProceedsImports } from '../accounting/proceeds/proceeds-import.ts';
 
 /** The two kinds of supplied figures the page takes, and the import table of each. */
 export const SUPPLIED_KINDS = {
-  'cost-basis': { table: 'cost_basis_import', words: 'Costs of coins moved in', unit: 'lots' },
-  proceeds: { table: 'proceeds_import', words: 'Proceeds of P2P sales', unit: 'sales' },
+  'cost-basis': { table: 'cost_basis_import', words: 'Costs of coins moved in' },
+  proceeds: { table: 'proceeds_import', words: 'Proceeds of P2P sales' },
 } as const;
 export type SuppliedKind = keyof typeof SUPPLIED_KINDS;
 

@@ -138,6 +138,15 @@ function importState(i: SuppliedImport, accountId: string, csrf: string): Html {
   </form>`;
 }
 
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "1 lot from 1 row, in EUR, source kraken-statement": what an import added (a row a live import held is not added twice). */
+function whatWords(i: SuppliedImport): string {
+  const [one, many] = i.kind === 'cost-basis' ? ['lot', 'lots'] : ['sale priced', 'sales priced'];
+  const currencies = i.currencies ? `, in ${i.currencies}` : '';
+  return `${count(i.added, one, many)} from ${count(i.rows, 'row', 'rows')}${currencies}, source ${i.sources}`;
+}
+
 /** Every supplied figure's import: what, from which file (its SHA-256), who, when; each withdrawable. */
 export function suppliedFiguresSection(imports: readonly SuppliedImport[], accountId: string, csrf: string): Html {
   if (imports.length === 0) return html`<p>No figures supplied yet.</p>`;
@@ -162,10 +171,7 @@ export function suppliedFiguresSection(imports: readonly SuppliedImport[], accou
               class="${i.withdrawnAt === null ? 'live' : 'withdrawn'}"
             >
               <td>${i.kind} ${i.id}</td>
-              <td>
-                ${i.added} ${SUPPLIED_KINDS[i.kind].unit} of ${i.rows} rows${i.currencies ? ` in ${i.currencies}` : ''},
-                source ${i.sources}
-              </td>
+              <td>${whatWords(i)}</td>
               <td>${i.fileName} <code title="SHA-256 of the file">${i.sha256.slice(0, 12)}</code></td>
               <td>${i.suppliedBy}</td>
               <td>${i.importedAt}</td>
