@@ -142,7 +142,7 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 
 /** "1 lot from 1 row, in EUR, source kraken-statement": what an import added (a row a live import held is not added twice). */
 function whatWords(i: SuppliedImport): string {
-  const [one, many] = i.kind === 'cost-basis' ? ['lot', 'lots'] : ['sale priced', 'sales priced'];
+  const [one, many] = i.kind === 'cost-basis' ? ['lot', 'lots'] : ['proceeds figure', 'proceeds figures'];
   const currencies = i.currencies ? `, in ${i.currencies}` : '';
   return `${count(i.added, one, many)} from ${count(i.rows, 'row', 'rows')}${currencies}, source ${i.sources}`;
 }

@@ -112,7 +112,7 @@ describe('supplying what is missing, in a real browser', () => {
     expect(await rows.count()).toBe(2);
     const texts = await rows.allInnerTexts();
     expect(texts.join('\n')).toContain('2 lots from 2 rows, in EUR,GBP, source kraken-statement');
-    expect(texts.join('\n')).toContain('2 sales priced from 2 rows, in EUR,GBP, source bank-statement');
+    expect(texts.join('\n')).toContain('2 proceeds figures from 2 rows, in EUR,GBP, source bank-statement');
     expect(texts.every((t) => t.includes('web:accountant') && t.includes('page form'))).toBe(true);
     await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'supplied-figures.png'), fullPage: true });

@@ -217,7 +217,7 @@ describe('the supply page', () => {
     expect(again.headers.location).toMatch(/\?same=proceeds-\d+#supplied$/);
     const listed = await page(accountant);
     expect(listed.body).toContain('sales.csv');
-    expect(listed.body).toContain('1 sale priced from 1 row, in GBP, source bank-statement');
+    expect(listed.body).toContain('1 proceeds figure from 1 row, in GBP, source bank-statement');
     expect(await withPool((pool) => lackingProceeds(pool, account))).toMatchObject([
       { recordId: 'p2p:p4', suppliedIn: 'GBP' },
     ]);
