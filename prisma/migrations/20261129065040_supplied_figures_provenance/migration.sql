@@ -40,12 +40,6 @@ CREATE UNIQUE INDEX "supplied_proceeds_figure_import_key" ON "supplied_proceeds"
 ALTER TABLE "cost_basis_import" ALTER COLUMN "supplied_by" DROP DEFAULT;
 ALTER TABLE "proceeds_import" ALTER COLUMN "supplied_by" DROP DEFAULT;
 
--- A withdrawal is one decision: when, by whom and why, all three or none.
-ALTER TABLE "cost_basis_import" ADD CONSTRAINT "cost_basis_import_withdrawal_whole"
-  CHECK ((withdrawn_at IS NULL) = (withdrawn_by IS NULL) AND (withdrawn_at IS NULL) = (withdrawn_reason IS NULL));
-ALTER TABLE "proceeds_import" ADD CONSTRAINT "proceeds_import_withdrawal_whole"
-  CHECK ((withdrawn_at IS NULL) = (withdrawn_by IS NULL) AND (withdrawn_at IS NULL) = (withdrawn_reason IS NULL));
-
 -- The gains walks read only the lots and proceeds of imports not withdrawn, so withdrawing one (or
 -- taking a withdrawal back by hand) changes their inputs from its earliest lot's acquisition, or
 -- its earliest sale: logged in gains_input_change in the same transaction, and the stored
