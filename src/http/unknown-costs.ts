@@ -116,7 +116,7 @@ const supplyWords = (supplyHref: string | undefined, cli: string) =>
     : html`(<a class="supply" href="${supplyHref}">supply them on the page</a>, or <code>${cli}</code>)`;
 
 export function unknownCostsSection(rows: readonly UnknownCost[], supplyHref?: string): Html {
-  if (rows.length === 0) return html`<p>Every coin moved in has a supplied cost in pounds and in euros.</p>`;
+  if (rows.length === 0) return html`<p>Every coin moved in has a supplied cost.</p>`;
   return html`<p>
       Coins moved in without a cost: their sales are
       <abbr title="flagged review:unknown-cost">marked for review</abbr> and left out of the tax figures until their

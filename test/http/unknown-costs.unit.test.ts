@@ -19,9 +19,7 @@ describe('the accountants’ page: what lacks a cost', () => {
     expect(page).toContain('<td data-method="de">0</td>');
     expect(page).toContain('review:unknown-cost');
     expect(page).toContain('href="/supplied/a"');
-    expect(String(unknownCostsSection([]))).toContain(
-      'Every coin moved in has a supplied cost in pounds and in euros.',
-    );
+    expect(String(unknownCostsSection([]))).toContain('Every coin moved in has a supplied cost.');
   });
 });
 
