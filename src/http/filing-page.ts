@@ -10,6 +10,7 @@ import { coinAmountWords, moneyWords, taxYearWords, unknownWords } from './tax-y
 import {
   type LackingProceeds,
   lackingProceedsSection,
+  supplyPath,
   type UnknownCost,
   unknownCostsSection,
 } from './unknown-costs.ts';
@@ -246,9 +247,13 @@ export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
       </p>
       ${packForm(view.account.id, view.uk, view.de, context.csrf)}
       <h2>What lacks a cost</h2>
-      <div class="scroll">${unknownCostsSection(view.unknownCosts)}</div>
+      <div class="scroll">${unknownCostsSection(view.unknownCosts, supplyPath(view.account.id))}</div>
       <h2>What lacks proceeds</h2>
-      <div class="scroll">${lackingProceedsSection(view.lackingProceeds)}</div>
+      <div class="scroll">${lackingProceedsSection(view.lackingProceeds, supplyPath(view.account.id))}</div>
+      <p>
+        <a class="supplied-figures" href="${supplyPath(view.account.id)}#supplied">Supplied figures</a>: every cost and
+        proceeds supplied, by whom and when, and withdrawing one.
+      </p>
       <h2 id="uk">United Kingdom (HMRC share matching, pounds)</h2>
       ${methodSection('uk', view.uk, view.now, links)}
       <h2 id="de">Germany (private sales, euros)</h2>

@@ -8,7 +8,7 @@ import { type Html, html } from './html.ts';
 import type { CoinBalances } from './monthly-balances.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
 import { METHOD_GROUPS, plain } from './plain-words.ts';
-import { type UnknownCost, unknownCostsSection } from './unknown-costs.ts';
+import { supplyPath, type UnknownCost, unknownCostsSection } from './unknown-costs.ts';
 
 export type { FormState } from './export-form.ts';
 export { gapAdvice } from './export-form.ts';
@@ -194,7 +194,7 @@ export function homePage(
             <h4>Balances</h4>
             ${balancesSection(a.balances, input.now)}
             <h4>What lacks a cost</h4>
-            ${unknownCostsSection(a.unknownCosts ?? [])}`,
+            ${unknownCostsSection(a.unknownCosts ?? [], supplyPath(a.id))}`,
       )}
       <h2>Requested exports</h2>
       ${jobsTable(input.jobs)}

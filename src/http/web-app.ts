@@ -11,6 +11,7 @@ import { jobRoutes } from './routes/job-routes.ts';
 import { packRoutes } from './routes/pack-routes.ts';
 import { signInRoutes } from './routes/sign-in-routes.ts';
 import { streamRoutes } from './routes/stream-routes.ts';
+import { supplyRoutes } from './routes/supply-routes.ts';
 import { taxYearRoutes } from './routes/tax-year-routes.ts';
 import { registerSecurityPlugins } from './security-plugins.ts';
 import { SignInLimiter } from './sign-in-limiter.ts';
@@ -71,6 +72,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   await app.register(downloadRoutes(deps));
   await app.register(packRoutes(deps));
   await app.register(streamRoutes(deps));
+  await app.register(supplyRoutes(deps));
 
   await mountBullBoards(app, deps.boardQueues);
   return app;

@@ -89,6 +89,8 @@ describe('ledgerline proceeds', () => {
     expect(result.imports.map((i) => [i.fileName, i.sources, i.sales])).toEqual([['sales.csv', 'bank-statement', 2]]);
     expect(await stored()).toBe(2);
     const listed = await runCliLive(['proceeds', 'list'], env());
-    expect(listed.stdout.trim()).toMatch(/^import \d+ \S+ sales\.csv: 2 sales from bank-statement$/);
+    expect(listed.stdout.trim()).toMatch(
+      /^import \d+ sales\.csv: 2 sales in EUR,GBP from bank-statement, supplied by cli:\S+ at \S+Z$/,
+    );
   });
 });

@@ -4,11 +4,21 @@ import { taxYearsPage } from '../../src/http/filing-page.ts';
 import { lackingProceedsSection, unknownCostsSection } from '../../src/http/unknown-costs.ts';
 
 describe('the accountants’ page: what lacks a cost', () => {
-  it('lists per coin the quantity moved in that no supplied cost covers, and says so when none lacks one', () => {
-    const page = String(unknownCostsSection([{ coin: 'ETH', deposits: 2, movedIn: '3', supplied: '1', lacking: '2' }]));
+  it('lists per coin and method the quantity moved in that no supplied cost in its currency covers, and says so when none lacks one', () => {
+    const row = {
+      coin: 'ETH',
+      deposits: 2,
+      movedIn: '3',
+      supplied: { uk: '1', de: '3' },
+      lacking: { uk: '2', de: '0' },
+    };
+    const page = String(unknownCostsSection([row], '/supplied/a'));
     expect(page).toContain('<td>ETH</td>');
-    expect(page).toContain('<td>2</td>');
+    expect(page).toContain('<th>Lacking a cost, uk (GBP)</th>');
+    expect(page).toContain('<td data-method="uk">2</td>');
+    expect(page).toContain('<td data-method="de">0</td>');
     expect(page).toContain('review:unknown-cost');
+    expect(page).toContain('href="/supplied/a"');
     expect(String(unknownCostsSection([]))).toContain('Every coin moved in has a supplied cost.');
   });
 });
