@@ -67,11 +67,14 @@ export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise
  *   (OwnMovesAway), coins of unknown cost as a deposit's;
  * - a deposit: supplied lots (cost-basis import) or a lot of unknown cost, never invented;
  * - a withdrawal: its lots leave, nothing realized; beyond the holdings it is flagged;
- * - a margin loan (`borrowing`): no tax event; borrowed coins join the lots at market value (what is
- *   owed for them), repaid coins leave them as a withdrawal's do;
+ * - a margin loan (`borrowing`): the borrowed coins are acquired at market value (the borrower may
+ *   deal with them as its own: beneficial ownership, CRYPTO61620; a Sachdarlehen, BGB §607), the
+ *   repaid coins disposed of at market value (the debt released their consideration);
  * - a sale whose proceeds the record does not state (a P2P sell): a disposal, proceeds unknown
  *   unless `proceeds import` supplied them;
- * - anything else: acquired or disposed of at market value (futures results in the margin coin);
+ * - a futures result paid in the margin coin: all of it, its fee too, disposed of at market value
+ *   (the fee is already part of the futures result, its `fees`: no incidental cost here);
+ * - anything else: acquired or disposed of at market value;
  *   a margin record to review (`confiscated`, `compensate`) flags the rows disposing of it, and
  *   the rows consuming the lots it brought in (`review:compensate-lot`, reviewed-records.ts).
  */
@@ -120,7 +123,7 @@ async function* single<M>(
   away: OwnMovesAway,
 ): AsyncGenerator<GainsEvent<M>> {
   const { atMs, recordIds } = entry;
-  const { kind } = entryTreatment(entry);
+  const { kind, ledger } = entryTreatment(entry);
   const incoming = entry.receivedCoin !== null && entry.receivedAmount !== null ? entry.receivedAmount : null;
   // A record of amount 0 (a fee-only record's other half) brings nothing: no income, no lot.
   if (incoming !== null && entry.receivedCoin !== null && kind !== 'own-move' && !incoming.isZero()) {
@@ -145,9 +148,9 @@ async function* single<M>(
     // disposed of at market value, with no further allowable cost (HMRC CRYPTO22150, CRYPTO22280).
     const total = plus(entry.sentAmount, fee);
     yield* dispose(total, await atMarket(total));
-  } else if (kind === 'own-move' || kind === 'withdrawal' || kind === 'borrowing') {
-    // A withdrawal's coins, and a repaid loan's (no tax event), leave the lots: nothing realized.
-    if (kind !== 'own-move') {
+  } else if (kind === 'own-move' || kind === 'withdrawal') {
+    // A withdrawal's coins leave the lots: nothing realized.
+    if (kind === 'withdrawal') {
       for (const match of engine.withdraw(coin, entry.sentAmount, atMs, recordIds)) yield { kind: 'disposal', match };
     }
     // The move's own fee pays for no trade: a disposal at market value.
@@ -163,8 +166,17 @@ async function* single<M>(
       for (const match of engine.dispose(coin, quantity, sale.proceeds, atMs, `${recordIds}<${sale.source}`))
         yield { kind: 'disposal', match };
     }
+  } else if (ledger === 'futures') {
+    // A futures result paid in the margin coin, and its fee: the fee is part of the futures result
+    // (the futures rows' `fees`), so no incidental cost of this disposal: every coin paid out,
+    // the fee's too, is disposed of at market value, as an open's fee and a profitable close's
+    // `:fee` row are (other-fee; CRYPTO22150, CRYPTO22280). Never both, never for nothing.
+    const paid = plus(entry.sentAmount, fee);
+    yield* dispose(paid, await atMarket(paid));
   } else {
-    // A disposal at market value, its own fee an incidental cost (it brings no proceeds).
+    // A disposal at market value, its own fee an incidental cost (it brings no proceeds): so is a
+    // repaid margin loan (`borrowing`: the coins returned are disposed of at market value, the
+    // release of the debt their consideration; CRYPTO61620, BGB §607: docs/reports.md).
     yield* dispose(plus(entry.sentAmount, fee), await atMarket(entry.sentAmount));
   }
 }
@@ -198,8 +210,8 @@ async function* acquireIncoming<M>(
     engine.acquire(coin, quantity, ZERO, atMs, recordIds);
     return;
   }
-  // Everything else comes in at market value: income, results, and borrowed coins (a loan: the
-  // coins are held, their cost what is owed for them on the day; no income, no gain).
+  // Everything else comes in at market value: income, results, and borrowed coins (acquired: the
+  // borrower may deal with them as its own, CRYPTO61620; BGB §607; no income).
   const valuation = await valueOf(coin, quantity, atMs);
   if (kind === 'income') {
     yield {

@@ -50,9 +50,9 @@ export const KIND_BY_METHOD: Readonly<Record<TreatmentKind, Readonly<Record<Meth
     de: 'same (review)',
   },
   borrowing: {
-    lots: 'no tax event: borrowed coins join the lots at market value on the day (what is owed for them), repaid coins leave as a withdrawal’s do, nothing realized',
-    uk: 'same: no disposal and no income (CRYPTO61000s: the borrower’s side turns on the loan’s terms; the reading taken: "Margin and P2P")',
-    de: 'same (a Darlehen is no Anschaffung or Veräußerung: review)',
+    lots: 'borrowed coins acquired at market value on the day, a lot like any other; repaid coins disposed of at market value on the day (the debt released is the consideration), its fee an incidental cost; no income',
+    uk: 'same: the borrower may deal with the tokens as it wishes, so beneficial ownership passes to it (CRYPTO61620): an acquisition at market value (TCGA92 s17(1)) joining the s104 pool (s104(1)), same-day and 30-day rules included; repaying tokens is a disposal (CRYPTO22100) at market value',
+    de: 'same: a Sachdarlehen (BGB §607(1)) passes Eigentum: an Anschaffung on receipt, a Veräußerung on return (EStG §23 (1) Satz 1 Nr. 2; BMF 10.5.2022 Rz. 65 a lending as Sachdarlehen), matched FIFO like every unit (Rz. 59)',
   },
   deposit: {
     lots: 'supplied lots (cost-basis import) or a lot of unknown cost and no date: consumers flagged review:unknown-cost',
@@ -70,9 +70,9 @@ export const KIND_BY_METHOD: Readonly<Record<TreatmentKind, Readonly<Record<Meth
     de: 'same (a Veräußerung, BMF 10.5.2022 Rn. 54)',
   },
   market: {
-    lots: 'acquisition or disposal at market value (futures results, adjustments, refunds, expenses)',
-    uk: 'same; a futures result paid or received in the margin token moves the pool (CRYPTO22150)',
-    de: 'same',
+    lots: 'acquisition or disposal at market value (futures results, adjustments, refunds, expenses), a fee an incidental cost of the disposal; a futures result paid: its fee’s coins disposed of at market value too (the fee is in the futures rows’ `fees`, never also a cost here)',
+    uk: 'same; a futures result paid or received in the margin token moves the pool (CRYPTO22150), its fee deducted once, in the futures result (TCGA92 s52(1): no deduction more than once)',
+    de: 'same; the fee of a Termingeschäft is part of its result (EStG §20 (4) Satz 5), not Werbungskosten of the margin coin’s Veräußerung',
   },
 };
 
