@@ -105,11 +105,14 @@ describe('the UK gains agree with an independent calculation (test/independent/u
       { day: 0, coin: 'ETH', quantity: '10', pounds: '20000' },
       { day: 0, coin: 'BGB', quantity: '10', pounds: '100' },
       { day: 5, coin: 'ETH', quantity: '-0.1', pounds: '250' },
-      { day: 10, coin: 'ETH', quantity: '-4.01', pounds: '12000' },
+      // 4 ETH sold for £12,000 and 0.01 ETH paying the fee: gross proceeds 12,000 + the fee at the
+      // sale's price (12,000 x 0.01 / 4 = 30), the 30 an incidental cost (CRYPTO22150).
+      { day: 10, coin: 'ETH', quantity: '-4.01', pounds: '12030', costs: '30' },
       { day: 10, coin: 'ETH', quantity: '1', pounds: '2900' },
       { day: 12, coin: 'ETH', quantity: '2', pounds: '5600' },
       { day: 60, coin: 'BGB', quantity: '-1', pounds: '15' },
-      { day: 60, coin: 'ETH', quantity: '-3', pounds: '8985' },
+      // 3 ETH for £9,000, the BGB fee (1 x £15) an incidental cost of the disposal (sold for pounds).
+      { day: 60, coin: 'ETH', quantity: '-3', pounds: '9000', costs: '15' },
     ]);
     expect(code.sort((a, b) => a.day - b.day || (a.coin < b.coin ? -1 : 1))).toEqual(hand);
   });

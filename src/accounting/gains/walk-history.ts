@@ -26,7 +26,15 @@ export interface LotSink<M> {
     recordIds: string,
     options?: AcquireOptions,
   ): void;
-  dispose(coin: string, quantity: Decimal, proceeds: Decimal | null, atMs: number, recordIds: string): readonly M[];
+  /** `proceeds` net of `incidental` costs (fees paying for the disposal, valued), if any. */
+  dispose(
+    coin: string,
+    quantity: Decimal,
+    proceeds: Decimal | null,
+    atMs: number,
+    recordIds: string,
+    incidental?: Decimal | null,
+  ): readonly M[];
   /** Coins leave without a disposal (a withdrawal); a part beyond the holdings comes back flagged. */
   withdraw(coin: string, quantity: Decimal, atMs: number, recordIds: string): readonly M[];
   advance?(atMs: number): readonly M[];
@@ -139,9 +147,19 @@ async function* single<M>(
   if (ownAway) away.out(entry.sentCoin, entry.sentAmount);
   const coin = entry.sentCoin;
   const fee = entry.feeCoin === coin && entry.feeAmount !== null ? entry.feeAmount : ZERO;
-  const dispose = function* (quantity: Decimal, proceeds: Decimal | null): Generator<GainsEvent<M>> {
-    for (const match of engine.dispose(coin, quantity, proceeds, atMs, recordIds)) yield { kind: 'disposal', match };
+  const dispose = function* (
+    quantity: Decimal,
+    proceeds: Decimal | null,
+    incidental: Decimal | null = null,
+  ): Generator<GainsEvent<M>> {
+    for (const match of engine.dispose(coin, quantity, proceeds, atMs, recordIds, incidental))
+      yield { kind: 'disposal', match };
   };
+  // The own fee's value at the disposal's own price (proceeds / amount): an incidental cost of it.
+  const feeAt = (proceeds: Decimal | null) =>
+    proceeds === null || fee.isZero() || entry.sentAmount === null || entry.sentAmount.isZero()
+      ? null
+      : money(proceeds.times(fee).div(entry.sentAmount));
   const atMarket = async (quantity: Decimal) => (await valueOf(coin, quantity, atMs))?.value ?? null;
   if (kind === 'other-fee' || kind === 'trade-fee' || kind === 'income') {
     // A fee paying no trade (or income paid back, e.g. interest paid): tokens used to pay it are
@@ -163,7 +181,8 @@ async function* single<M>(
     const quantity = plus(entry.sentAmount, fee);
     if (sale === undefined) yield* dispose(quantity, null);
     else {
-      for (const match of engine.dispose(coin, quantity, sale.proceeds, atMs, `${recordIds}<${sale.source}`))
+      const ids = `${recordIds}<${sale.source}`;
+      for (const match of engine.dispose(coin, quantity, sale.proceeds, atMs, ids, feeAt(sale.proceeds)))
         yield { kind: 'disposal', match };
     }
   } else if (ledger === 'futures') {
@@ -177,7 +196,8 @@ async function* single<M>(
     // A disposal at market value, its own fee an incidental cost (it brings no proceeds): so is a
     // repaid margin loan (`borrowing`: the coins returned are disposed of at market value, the
     // release of the debt their consideration; CRYPTO61620, BGB §607: docs/reports.md).
-    yield* dispose(plus(entry.sentAmount, fee), await atMarket(entry.sentAmount));
+    const value = await atMarket(entry.sentAmount);
+    yield* dispose(plus(entry.sentAmount, fee), value, feeAt(value));
   }
 }
 

@@ -202,7 +202,10 @@ const MARGIN = {
     'borrowing',
     'a margin loan taken: the coins acquired at market value (CRYPTO61620 beneficial ownership; BGB §607 Sachdarlehen)',
   ),
-  repay: t('borrowing', 'a margin loan repaid: the coins disposed of at market value (CRYPTO22100; EStG §23 (1) Nr. 2)'),
+  repay: t(
+    'borrowing',
+    'a margin loan repaid: the coins disposed of at market value (CRYPTO22100; EStG §23 (1) Nr. 2)',
+  ),
   liquidation_fee: t('other-fee', 'a liquidation’s fee: pays no trade (CRYPTO22150, CRYPTO22280)'),
   compensate: t(
     'market',

@@ -2,7 +2,6 @@ import type { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 
 import { belowFreigrenze, deYear, INCOME_FREIGRENZE } from '../../accounting/gains/de-private-sales.ts';
-import { taxYearsOf } from '../../accounting/gains/tax-years.ts';
 import { ukTaxYear } from '../../accounting/gains/uk-day.ts';
 import { plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportParams, ReportRow } from '../report-definition.ts';
@@ -16,6 +15,7 @@ import {
   ukGainsEvents,
 } from './gains-source.ts';
 import { UNPRICED } from './realized-gains.ts';
+import { filingYears } from './tax-year-rows.ts';
 
 interface Totals {
   receipts: number;
@@ -88,7 +88,7 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
       }
       const method = params.method ?? '';
       const whole = new Set(
-        taxYearsOf('de', params.period.start.getTime(), params.period.end.getTime())
+        filingYears('de', params)
           .filter((y) => y.complete)
           .map((y) => y.label),
       );
