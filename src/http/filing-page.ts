@@ -147,7 +147,7 @@ function ukYear(fy: FilingYear, now: number): Html {
       </caption>
       <tbody>
         ${figure(f, 'disposals', 'Number of disposals')} ${figure(f, 'proceeds', 'Disposal proceeds', currency)}
-        ${figure(f, 'allowable_costs', 'Allowable costs (including purchase price)', currency)}
+        ${figure(f, 'allowable_costs', 'Allowable costs (including purchase price and the fees of the disposals)', currency)}
         ${figure(f, 'gains', 'Gains in the year, before losses', currency)}
         ${figure(f, 'losses', 'Losses in the year', currency)}
       </tbody>
@@ -188,13 +188,14 @@ function deYear(fy: FilingYear, now: number): Html {
       </caption>
       <tbody>
         ${figure(f, 'taxable_proceeds', 'Private sales held one year or less (§ 23 EStG): sale price (Veräußerungspreis)', currency)}
-        ${figure(f, 'taxable_cost', 'Their cost (Anschaffungskosten, with fees)', currency)}
+        ${figure(f, 'taxable_cost', 'Their cost (Anschaffungskosten)', currency)}
+        ${figure(f, 'taxable_selling_costs', 'Fees of the sales (Werbungskosten)', currency)}
         ${figure(f, 'taxable_gain', 'Gain or loss', currency)}
         <tr data-field="below_freigrenze">
           <th>Freigrenze (§ 23 (3) EStG)</th>
           <td class="words">${freigrenzeWords(fy.total, currency)}</td>
         </tr>
-        ${figure(f, 'other_income', 'Other income (§ 22 Nr. 3 EStG): rewards, interest', currency)}
+        ${figure(f, 'other_income', 'Other income (§ 22 Nr. 3 EStG): rewards, interest (prizes of chance and copy-trading results apart)', currency)}
       </tbody>
     </table>
     <p class="rule">Rounding: ${DE_FILING_ROUNDING_RULE}.</p>

@@ -145,8 +145,11 @@ describe('the gains walk over the margin and P2P wallets', () => {
     ).toEqual([
       // The margin buy (CRYPTO22100): 1500 USDT given for the 0.02997 BTC kept, worth 0.02997 x 45,000 = 1348.65;
       // FIFO: the 1000 USDT bought through P2P (cost unknown, flagged), then 500 of the 600 borrowed (cost 540 x 5/6).
-      '2025-02-03T10:00:00.000+00:00 USDT 1000 899.1 ' + '  margin:m4+margin:m3 margin',
-      '2025-02-03T10:00:00.000+00:00 USDT 500 449.55 450 -0.45 margin:m4+margin:m3 margin',
+      // Proceeds gross, as Anlage SO asks: the fee's 0.00003 BTC (at the trade's price, 1348.65 x
+      // 0.00003 / 0.02997 = 1.35) is the sale's Werbungskosten (selling_costs), so the 1500 USDT
+      // went for 1350 (900 and 450) and the gain stays 450 - 450 - 0.45.
+      '2025-02-03T10:00:00.000+00:00 USDT 1000 900 ' + '  margin:m4+margin:m3 margin',
+      '2025-02-03T10:00:00.000+00:00 USDT 500 450 450 -0.45 margin:m4+margin:m3 margin',
       // The margin sell: 0.01 BTC for 520 USDT (468 EUR); the BTC cost 1348.65 x 0.01/0.02997.
       '2025-03-03T10:00:00.000+00:00 BTC 0.01 468 450 18 margin:m5+margin:m6 margin',
       // Interest paid (CRYPTO22150): 2 USDT disposed of at market value 1.8, cost 1.8 (the borrowed lot's): gain 0.
@@ -174,8 +177,10 @@ describe('the gains walk over the margin and P2P wallets', () => {
       // 1500 USDT for 0.03 BTC, the fee apportioned (CRYPTO22150): 0.02997 x 40,000 + 0.00003 x 40,000 / 2 = 1199.4.
       // The 520 USDT received on 3 March match first (30-day rule) at their cost 520 x 0.8 = 416; the rest
       // comes from the pool, which holds the P2P buy of unknown cost (its cost unknown, flagged).
-      '2025-02-03 USDT 30-day 520 415.792 416 margin',
-      '2025-02-03 USDT s104 980 783.608  margin',
+      // Shown gross (SA108): proceeds 1199.4 + the half of the fee charged to the disposal (0.6) =
+      // 1200, shared 520/1500 and 980/1500; the 0.6 in the allowable costs (520/1500 of it: 0.208).
+      '2025-02-03 USDT 30-day 520 416 416.208 margin',
+      '2025-02-03 USDT s104 980 784  margin',
       '2025-03-03 BTC s104 0.01 416 400.2002002002 margin',
       // 4 March: the interest (2) and the repayment (600) are one day's disposal (TCGA92 s105(1)(a)) at
       // market value, (2 + 600) x 0.8 = 481.6, from the pool; the liquidation fee 1 x 0.8.
@@ -245,7 +250,8 @@ describe('the gains walk over the margin and P2P wallets', () => {
     await withClient(db.url, (c) => importCostBasis(c, account, file));
     const { rows: de, review } = await rows('de');
     expect(pick(de[0]!, 'coin', 'quantity', 'proceeds', 'cost_basis', 'gain', 'acquired_at')).toBe(
-      'USDT 1000 899.1 905 -5.9 2025-01-10T00:00:00.000+00:00',
+      // Gross proceeds 900 (see above), cost 905, selling costs 1000/1500 of 1.35 = 0.9: gain -5.9.
+      'USDT 1000 900 905 -5.9 2025-01-10T00:00:00.000+00:00',
     );
     expect(review).toEqual({ 'unknown-proceeds': 1, confiscated: 1 });
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });

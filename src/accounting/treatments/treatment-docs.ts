@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { markedBlock, replaceMarkedBlock } from '../../exchange/tools/doc-blocks.ts';
 import { normalizeBlock } from '../../streams/tools/endpoint-table.ts';
+import { INCOME_HEADS } from './income-heads.ts';
 import { LEDGERS, TREATMENT_KINDS, type TreatmentKind, TREATMENTS } from './treatment-table.ts';
 
 /**
@@ -13,6 +14,7 @@ import { LEDGERS, TREATMENT_KINDS, type TreatmentKind, TREATMENTS } from './trea
  */
 export const REPORTS_DOC = path.resolve(import.meta.dirname, '../../../docs/reports.md');
 export const TREATMENT_BLOCK = 'treatment-table';
+export const INCOME_HEADS_BLOCK = 'income-heads';
 
 type MethodColumn = 'lots' | 'uk' | 'de';
 
@@ -97,9 +99,32 @@ export function renderTreatmentBlock(): string {
   return `${methods.join('\n')}\n\n${types.join('\n')}`;
 }
 
+/** The income heads' table (income-heads.ts): per income type, its head under uk and de with the rule. */
+export function renderIncomeHeadsBlock(): string {
+  const flag = (review: boolean) => (review ? ' **(review)**' : '');
+  const lines = [row(['Ledger', 'Tax type', 'uk', 'de']), separator(4)];
+  for (const [key, heads] of Object.entries(INCOME_HEADS)) {
+    const [ledger, ...type] = key.split(':');
+    lines.push(
+      row([
+        ledger!,
+        `\`${type.join(':')}\``,
+        `${heads.uk.head}${flag(heads.uk.review)}: ${heads.uk.source}`,
+        `${heads.de.head}${flag(heads.de.review)}: ${heads.de.source}`,
+      ]),
+    );
+  }
+  return lines.join('\n');
+}
+
+const isCurrent = (docText: string, block: string, rendered: string) =>
+  JSON.stringify(normalizeBlock(markedBlock(docText, block))) === JSON.stringify(normalizeBlock(rendered));
+
 export function treatmentBlockIsCurrent(docText: string): boolean {
-  const documented = normalizeBlock(markedBlock(docText, TREATMENT_BLOCK));
-  return JSON.stringify(documented) === JSON.stringify(normalizeBlock(renderTreatmentBlock()));
+  return (
+    isCurrent(docText, TREATMENT_BLOCK, renderTreatmentBlock()) &&
+    isCurrent(docText, INCOME_HEADS_BLOCK, renderIncomeHeadsBlock())
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -109,7 +134,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(current ? 'docs/reports.md: treatment table is current' : 'docs/reports.md: treatment table differs');
     process.exitCode = current ? 0 : 1;
   } else {
-    writeFileSync(REPORTS_DOC, replaceMarkedBlock(docText, TREATMENT_BLOCK, renderTreatmentBlock()));
+    const withTreatments = replaceMarkedBlock(docText, TREATMENT_BLOCK, renderTreatmentBlock());
+    writeFileSync(REPORTS_DOC, replaceMarkedBlock(withTreatments, INCOME_HEADS_BLOCK, renderIncomeHeadsBlock()));
     console.log('docs/reports.md: treatment table written from src/accounting/treatments');
   }
 }

@@ -4,6 +4,7 @@ import { belowFreigrenze, privateSalesFreigrenze } from '../../accounting/gains/
 import { DE_FILING_ROUNDING_RULE, wholeUnits } from '../../accounting/gains/filing-rounding.ts';
 import { type TaxYear, taxYearOf } from '../../accounting/gains/tax-years.ts';
 import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
+import { incomeHeads } from '../../accounting/treatments/income-heads.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 import { deFigures, deTaxable } from './de-gains.ts';
@@ -302,7 +303,9 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           if (params.coin !== undefined && event.coin !== params.coin) continue;
           const t = income.get(taxYearOf('de', event.atMs))!;
           if (event.value === null) t.unpricedIncome++;
-          else t.income = plus(t.income, event.value);
+          // Only what is §22 Nr. 3 income goes on that line (income-heads.ts): a prize of chance or
+          // the copier's own trading result is no such income.
+          else if (incomeHeads(event).de.taxable) t.income = plus(t.income, event.value);
           continue;
         }
         const match = event.match;
