@@ -198,6 +198,31 @@ describe('whole tax years (uk: 6 April to 5 April, London; de: the calendar year
     expect(file.manifest.complete).toBe(false);
   });
 
+  it('a whole tax year exported from partial coverage (a _PARTIAL file) is complete: false in every row and the manifest, deciding nothing', async () => {
+    for (const [account, method, from, to] of [
+      [uk, 'uk', '2024-04-06', '2025-04-05'],
+      [de, 'de', '2024-01-01', '2024-12-31'],
+    ] as const) {
+      const request = parseExportRequest({ report: 'realized-gains-summary', accountId: account, from, to, method });
+      // What exportCovered hands over when a stream's windows have a gap (--allow-partial).
+      const file = await exportToFile({
+        databaseUrl: db.url,
+        request,
+        account: { id: account, name: 'filing' },
+        csvPath: path.join(dir, `partial-${method}_PARTIAL.csv`),
+        coverage: { complete: false, streams: [] },
+      });
+      const [header, ...rows] = parseCsv(await readFile(file.csvPath, 'utf8'));
+      expect(file.manifest.partial).toBe(true);
+      expect(file.manifest.complete).toBe(false);
+      expect(new Set(rows.map((r) => r[header!.indexOf('complete')]))).toEqual(new Set(['false']));
+      if (method === 'de') {
+        const total = rows.find((r) => r[header!.indexOf('level')] === 'total')!;
+        expect(total[header!.indexOf('below_freigrenze')]).toBe('undecided');
+      }
+    }
+  });
+
   it('a year reaching the Freigrenze only with parts beyond the holdings at cost 0 is undecided, flagged and says so', async () => {
     // EStG section 23 (3) sentence 5: taxable 1,100.40 reaches EUR 1,000 only with the SOL sold
     // beyond the holdings (gain 600 at cost 0); without it 500.40. Its cost is unknown: no decision.
