@@ -1,5 +1,3 @@
-import type { IncomeEvent } from '../gains/gains-event.ts';
-
 /**
  * Under which head of each jurisdiction's income tax each kind of income the walk finds falls
  * (docs/reports.md, "Income: heads"), with the rule it follows and whether the rules leave it to
@@ -138,15 +136,21 @@ export const UNKNOWN_INCOME_HEAD: IncomeHeads = {
   de: h('§22 Nr. 3 EStG (type not classified)', 'EStG §22 Nr. 3', true, true),
 };
 
+/** What an income event (gains-event.ts) says of where it came from: its record id and tax type(s). */
+export interface IncomeSource {
+  readonly recordId: string;
+  readonly spotTaxType: string;
+}
+
 /** The ledger and tax type an income event came from (its record id names the wallet). */
-export function incomeTypeOf(event: Pick<IncomeEvent, 'recordId' | 'spotTaxType'>): string {
+export function incomeTypeOf(event: IncomeSource): string {
   const wallet = /^(margin|p2p|futures):/.exec(event.recordId)?.[1];
   if (wallet === undefined) return `spot:${event.spotTaxType}`;
   return `${wallet}:${event.spotTaxType.split(' ')[0] ?? ''}`;
 }
 
 /** The heads of an income event's type. */
-export function incomeHeads(event: Pick<IncomeEvent, 'recordId' | 'spotTaxType'>): IncomeHeads {
+export function incomeHeads(event: IncomeSource): IncomeHeads {
   const key = incomeTypeOf(event);
   return Object.hasOwn(HEADS, key) ? HEADS[key]! : UNKNOWN_INCOME_HEAD;
 }
