@@ -159,6 +159,7 @@ export function reportParams(
   request: ExportRequest,
   accountName?: string,
   valuation?: ValuationSettings,
+  coverageComplete?: boolean,
 ): ReportParams {
   return {
     accountId: request.accountId,
@@ -170,6 +171,7 @@ export function reportParams(
     longTermDays: request.longTermDays,
     valuationCurrency: request.valuationCurrency ?? valuation?.currency,
     priceToleranceMs: valuation?.priceToleranceMs,
+    ...(coverageComplete === undefined ? {} : { coverageComplete }),
   };
 }
 

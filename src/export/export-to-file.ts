@@ -81,7 +81,7 @@ export async function exportToFile(options: {
     const result = await streamReport({
       databaseUrl: options.databaseUrl,
       report,
-      params: reportParams(request, options.account.name, options.valuation),
+      params: reportParams(request, options.account.name, options.valuation, options.coverage?.complete),
       sink,
       unpairedSink,
     }).catch((error: unknown) => {

@@ -107,7 +107,10 @@ export function buildManifest(input: {
     partial: input.coverage ? !input.coverage.complete : false,
     ...(input.taxYears !== undefined
       ? {
-          complete: wholeTaxYears(input.taxYears, request.period.start.getTime(), request.period.end.getTime()),
+          // A year is whole only when the stored history covers it too (a _PARTIAL file never is).
+          complete:
+            wholeTaxYears(input.taxYears, request.period.start.getTime(), request.period.end.getTime()) &&
+            input.coverage?.complete !== false,
         }
       : {}),
     coverage: input.coverage,

@@ -29,6 +29,11 @@ export interface ReportParams {
   readonly valuationCurrency?: string | undefined;
   /** How old a price may be and still value an instant, ms (config PRICE_TOLERANCE; default 36 h). */
   readonly priceToleranceMs?: number | undefined;
+  /**
+   * false: the stored history does not cover the period (a `_PARTIAL` file): no tax year of it is
+   * whole, whatever its dates (filing summaries). Absent: not checked (as a whole).
+   */
+  readonly coverageComplete?: boolean | undefined;
 }
 
 export interface ReportQuery {

@@ -115,7 +115,7 @@ function ukYear(fy: FilingYear, now: number, links: YearLinks): Html {
       <tbody>
         ${figure(f, 'disposals', 'Number of disposals', { href: rows })}
         ${figure(f, 'proceeds', 'Disposal proceeds', money)}
-        ${figure(f, 'allowable_costs', 'Allowable costs (including purchase price)', money)}
+        ${figure(f, 'allowable_costs', 'Allowable costs (including purchase price and the fees of the disposals)', money)}
         ${figure(f, 'gains', 'Gains in the year, before losses', money)}
         ${figure(f, 'losses', 'Losses in the year', money)}
       </tbody>
@@ -174,16 +174,19 @@ function deYear(fy: FilingYear, now: number, links: YearLinks): Html {
           'Private sales held one year or less (§ 23 EStG): sale price (Veräußerungspreis)',
           money,
         )}
-        ${figure(f, 'taxable_cost', 'Their cost (Anschaffungskosten, with fees)', money)}
+        ${figure(f, 'taxable_cost', 'Their cost (Anschaffungskosten)', money)}
+        ${figure(f, 'taxable_selling_costs', 'Fees of the sales (Werbungskosten)', money)}
         ${figure(f, 'taxable_gain', 'Gain or loss', money)}
         <tr data-field="below_freigrenze">
           <th>Freigrenze (§ 23 (3) EStG)</th>
           <td class="words">${freigrenzeWords(fy.total, currency)}</td>
         </tr>
-        ${figure(f, 'other_income', 'Other income (§ 22 Nr. 3 EStG): rewards, interest', {
-          currency,
-          href: incomeRowsHref(links.accountId, fy.year.label),
-        })}
+        ${figure(
+          f,
+          'other_income',
+          'Other income (§ 22 Nr. 3 EStG): rewards, interest (prizes of chance and copy-trading results apart)',
+          { currency, href: incomeRowsHref(links.accountId, fy.year.label) },
+        )}
       </tbody>
     </table>
     <p class="rule">Rounding: ${DE_FILING_ROUNDING_RULE}.</p>

@@ -198,11 +198,37 @@ describe('whole tax years (uk: 6 April to 5 April, London; de: the calendar year
     expect(file.manifest.complete).toBe(false);
   });
 
+  it('a whole tax year exported from partial coverage (a _PARTIAL file) is complete: false in every row and the manifest, deciding nothing', async () => {
+    for (const [account, method, from, to] of [
+      [uk, 'uk', '2024-04-06', '2025-04-05'],
+      [de, 'de', '2024-01-01', '2024-12-31'],
+    ] as const) {
+      const request = parseExportRequest({ report: 'realized-gains-summary', accountId: account, from, to, method });
+      // What exportCovered hands over when a stream's windows have a gap (--allow-partial).
+      const file = await exportToFile({
+        databaseUrl: db.url,
+        request,
+        account: { id: account, name: 'filing' },
+        csvPath: path.join(dir, `partial-${method}_PARTIAL.csv`),
+        coverage: { complete: false, streams: [] },
+      });
+      const [header, ...rows] = parseCsv(await readFile(file.csvPath, 'utf8'));
+      expect(file.manifest.partial).toBe(true);
+      expect(file.manifest.complete).toBe(false);
+      expect(new Set(rows.map((r) => r[header!.indexOf('complete')]))).toEqual(new Set(['false']));
+      if (method === 'de') {
+        const total = rows.find((r) => r[header!.indexOf('level')] === 'total')!;
+        expect(total[header!.indexOf('below_freigrenze')]).toBe('undecided');
+      }
+    }
+  });
+
   it('a year reaching the Freigrenze only with parts beyond the holdings at cost 0 is undecided, flagged and says so', async () => {
-    // EStG section 23 (3) sentence 5: taxable 1,100.15 reaches EUR 1,000 only with the SOL sold
-    // beyond the holdings (gain 600 at cost 0); without it 500.15. Its cost is unknown: no decision.
-    // (1,100.40 of spot sales less 0.25: the futures loss and fee paid in USDT dispose of 20.5 USDT
-    // from its pool, proceeds 10 for cost 10.25: pools follow the futures wallet.)
+    // EStG section 23 (3) sentence 5: taxable 1,100.40 reaches EUR 1,000 only with the SOL sold
+    // beyond the holdings (gain 600 at cost 0); without it 500.40. Its cost is unknown: no decision.
+    // (1,100.40 of spot sales; the futures loss and fee paid in USDT dispose of 20.5 USDT from its
+    // pool at market value, 20.5 x 0.5 = 10.25 for cost 10.25, gain 0: the fee is in the futures
+    // rows' fees, never also a loss here, issue 42 item 1.)
     const s = await exportSummary(de, 'de', '2024-01-01', '2024-12-31');
     expect(s.manifest.complete).toBe(true);
     const total = s.rows.find((r) => r[s.col('level')] === 'total')!;
@@ -215,10 +241,10 @@ describe('whole tax years (uk: 6 April to 5 April, London; de: the calendar year
         'below_freigrenze',
         'taxable_amount',
       ]),
-    ).toEqual(['true', '1100.15', '', '600', 'undecided', '']);
+    ).toEqual(['true', '1100.4', '', '600', 'undecided', '']);
     const sol = s.rows.find((r) => r[s.col('level')] === 'coin' && r[s.col('coin')] === 'SOL')!;
     expect(s.pick(sol, ['beyond_holdings_quantity', 'beyond_holdings_proceeds'])).toEqual(['1', '600']);
-    expect(total[s.col('note')]).toContain('without them 500.15');
+    expect(total[s.col('note')]).toContain('without them 500.4');
     expect(s.manifest.review.values['freigrenze-depends-on-beyond-holdings']).toBe(1);
   });
 });
@@ -265,15 +291,13 @@ describe('filing figures in whole units', () => {
   it('Anlage SO figures for 2024 in whole euros: private sales (EStG section 23) and section 22 no. 3 income', async () => {
     const s = await exportSummary(de, 'de', '2024-01-01', '2024-12-31');
     const so = s.rows.find((r) => r[s.col('level')] === 'anlage-so')!;
-    // Taxable sales: proceeds 1,500.55 + 600 + 10 (down), cost 1,000.15 + 0 + 10.25 (up), gain
-    // 1,100.15 (down); the last, 20.5 USDT paying the futures loss and fee on 31 December (pools
-    // follow the futures wallet: a result paid is a disposal). Interest 101.99 USDT at 0.5 = 50.995 (down).
-    expect(s.pick(so, ['taxable_proceeds', 'taxable_cost', 'taxable_gain', 'other_income'])).toEqual([
-      '2110',
-      '1011',
-      '1100',
-      '50',
-    ]);
+    // Taxable sales: proceeds 1,500.55 + 600 + 10.25 (down), cost 1,000.15 + 0 + 10.25 (up), no
+    // selling costs, gain 1,100.40 (down); the last, 20.5 USDT paying the futures loss and fee on 31
+    // December at market value (pools follow the futures wallet: a result paid is a disposal, its fee
+    // too). Interest 101.99 USDT at 0.5 = 50.995 (down).
+    expect(
+      s.pick(so, ['taxable_proceeds', 'taxable_cost', 'taxable_selling_costs', 'taxable_gain', 'other_income']),
+    ).toEqual(['2110', '1011', '0', '1100', '50']);
     expect(so[s.col('note')]).toContain('whole euros');
   });
 });
@@ -363,9 +387,10 @@ describe('futures results per tax year and margin coin, from the futures ledger'
     ).toEqual([['-10', '-0.25', '-10.25', '0']]);
     expect(futures[0]![s.col('note')]).toContain('section 20');
     // Not in the private sales' figures: only the USDT paying them leaves its pool there, at market
-    // value (20 USDT for EUR 10, gain 0; the 0.5 fee with no proceeds, a loss of its cost 0.25).
+    // value, the fee's 0.5 too (20.5 USDT for EUR 10.25, cost 10.25, gain 0: the fee counted once,
+    // in the futures row's fees; before issue 42 item 1 it was disposed of for nothing, -0.25).
     const total = s.rows.find((r) => r[s.col('level')] === 'total')!;
-    expect(total[s.col('taxable_gain')]).toBe('1100.15');
+    expect(total[s.col('taxable_gain')]).toBe('1100.4');
   });
 });
 

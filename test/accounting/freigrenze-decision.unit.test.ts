@@ -24,6 +24,7 @@ function year(taxable: string, review: Partial<Record<'beyond' | 'unknown', [str
   return {
     taxableProceeds: zero,
     taxableCost: zero,
+    taxableSellingCosts: zero,
     taxable: new Decimal(taxable),
     taxFree: zero,
     matches: 1,

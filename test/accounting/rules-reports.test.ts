@@ -165,6 +165,7 @@ describe('--method de: private sales under section 23 EStG, in euros', () => {
       'quantity',
       'proceeds',
       'cost_basis',
+      'selling_costs',
       'gain',
       'acquired_at',
       'days_held',

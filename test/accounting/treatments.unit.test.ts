@@ -55,9 +55,11 @@ describe('fees by the rules', () => {
     ];
     const points = [price(40, 'BTC', '40000')];
     const ukParts = uk(await events(entries, points, new UkMatcher('GBP'), { apportionTradeFees: true }));
-    // USDT proceeds 792 + 8/2 = 796 against cost 800; the BTC costs 796, sold for 900.
+    // USDT: net proceeds 792 + 8/2 = 796 against cost 800; shown as SA108 asks, gross: proceeds
+    // 796 + the half charged to it (4) = 800, allowable cost 800 + 4 = 804 (gain -4 either way).
+    // The BTC costs 796, sold for 900.
     expect(ukParts.map((m) => `${m.coin} ${m.rule} ${m.proceeds?.toFixed()} ${m.cost?.toFixed()}`)).toEqual([
-      'USDT s104 796 800',
+      'USDT s104 800 804',
       'BTC s104 900 796',
     ]);
     // The other methods keep theirs: the whole fee charged to the disposal (proceeds = cost = 792).

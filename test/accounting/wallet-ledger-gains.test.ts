@@ -20,7 +20,8 @@ import { useTestDatabase } from '../helpers/test-database.ts';
  * docs/reports.md "Margin and P2P"), each record treated as the treatment table says:
  * - a margin deal_out/deal_in pair at one instant is one trade: the given coin disposed of and the
  *   received coin acquired at one market value (HMRC CRYPTO22100; BMF 10.5.2022 Rn. 54, 58);
- * - borrow/repay: a loan, no tax event (CRYPTO61000s; the reading taken is in the docs);
+ * - borrow/repay: the borrowed coins acquired at market value, the repaid ones disposed of at market
+ *   value (CRYPTO61620, CRYPTO22100; BGB §607 Sachdarlehen; the reading taken is in the docs);
  * - interest_repay and liquidation_fee: a disposal at market value, no further allowable cost
  *   (CRYPTO22150, CRYPTO22280);
  * - a P2P buy: cost unknown, flagged review:unknown-cost until `cost-basis import` prices it;
@@ -135,7 +136,7 @@ beforeAll(async () => {
 });
 
 describe('the gains walk over the margin and P2P wallets', () => {
-  it('before any import: the margin trades dispose at market value, the loan and the transfers realize nothing, the interest and the liquidation fee are disposals at market value, the P2P buy’s cost is unknown and the P2P sell’s proceeds too', async () => {
+  it('before any import: the margin trades dispose at market value, the repayment is a disposal at market value, the transfers realize nothing, the interest and the liquidation fee are disposals at market value, the P2P buy’s cost is unknown and the P2P sell’s proceeds too', async () => {
     const { rows: de, review } = await rows('de');
     expect(
       de.map((r) =>
@@ -144,13 +145,21 @@ describe('the gains walk over the margin and P2P wallets', () => {
     ).toEqual([
       // The margin buy (CRYPTO22100): 1500 USDT given for the 0.02997 BTC kept, worth 0.02997 x 45,000 = 1348.65;
       // FIFO: the 1000 USDT bought through P2P (cost unknown, flagged), then 500 of the 600 borrowed (cost 540 x 5/6).
-      '2025-02-03T10:00:00.000+00:00 USDT 1000 899.1 ' + '  margin:m4+margin:m3 margin',
-      '2025-02-03T10:00:00.000+00:00 USDT 500 449.55 450 -0.45 margin:m4+margin:m3 margin',
+      // Proceeds gross, as Anlage SO asks: the fee's 0.00003 BTC (at the trade's price, 1348.65 x
+      // 0.00003 / 0.02997 = 1.35) is the sale's Werbungskosten (selling_costs), so the 1500 USDT
+      // went for 1350 (900 and 450) and the gain stays 450 - 450 - 0.45.
+      '2025-02-03T10:00:00.000+00:00 USDT 1000 900 ' + '  margin:m4+margin:m3 margin',
+      '2025-02-03T10:00:00.000+00:00 USDT 500 450 450 -0.45 margin:m4+margin:m3 margin',
       // The margin sell: 0.01 BTC for 520 USDT (468 EUR); the BTC cost 1348.65 x 0.01/0.02997.
       '2025-03-03T10:00:00.000+00:00 BTC 0.01 468 450 18 margin:m5+margin:m6 margin',
       // Interest paid (CRYPTO22150): 2 USDT disposed of at market value 1.8, cost 1.8 (the borrowed lot's): gain 0.
       '2025-03-04T10:00:00.000+00:00 USDT 2 1.8 1.8 0 margin:m7 margin',
-      // The repayment (m8) realizes nothing; the liquidation fee is a disposal at market value.
+      // The repayment (m8): 600 USDT disposed of at market value (600 x 0.9 = 540), FIFO from what is
+      // left: 98 of the borrowed lot (cost 98 x 0.9), then 502 of the 520 from the margin sell (cost
+      // 502 x 0.9): each part's proceeds its quantity x 0.9, gain 0 (USDT did not move against EUR).
+      '2025-03-04T10:00:00.000+00:00 USDT 98 88.2 88.2 0 margin:m8 margin',
+      '2025-03-04T10:00:00.000+00:00 USDT 502 451.8 451.8 0 margin:m8 margin',
+      // The liquidation fee is a disposal at market value.
       '2025-03-05T10:00:00.000+00:00 USDT 1 0.9 0.9 0 margin:m9 margin',
       // The P2P sell: proceeds unknown (never the market value).
       '2025-03-08T10:00:00.000+00:00 USDT 10  9 ' + ' p2p:p4 p2p',
@@ -160,7 +169,7 @@ describe('the gains walk over the margin and P2P wallets', () => {
     expect(review).toEqual({ 'unknown-cost': 1, 'unknown-proceeds': 1, confiscated: 1 });
   });
 
-  it('under uk the same events: the loan no disposal; HMRC’s 30-day rule matches the margin sell’s USDT with the margin buy’s (TCGA92 s106A)', async () => {
+  it('under uk the same events: the repayment a disposal at market value; HMRC’s 30-day rule matches the margin sell’s USDT with the margin buy’s (TCGA92 s106A)', async () => {
     const { rows: uk, review } = await rows('uk');
     expect(
       uk.map((r) => pick(r, 'disposed_on', 'coin', 'rule', 'quantity', 'proceeds', 'allowable_cost', 'wallet')),
@@ -168,11 +177,14 @@ describe('the gains walk over the margin and P2P wallets', () => {
       // 1500 USDT for 0.03 BTC, the fee apportioned (CRYPTO22150): 0.02997 x 40,000 + 0.00003 x 40,000 / 2 = 1199.4.
       // The 520 USDT received on 3 March match first (30-day rule) at their cost 520 x 0.8 = 416; the rest
       // comes from the pool, which holds the P2P buy of unknown cost (its cost unknown, flagged).
-      '2025-02-03 USDT 30-day 520 415.792 416 margin',
-      '2025-02-03 USDT s104 980 783.608  margin',
+      // Shown gross (SA108): proceeds 1199.4 + the half of the fee charged to the disposal (0.6) =
+      // 1200, shared 520/1500 and 980/1500; the 0.6 in the allowable costs (520/1500 of it: 0.208).
+      '2025-02-03 USDT 30-day 520 416 416.208 margin',
+      '2025-02-03 USDT s104 980 784  margin',
       '2025-03-03 BTC s104 0.01 416 400.2002002002 margin',
-      // Interest and the liquidation fee: disposals at market value (2 x 0.8, 1 x 0.8), from the pool.
-      '2025-03-04 USDT s104 2 1.6  margin',
+      // 4 March: the interest (2) and the repayment (600) are one day's disposal (TCGA92 s105(1)(a)) at
+      // market value, (2 + 600) x 0.8 = 481.6, from the pool; the liquidation fee 1 x 0.8.
+      '2025-03-04 USDT s104 602 481.6  margin',
       '2025-03-05 USDT s104 1 0.8  margin',
       // The P2P sell: proceeds unknown; its pool's cost too (unknown cost is flagged first).
       '2025-03-08 USDT s104 10   p2p',
@@ -244,7 +256,8 @@ describe('the gains walk over the margin and P2P wallets', () => {
     await withClient(db.url, (c) => importCostBasis(c, account, file));
     const { rows: de, review } = await rows('de');
     expect(pick(de[0]!, 'coin', 'quantity', 'proceeds', 'cost_basis', 'gain', 'acquired_at')).toBe(
-      'USDT 1000 899.1 905 -5.9 2025-01-10T00:00:00.000+00:00',
+      // Gross proceeds 900 (see above), cost 905, selling costs 1000/1500 of 1.35 = 0.9: gain -5.9.
+      'USDT 1000 900 905 -5.9 2025-01-10T00:00:00.000+00:00',
     );
     expect(review).toEqual({ 'unknown-proceeds': 1, confiscated: 1 });
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });

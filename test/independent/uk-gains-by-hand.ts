@@ -5,15 +5,22 @@ import { Decimal } from 'decimal.js';
  * src/: the share identification of TCGA92 s105 (same day), s106A(5) (the 30 days after) and s104
  * (the pool at average cost), with fees as CRYPTO22150 and CRYPTO22280 say (a fee paying no trade:
  * the token disposed of at market value; a fee in a third token: that token disposed of at market
- * value and the value an allowable cost of the trade). Events are already in pounds.
+ * value and the value an allowable cost of the trade; a fee in the token sold: its value at the
+ * trade's price an incidental cost of the disposal). Events are already in pounds; proceeds gross,
+ * incidental costs of disposal in the allowable costs, as SA108 asks.
  */
 export interface HandEvent {
   readonly day: number;
   readonly coin: string;
   /** + acquired, - disposed. */
   readonly quantity: string;
-  /** Acquisition cost or disposal proceeds, in pounds, after the fees allowed on it. */
+  /**
+   * Acquisition cost (fees allowed on it included), or gross disposal proceeds, in pounds (SA108's
+   * "disposal proceeds": before the incidental costs of disposal).
+   */
   readonly pounds: string;
+  /** A disposal's incidental costs (fees paying for it, TCGA92 s38(1)(c)), in pounds: allowable costs. */
+  readonly costs?: string;
 }
 
 export interface HandGain {
@@ -28,13 +35,17 @@ export function ukGainsByHand(events: readonly HandEvent[]): HandGain[] {
   const out: HandGain[] = [];
   const coins = [...new Set(events.map((e) => e.coin))].sort();
   for (const coin of coins) {
-    const days = new Map<number, { bought: Decimal; cost: Decimal; sold: Decimal; proceeds: Decimal }>();
+    const days = new Map<
+      number,
+      { bought: Decimal; cost: Decimal; sold: Decimal; proceeds: Decimal; incidental: Decimal }
+    >();
     for (const e of events.filter((x) => x.coin === coin)) {
       const d = days.get(e.day) ?? {
         bought: new Decimal(0),
         cost: new Decimal(0),
         sold: new Decimal(0),
         proceeds: new Decimal(0),
+        incidental: new Decimal(0),
       };
       const q = new Decimal(e.quantity);
       if (q.gt(0)) {
@@ -43,6 +54,7 @@ export function ukGainsByHand(events: readonly HandEvent[]): HandGain[] {
       } else {
         d.sold = d.sold.minus(q);
         d.proceeds = d.proceeds.plus(e.pounds);
+        d.incidental = d.incidental.plus(e.costs ?? 0);
       }
       days.set(e.day, d);
     }
@@ -62,7 +74,8 @@ export function ukGainsByHand(events: readonly HandEvent[]): HandGain[] {
     for (const day of order) {
       const d = days.get(day)!;
       let toMatch = d.sold.minus(Decimal.min(d.bought, d.sold));
-      let cost = matched.get(day)!;
+      // The incidental costs of the day's disposal are allowable costs of it (s38(1)(c)).
+      let cost = matched.get(day)!.plus(d.incidental);
       for (const later of order) {
         if (later <= day || later > day + 30 || toMatch.isZero()) continue;
         const l = left.get(later)!;

@@ -69,12 +69,18 @@ function sourceFiles(dir: string): string[] {
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/gm;
 /** A module loaded on demand (`await import('../http/start-web.ts')`) is imported all the same. */
 const DYNAMIC_IMPORT = /\bimport\(\s*'(\.[^']+)'\s*\)/g;
+/** A module imported for its side effects (`import '../../jobs/definitions.ts';`) is imported too. */
+const SIDE_EFFECT_IMPORT = /^\s*import\s+'(\.[^']+)'/gm;
+
+/** The relative imports of a module's text, as paths from the repository's root. */
+function importsIn(text: string, file: string): string[] {
+  return [...text.matchAll(IMPORT), ...text.matchAll(DYNAMIC_IMPORT), ...text.matchAll(SIDE_EFFECT_IMPORT)].map(
+    (match) => path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]!)),
+  );
+}
 
 function relativeImports(file: string): string[] {
-  const text = readFileSync(path.join(ROOT, file), 'utf8');
-  return [...text.matchAll(IMPORT), ...text.matchAll(DYNAMIC_IMPORT)].map((match) =>
-    path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]!)),
-  );
+  return importsIn(readFileSync(path.join(ROOT, file), 'utf8'), file);
 }
 
 /** The one part of jobs/ that the rest of src/ may import (and only its entry points). */
@@ -142,6 +148,18 @@ describe('import direction', () => {
   it('every source file has a layer', () => {
     expect(files.length).toBeGreaterThan(100);
     for (const file of files) expect(() => layerOf(file)).not.toThrow();
+  });
+
+  it('reads every form of import: static, re-export, dynamic and side-effect only', () => {
+    const text = [
+      "import { a } from '../x/a.ts';",
+      "export { b } from './b.ts';",
+      "const c = await import('../c.ts');",
+      "import '../../../jobs/definitions.ts';",
+    ].join('\n');
+    expect(importsIn(text, 'src/accounting/gains/m.ts').sort()).toEqual(
+      ['src/accounting/c.ts', 'src/accounting/gains/b.ts', 'src/accounting/x/a.ts', 'jobs/definitions.ts'].sort(),
+    );
   });
 
   it('no module imports from a layer above its own', () => {

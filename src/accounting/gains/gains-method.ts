@@ -32,12 +32,12 @@ export const FILING_CURRENCY: Readonly<Record<RulesMethod, string>> = { uk: 'GBP
  * implementation follows (docs/reports.md cites them). Change it whenever the rules change.
  */
 export const RULES_VERSION: Readonly<Record<GainsMethod, string>> = {
-  fifo: 'ledgerline-lots-1',
-  lifo: 'ledgerline-lots-1',
-  hifo: 'ledgerline-lots-1',
-  average: 'ledgerline-lots-1',
-  uk: 'uk-hmrc-crypto22200-2025.1 (TCGA92 s104, s105, s106A; CRYPTO22250-22257)',
-  de: 'de-estg23-2025.1 (EStG s23, s22 Nr. 3; BMF 10 May 2022 and 6 March 2025)',
+  fifo: 'ledgerline-lots-2',
+  lifo: 'ledgerline-lots-2',
+  hifo: 'ledgerline-lots-2',
+  average: 'ledgerline-lots-2',
+  uk: 'uk-hmrc-crypto22200-2025.2 (TCGA92 s104, s105, s106A, s38; CRYPTO22250-22257, CRYPTO61620)',
+  de: 'de-estg23-2025.2 (EStG s23, s22 Nr. 3, s20; BMF 10 May 2022 and 6 March 2025; BGB s607)',
 };
 
 export function parseGainsMethod(value: string | undefined, field = 'method'): GainsMethod {

@@ -23,9 +23,15 @@ export interface UkMatch {
   readonly acquiredOn: string | null;
   readonly quantity: Decimal;
   /** This part's share of the day's proceeds; null when any disposal of the day is unpriced. */
+  /**
+   * Gross: the disposal's incidental costs (fees) are in `cost`, not taken off `proceeds`, as the
+   * SA108 boxes ask (disposal proceeds; allowable costs, incidental costs of disposal included).
+   */
   readonly proceeds: Decimal | null;
-  /** Allowable cost of the part; null when unpriced; 0 beyond the holdings. */
+  /** Allowable cost of the part, its share of the day's incidental costs included; null when unpriced; 0 beyond the holdings (plus that share). */
   readonly cost: Decimal | null;
+  /** This part's share of the day's incidental costs of disposal (in `cost`); absent when none. */
+  readonly incidentalCost?: Decimal;
   /** The section 104 pool after this part (unchanged by same-day and 30-day parts). */
   readonly poolQuantity: Decimal;
   /** null while the pool holds tokens of unknown cost. */
@@ -52,7 +58,10 @@ interface UkDay {
   /** Some of the day's acquisitions carry a review flag (lot.ts `review`): the first such flag. */
   acquiredReview: string | null;
   disposed: Decimal;
+  /** Gross: what the walk passed net, plus the incidental costs. */
   proceeds: Decimal | null;
+  /** The incidental costs of the day's disposals (fees paying for them). */
+  incidental: Decimal;
   firstDisposalMs: number | null;
   /** Coins that left without a disposal (a withdrawal): they leave the pool at its average cost. */
   removed: Decimal;
@@ -150,12 +159,25 @@ export class UkMatcher {
     day.acquisitionIds.push(recordIds);
   }
 
-  /** A disposal is held back until its day is decided: nothing is matched now. */
-  dispose(coin: string, quantity: Decimal, proceeds: Decimal | null, atMs: number, recordIds: string): UkMatch[] {
+  /**
+   * A disposal is held back until its day is decided: nothing is matched now. `proceeds` net of
+   * `incidental` costs (fees paying for the disposal), which the matches show gross: proceeds +
+   * incidental, the incidental costs in the allowable cost (TCGA92 s38(1)(c)).
+   */
+  dispose(
+    coin: string,
+    quantity: Decimal,
+    proceeds: Decimal | null,
+    atMs: number,
+    recordIds: string,
+    incidental: Decimal | null = null,
+  ): UkMatch[] {
     if (coin === this.currency || quantity.isZero()) return [];
     const day = this.dayOf(coin, atMs);
+    const costs = incidental ?? ZERO;
     day.disposed = plus(day.disposed, quantity);
-    day.proceeds = day.proceeds === null || proceeds === null ? null : plus(day.proceeds, proceeds);
+    day.proceeds = day.proceeds === null || proceeds === null ? null : plus(day.proceeds, plus(proceeds, costs));
+    day.incidental = plus(day.incidental, costs);
     day.firstDisposalMs ??= atMs;
     day.disposalIds.push(recordIds);
     return [];
@@ -210,6 +232,7 @@ export class UkMatcher {
       acquiredReview: null,
       disposed: ZERO,
       proceeds: ZERO,
+      incidental: ZERO,
       firstDisposalMs: null,
       removed: ZERO,
       firstRemovalMs: null,
@@ -272,6 +295,8 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
   if (day.disposed.gt(ZERO)) {
     let left = day.disposed;
     let proceedsLeft = day.proceeds;
+    // The day's incidental costs, shared as its proceeds are (only where the day is priced).
+    let costsLeft = day.proceeds !== null && day.incidental.gt(ZERO) ? day.incidental : null;
     const part = (
       rule: UkRule,
       acquiredOn: string | null,
@@ -283,6 +308,8 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
     ) => {
       const proceeds = proceedsLeft === null ? null : share(proceedsLeft, quantity, left);
       if (proceedsLeft !== null && proceeds !== null) proceedsLeft = minus(proceedsLeft, proceeds);
+      const incidental = costsLeft === null ? null : share(costsLeft, quantity, left);
+      if (costsLeft !== null && incidental !== null) costsLeft = minus(costsLeft, incidental);
       left = minus(left, quantity);
       matches.push({
         coin: token.coin,
@@ -292,7 +319,8 @@ function decideDay(token: Token, day: UkDay, rounding: ShareRounding): UkMatch[]
         acquiredOn,
         quantity,
         proceeds,
-        cost,
+        cost: cost === null || incidental === null ? cost : plus(cost, incidental),
+        ...(incidental !== null ? { incidentalCost: incidental } : {}),
         poolQuantity: pool.quantity,
         poolCost: costOf(pool),
         disposalRecordIds: day.disposalIds.join(' '),

@@ -26,7 +26,15 @@ export interface LotSink<M> {
     recordIds: string,
     options?: AcquireOptions,
   ): void;
-  dispose(coin: string, quantity: Decimal, proceeds: Decimal | null, atMs: number, recordIds: string): readonly M[];
+  /** `proceeds` net of `incidental` costs (fees paying for the disposal, valued), if any. */
+  dispose(
+    coin: string,
+    quantity: Decimal,
+    proceeds: Decimal | null,
+    atMs: number,
+    recordIds: string,
+    incidental?: Decimal | null,
+  ): readonly M[];
   /** Coins leave without a disposal (a withdrawal); a part beyond the holdings comes back flagged. */
   withdraw(coin: string, quantity: Decimal, atMs: number, recordIds: string): readonly M[];
   advance?(atMs: number): readonly M[];
@@ -67,11 +75,14 @@ export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise
  *   (OwnMovesAway), coins of unknown cost as a deposit's;
  * - a deposit: supplied lots (cost-basis import) or a lot of unknown cost, never invented;
  * - a withdrawal: its lots leave, nothing realized; beyond the holdings it is flagged;
- * - a margin loan (`borrowing`): no tax event; borrowed coins join the lots at market value (what is
- *   owed for them), repaid coins leave them as a withdrawal's do;
+ * - a margin loan (`borrowing`): the borrowed coins are acquired at market value (the borrower may
+ *   deal with them as its own: beneficial ownership, CRYPTO61620; a Sachdarlehen, BGB §607), the
+ *   repaid coins disposed of at market value (the debt released their consideration);
  * - a sale whose proceeds the record does not state (a P2P sell): a disposal, proceeds unknown
  *   unless `proceeds import` supplied them;
- * - anything else: acquired or disposed of at market value (futures results in the margin coin);
+ * - a futures result paid in the margin coin: all of it, its fee too, disposed of at market value
+ *   (the fee is already part of the futures result, its `fees`: no incidental cost here);
+ * - anything else: acquired or disposed of at market value;
  *   a margin record to review (`confiscated`, `compensate`) flags the rows disposing of it, and
  *   the rows consuming the lots it brought in (`review:compensate-lot`, reviewed-records.ts).
  */
@@ -120,7 +131,7 @@ async function* single<M>(
   away: OwnMovesAway,
 ): AsyncGenerator<GainsEvent<M>> {
   const { atMs, recordIds } = entry;
-  const { kind } = entryTreatment(entry);
+  const { kind, ledger } = entryTreatment(entry);
   const incoming = entry.receivedCoin !== null && entry.receivedAmount !== null ? entry.receivedAmount : null;
   // A record of amount 0 (a fee-only record's other half) brings nothing: no income, no lot.
   if (incoming !== null && entry.receivedCoin !== null && kind !== 'own-move' && !incoming.isZero()) {
@@ -136,18 +147,28 @@ async function* single<M>(
   if (ownAway) away.out(entry.sentCoin, entry.sentAmount);
   const coin = entry.sentCoin;
   const fee = entry.feeCoin === coin && entry.feeAmount !== null ? entry.feeAmount : ZERO;
-  const dispose = function* (quantity: Decimal, proceeds: Decimal | null): Generator<GainsEvent<M>> {
-    for (const match of engine.dispose(coin, quantity, proceeds, atMs, recordIds)) yield { kind: 'disposal', match };
+  const dispose = function* (
+    quantity: Decimal,
+    proceeds: Decimal | null,
+    incidental: Decimal | null = null,
+  ): Generator<GainsEvent<M>> {
+    for (const match of engine.dispose(coin, quantity, proceeds, atMs, recordIds, incidental))
+      yield { kind: 'disposal', match };
   };
+  // The own fee's value at the disposal's own price (proceeds / amount): an incidental cost of it.
+  const feeAt = (proceeds: Decimal | null) =>
+    proceeds === null || fee.isZero() || entry.sentAmount === null || entry.sentAmount.isZero()
+      ? null
+      : money(proceeds.times(fee).div(entry.sentAmount));
   const atMarket = async (quantity: Decimal) => (await valueOf(coin, quantity, atMs))?.value ?? null;
   if (kind === 'other-fee' || kind === 'trade-fee' || kind === 'income') {
     // A fee paying no trade (or income paid back, e.g. interest paid): tokens used to pay it are
     // disposed of at market value, with no further allowable cost (HMRC CRYPTO22150, CRYPTO22280).
     const total = plus(entry.sentAmount, fee);
     yield* dispose(total, await atMarket(total));
-  } else if (kind === 'own-move' || kind === 'withdrawal' || kind === 'borrowing') {
-    // A withdrawal's coins, and a repaid loan's (no tax event), leave the lots: nothing realized.
-    if (kind !== 'own-move') {
+  } else if (kind === 'own-move' || kind === 'withdrawal') {
+    // A withdrawal's coins leave the lots: nothing realized.
+    if (kind === 'withdrawal') {
       for (const match of engine.withdraw(coin, entry.sentAmount, atMs, recordIds)) yield { kind: 'disposal', match };
     }
     // The move's own fee pays for no trade: a disposal at market value.
@@ -160,12 +181,23 @@ async function* single<M>(
     const quantity = plus(entry.sentAmount, fee);
     if (sale === undefined) yield* dispose(quantity, null);
     else {
-      for (const match of engine.dispose(coin, quantity, sale.proceeds, atMs, `${recordIds}<${sale.source}`))
+      const ids = `${recordIds}<${sale.source}`;
+      for (const match of engine.dispose(coin, quantity, sale.proceeds, atMs, ids, feeAt(sale.proceeds)))
         yield { kind: 'disposal', match };
     }
+  } else if (ledger === 'futures') {
+    // A futures result paid in the margin coin, and its fee: the fee is part of the futures result
+    // (the futures rows' `fees`), so no incidental cost of this disposal: every coin paid out,
+    // the fee's too, is disposed of at market value, as an open's fee and a profitable close's
+    // `:fee` row are (other-fee; CRYPTO22150, CRYPTO22280). Never both, never for nothing.
+    const paid = plus(entry.sentAmount, fee);
+    yield* dispose(paid, await atMarket(paid));
   } else {
-    // A disposal at market value, its own fee an incidental cost (it brings no proceeds).
-    yield* dispose(plus(entry.sentAmount, fee), await atMarket(entry.sentAmount));
+    // A disposal at market value, its own fee an incidental cost (it brings no proceeds): so is a
+    // repaid margin loan (`borrowing`: the coins returned are disposed of at market value, the
+    // release of the debt their consideration; CRYPTO61620, BGB §607: docs/reports.md).
+    const value = await atMarket(entry.sentAmount);
+    yield* dispose(plus(entry.sentAmount, fee), value, feeAt(value));
   }
 }
 
@@ -198,8 +230,8 @@ async function* acquireIncoming<M>(
     engine.acquire(coin, quantity, ZERO, atMs, recordIds);
     return;
   }
-  // Everything else comes in at market value: income, results, and borrowed coins (a loan: the
-  // coins are held, their cost what is owed for them on the day; no income, no gain).
+  // Everything else comes in at market value: income, results, and borrowed coins (acquired: the
+  // borrower may deal with them as its own, CRYPTO61620; BGB §607; no income).
   const valuation = await valueOf(coin, quantity, atMs);
   if (kind === 'income') {
     yield {

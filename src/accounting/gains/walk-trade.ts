@@ -38,26 +38,49 @@ export async function* walkTrade<M>(
   const fee = entry.feeAmount ?? ZERO;
   const sent = plus(entry.sentAmount ?? ZERO, entry.feeCoin === sentCoin ? fee : ZERO);
   const received = minus(entry.receivedAmount ?? ZERO, entry.feeCoin === receivedCoin ? fee : ZERO);
+  // The disposal's incidental costs (the fee's value charged to it), taken off its proceeds here:
+  // the matches keep them apart so the filing figures show proceeds gross (uk-matching.ts).
+  let incidental: Decimal | null = null;
+  const receivedFee = entry.feeCoin === receivedCoin && fee.gt(ZERO);
   let value: Decimal | null;
+  // Valued from the sent side (fee included): then a fee in the sent coin is in the proceeds already.
+  let fromSent = false;
   if (sentCoin === currency) value = money(sent);
-  else if (receivedCoin === currency) value = money(received);
-  else {
+  else if (receivedCoin === currency) {
+    value = money(received);
+    if (receivedFee) incidental = money(fee);
+  } else {
     const net = await valueOf(receivedCoin, received, entry.atMs);
     if (net !== null) {
       value = net.value;
-      if (apportion && entry.feeCoin === receivedCoin && fee.gt(ZERO)) {
+      if (apportion && receivedFee) {
         const feeValue = await valueOf(receivedCoin, fee, entry.atMs);
-        value = feeValue === null ? null : money(plus(value, feeValue.value.times(HALF)));
+        const half = feeValue === null ? null : money(feeValue.value.times(HALF));
+        value = half === null ? null : money(plus(value, half));
+        incidental = half === null || feeValue === null ? null : minus(feeValue.value, half);
+      } else if (receivedFee && received.gt(ZERO)) {
+        // The whole fee charged to the disposal: its value at the trade's own price.
+        incidental = money(value.times(fee).div(received));
       }
     } else {
       // Only the sent side is priced: it was given for the gross received, of which the fee is a part.
       const gross = await valueOf(sentCoin, sent, entry.atMs);
       value = gross?.value ?? null;
-      if (value !== null && entry.feeCoin === receivedCoin && fee.gt(ZERO) && received.plus(fee).gt(ZERO)) {
+      fromSent = true;
+      if (value !== null && receivedFee && received.plus(fee).gt(ZERO)) {
         const feeShare = value.times(fee).div(received.plus(fee));
-        value = money(minus(value, apportion ? feeShare.times(HALF) : feeShare));
+        const charged = money(apportion ? feeShare.times(HALF) : feeShare);
+        value = minus(value, charged);
+        incidental = charged;
       }
     }
+  }
+  // A fee in the sent coin: those coins go with the disposal, their value (at the trade's price) an
+  // incidental cost of it (CRYPTO22150: tokens paying a fee are disposed of at market value).
+  const sentAmount = entry.sentAmount ?? ZERO;
+  const sentFee = entry.feeCoin === sentCoin && fee.gt(ZERO) && sentCoin !== currency;
+  if (sentFee && !fromSent && value !== null && sentAmount.gt(ZERO)) {
+    incidental = money(value.times(fee).div(sentAmount));
   }
   let proceeds = value;
   let cost = value;
@@ -83,9 +106,10 @@ export async function* walkTrade<M>(
       const toDisposal = minus(feeValue, toAcquisition);
       if (proceeds !== null) proceeds = minus(proceeds, toDisposal);
       if (cost !== null) cost = plus(cost, toAcquisition);
+      incidental = plus(incidental ?? ZERO, toDisposal);
     }
   }
-  for (const match of engine.dispose(sentCoin, sent, proceeds, entry.atMs, entry.recordIds)) {
+  for (const match of engine.dispose(sentCoin, sent, proceeds, entry.atMs, entry.recordIds, incidental)) {
     yield { kind: 'disposal', match };
   }
   if (received.gt(ZERO)) engine.acquire(receivedCoin, received, cost, entry.atMs, entry.recordIds);

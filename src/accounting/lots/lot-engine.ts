@@ -26,6 +26,12 @@ export interface LotMatch {
   readonly withdrawal?: boolean;
   /** The consumed lot's own review flag (`review:compensate-lot`, lot.ts), if it has one. */
   readonly lotReview?: string;
+  /**
+   * This part's share of the disposal's incidental costs (fees: TCGA92 s38(1)(c), EStG §23 (3)
+   * Werbungskosten), already taken off `proceeds`: the gross proceeds are `proceeds + incidentalCost`.
+   * Absent when the disposal had none.
+   */
+  readonly incidentalCost?: Decimal;
 }
 
 /** How an acquisition came about, when it is not a purchase at `cost` on the day it is walked. */
@@ -97,9 +103,10 @@ export class LotEngine {
   }
 
   /**
-   * Coins go out for `proceeds` (null: unpriced): one match per lot part consumed, plus one for the
-   * part beyond the holdings, if any. Proceeds are shared in proportion to quantity, the last part
-   * taking the remainder, so the matches' proceeds add up to the disposal's exactly.
+   * Coins go out for `proceeds` (null: unpriced), net of `incidental` costs (fees paying for the
+   * disposal, valued: null or 0 for none): one match per lot part consumed, plus one for the part
+   * beyond the holdings, if any. Proceeds and incidental costs are shared in proportion to
+   * quantity, the last part taking the remainder, so the matches' add up to the disposal's exactly.
    */
   dispose(
     coin: string,
@@ -107,6 +114,7 @@ export class LotEngine {
     proceeds: Decimal | null,
     atMs: number,
     disposalRecordIds: string,
+    incidental: Decimal | null = null,
   ): LotMatch[] {
     checkQuantity(quantity);
     if (coin === this.currency || quantity.isZero()) return [];
@@ -114,18 +122,21 @@ export class LotEngine {
     const matches: LotMatch[] = [];
     let left = quantity;
     let unshared = proceeds;
-    const part = (qty: Decimal): Decimal | null => {
+    let costsUnshared = proceeds !== null && incidental?.gt(ZERO) === true ? incidental : null;
+    const part = (qty: Decimal): { proceeds: Decimal | null; incidentalCost?: Decimal } => {
       const value = unshared === null ? null : share(unshared, qty, left);
       if (unshared !== null && value !== null) unshared = minus(unshared, value);
+      const costs = costsUnshared === null ? null : share(costsUnshared, qty, left);
+      if (costsUnshared !== null && costs !== null) costsUnshared = minus(costsUnshared, costs);
       left = minus(left, qty);
-      return value;
+      return costs === null ? { proceeds: value } : { proceeds: value, incidentalCost: costs };
     };
     for (const piece of pieces) {
       matches.push({
         coin,
         disposedAtMs: atMs,
         quantity: piece.quantity,
-        proceeds: part(piece.quantity),
+        ...part(piece.quantity),
         costBasis: piece.cost,
         acquiredAtMs: piece.unknownCost ? null : piece.acquiredAtMs,
         disposalRecordIds,
@@ -140,7 +151,7 @@ export class LotEngine {
         coin,
         disposedAtMs: atMs,
         quantity: left,
-        proceeds: part(left),
+        ...part(left),
         costBasis: null,
         acquiredAtMs: null,
         disposalRecordIds,

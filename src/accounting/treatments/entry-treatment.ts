@@ -52,13 +52,13 @@ export function entryTaxType(entry: LedgerEntry): { ledger: Ledger; taxType: str
  * How the walk treats an entry (walk-history.ts): the table's treatment of its ledger and tax type,
  * except that the fee of an entry (`<id>:fee`) pays for no trade: always `other-fee`.
  */
-export function entryTreatment(entry: LedgerEntry): Treatment & { taxType: string } {
+export function entryTreatment(entry: LedgerEntry): Treatment & { taxType: string; ledger: Ledger } {
   const { ledger, taxType } = entryTaxType(entry);
-  if (entry.recordIds.endsWith(':fee')) return { kind: 'other-fee', taxType };
+  if (entry.recordIds.endsWith(':fee')) return { kind: 'other-fee', taxType, ledger };
   const listed = listedTreatment(ledger, taxType);
   if (listed !== undefined && ledger === 'futures' && FUTURES_TRANSFERS.has(taxType) && entry.pairId === null) {
-    return { ...UNSEEN_SIDE[taxType === 'TRANSFER_IN' ? 'in' : 'out'], taxType };
+    return { ...UNSEEN_SIDE[taxType === 'TRANSFER_IN' ? 'in' : 'out'], taxType, ledger };
   }
-  if (listed !== undefined) return { ...listed, taxType };
-  return { kind: BY_CATEGORY[entry.category] ?? 'market', taxType };
+  if (listed !== undefined) return { ...listed, taxType, ledger };
+  return { kind: BY_CATEGORY[entry.category] ?? 'market', taxType, ledger };
 }

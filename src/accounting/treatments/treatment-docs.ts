@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { markedBlock, replaceMarkedBlock } from '../../exchange/tools/doc-blocks.ts';
 import { normalizeBlock } from '../../streams/tools/endpoint-table.ts';
+import { INCOME_HEADS } from './income-heads.ts';
 import { LEDGERS, TREATMENT_KINDS, type TreatmentKind, TREATMENTS } from './treatment-table.ts';
 
 /**
@@ -13,6 +14,7 @@ import { LEDGERS, TREATMENT_KINDS, type TreatmentKind, TREATMENTS } from './trea
  */
 export const REPORTS_DOC = path.resolve(import.meta.dirname, '../../../docs/reports.md');
 export const TREATMENT_BLOCK = 'treatment-table';
+export const INCOME_HEADS_BLOCK = 'income-heads';
 
 type MethodColumn = 'lots' | 'uk' | 'de';
 
@@ -50,9 +52,9 @@ export const KIND_BY_METHOD: Readonly<Record<TreatmentKind, Readonly<Record<Meth
     de: 'same (review)',
   },
   borrowing: {
-    lots: 'no tax event: borrowed coins join the lots at market value on the day (what is owed for them), repaid coins leave as a withdrawal’s do, nothing realized',
-    uk: 'same: no disposal and no income (CRYPTO61000s: the borrower’s side turns on the loan’s terms; the reading taken: "Margin and P2P")',
-    de: 'same (a Darlehen is no Anschaffung or Veräußerung: review)',
+    lots: 'borrowed coins acquired at market value on the day, a lot like any other; repaid coins disposed of at market value on the day (the debt released is the consideration), its fee an incidental cost; no income',
+    uk: 'same: the borrower may deal with the tokens as it wishes, so beneficial ownership passes to it (CRYPTO61620): an acquisition at market value (TCGA92 s17(1)) joining the s104 pool (s104(1)), same-day and 30-day rules included; repaying tokens is a disposal (CRYPTO22100) at market value',
+    de: 'same: a Sachdarlehen (BGB §607(1)) passes Eigentum: an Anschaffung on receipt, a Veräußerung on return (EStG §23 (1) Satz 1 Nr. 2; BMF 10.5.2022 Rz. 65 a lending as Sachdarlehen), matched FIFO like every unit (Rz. 59)',
   },
   deposit: {
     lots: 'supplied lots (cost-basis import) or a lot of unknown cost and no date: consumers flagged review:unknown-cost',
@@ -70,9 +72,9 @@ export const KIND_BY_METHOD: Readonly<Record<TreatmentKind, Readonly<Record<Meth
     de: 'same (a Veräußerung, BMF 10.5.2022 Rn. 54)',
   },
   market: {
-    lots: 'acquisition or disposal at market value (futures results, adjustments, refunds, expenses)',
-    uk: 'same; a futures result paid or received in the margin token moves the pool (CRYPTO22150)',
-    de: 'same',
+    lots: 'acquisition or disposal at market value (futures results, adjustments, refunds, expenses), a fee an incidental cost of the disposal; a futures result paid: its fee’s coins disposed of at market value too (the fee is in the futures rows’ `fees`, never also a cost here)',
+    uk: 'same; a futures result paid or received in the margin token moves the pool (CRYPTO22150), its fee deducted once, in the futures result (TCGA92 s52(1): no deduction more than once)',
+    de: 'same; the fee of a Termingeschäft is part of its result (EStG §20 (4) Satz 5), not Werbungskosten of the margin coin’s Veräußerung',
   },
 };
 
@@ -97,9 +99,32 @@ export function renderTreatmentBlock(): string {
   return `${methods.join('\n')}\n\n${types.join('\n')}`;
 }
 
+/** The income heads' table (income-heads.ts): per income type, its head under uk and de with the rule. */
+export function renderIncomeHeadsBlock(): string {
+  const flag = (review: boolean) => (review ? ' **(review)**' : '');
+  const lines = [row(['Ledger', 'Tax type', 'uk', 'de']), separator(4)];
+  for (const [key, heads] of Object.entries(INCOME_HEADS)) {
+    const [ledger, ...type] = key.split(':');
+    lines.push(
+      row([
+        ledger!,
+        `\`${type.join(':')}\``,
+        `${heads.uk.head}${flag(heads.uk.review)}: ${heads.uk.source}`,
+        `${heads.de.head}${flag(heads.de.review)}: ${heads.de.source}`,
+      ]),
+    );
+  }
+  return lines.join('\n');
+}
+
+const isCurrent = (docText: string, block: string, rendered: string) =>
+  JSON.stringify(normalizeBlock(markedBlock(docText, block))) === JSON.stringify(normalizeBlock(rendered));
+
 export function treatmentBlockIsCurrent(docText: string): boolean {
-  const documented = normalizeBlock(markedBlock(docText, TREATMENT_BLOCK));
-  return JSON.stringify(documented) === JSON.stringify(normalizeBlock(renderTreatmentBlock()));
+  return (
+    isCurrent(docText, TREATMENT_BLOCK, renderTreatmentBlock()) &&
+    isCurrent(docText, INCOME_HEADS_BLOCK, renderIncomeHeadsBlock())
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -109,7 +134,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(current ? 'docs/reports.md: treatment table is current' : 'docs/reports.md: treatment table differs');
     process.exitCode = current ? 0 : 1;
   } else {
-    writeFileSync(REPORTS_DOC, replaceMarkedBlock(docText, TREATMENT_BLOCK, renderTreatmentBlock()));
+    const withTreatments = replaceMarkedBlock(docText, TREATMENT_BLOCK, renderTreatmentBlock());
+    writeFileSync(REPORTS_DOC, replaceMarkedBlock(withTreatments, INCOME_HEADS_BLOCK, renderIncomeHeadsBlock()));
     console.log('docs/reports.md: treatment table written from src/accounting/treatments');
   }
 }

@@ -20,10 +20,10 @@ import type { P2pTaxType } from '../../streams/p2p-ledger/tax-types.ts';
  *                    over the coins' life is the fee reduced by the rebate. Going out: at market value.
  * - `own-move`       no change of owner (locks, earn, the user's own accounts, spot <-> futures): lots stay.
  * - `loan`           borrowing or repaying: acquisition / disposal at market value, flagged for review.
- * - `borrowing`      a margin loan taken or repaid inside the account: no tax event. Borrowed coins join
- *                    the lots at their market value (what is owed for them), repaid coins leave them as a
- *                    withdrawal's do, nothing realized (HMRC CRYPTO61000s leave the borrower's side to the
- *                    loan's terms: docs/reports.md, "Margin and P2P").
+ * - `borrowing`      a margin loan taken or repaid inside the account: the borrowed coins are acquired at
+ *                    market value (the borrower may deal with them as its own: beneficial ownership passes,
+ *                    HMRC CRYPTO61620; a Sachdarlehen passes Eigentum, BGB §607), the repaid coins are
+ *                    disposed of at market value (docs/reports.md, "Margin and P2P").
  * - `deposit`        coins from outside: cost unknown and no acquisition date until `cost-basis import`
  *                    supplies them; never invented.
  * - `withdrawal`     coins sent out, presumed still the owner's: their lots leave, nothing is realized; more
@@ -31,7 +31,8 @@ import type { P2pTaxType } from '../../streams/p2p-ledger/tax-types.ts';
  * - `unknown-proceeds` a sale for fiat the record does not state (a P2P sell): a disposal whose proceeds
  *                    are left empty and flagged `review:unknown-proceeds`, never the market value.
  * - `market`         anything else changing ownership: acquisition or disposal at market value (adjustments,
- *                    refunds, expenses, futures results paid or received in the margin coin).
+ *                    refunds, expenses, futures results paid or received in the margin coin; a futures
+ *                    result's fee is part of that result, so its coins are disposed of at market value too).
  */
 export const TREATMENT_KINDS = [
   'trade-leg',
@@ -149,7 +150,10 @@ const SPOT = {
   'Fiat deposit': t('deposit'),
 } satisfies Record<SpotTaxType, Treatment>;
 
-const RESULT = t('market', 'futures result in the margin coin: paid = disposal, received = acquisition');
+const RESULT = t(
+  'market',
+  'futures result in the margin coin: paid = disposal (its fee’s coins too) at market value, received = acquisition',
+);
 const FUTURES = {
   TRANSFER_IN: t('own-move', 'from the user’s spot wallet'),
   TRANSFER_OUT: t('own-move', 'to the user’s spot wallet'),
@@ -196,9 +200,12 @@ const MARGIN = {
   ),
   borrow: t(
     'borrowing',
-    'a margin loan taken: no tax event (CRYPTO61000s leave the borrower’s side to the terms; the reading taken: “Margin and P2P”)',
+    'a margin loan taken: the coins acquired at market value (CRYPTO61620 beneficial ownership; BGB §607 Sachdarlehen)',
   ),
-  repay: t('borrowing', 'a margin loan repaid: no tax event (CRYPTO61000s)'),
+  repay: t(
+    'borrowing',
+    'a margin loan repaid: the coins disposed of at market value (CRYPTO22100; EStG §23 (1) Nr. 2)',
+  ),
   liquidation_fee: t('other-fee', 'a liquidation’s fee: pays no trade (CRYPTO22150, CRYPTO22280)'),
   compensate: t(
     'market',

@@ -2,11 +2,12 @@ import type { Decimal } from 'decimal.js';
 
 import { belowFreigrenze, privateSalesFreigrenze } from '../../accounting/gains/de-private-sales.ts';
 import { DE_FILING_ROUNDING_RULE, wholeUnits } from '../../accounting/gains/filing-rounding.ts';
-import { type TaxYear, taxYearOf, taxYearsOf } from '../../accounting/gains/tax-years.ts';
+import { type TaxYear, taxYearOf } from '../../accounting/gains/tax-years.ts';
 import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
+import { incomeHeads } from '../../accounting/treatments/income-heads.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
-import { deTaxable } from './de-gains.ts';
+import { deFigures, deTaxable } from './de-gains.ts';
 import { futuresResultsByYear } from './futures-results.ts';
 import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
 import { reportedCostBasis, UNPRICED } from './realized-gains.ts';
@@ -18,12 +19,23 @@ import {
   reviewCells,
   type ReviewCounts,
 } from './review-counts.ts';
-import { FUTURES_COLUMNS, futuresRowCells, futuresRowFlag, PART_YEAR_NOTE, partYearFlag } from './tax-year-rows.ts';
+import {
+  filingYears,
+  FUTURES_COLUMNS,
+  futuresRowCells,
+  futuresRowFlag,
+  PART_YEAR_NOTE,
+  partYearFlag,
+} from './tax-year-rows.ts';
 
 export interface DeYearTotals {
-  /** Proceeds and cost of the taxable sales (held one year or less): Anlage SO's Veräußerungspreis, Anschaffungskosten. */
+  /**
+   * The taxable sales (held one year or less) as Anlage SO asks: Veräußerungspreis (gross),
+   * Anschaffungskosten, Werbungskosten (the fees paying for the sales; EStG §23 (3) Satz 1).
+   */
   taxableProceeds: Decimal;
   taxableCost: Decimal;
+  taxableSellingCosts: Decimal;
   /** Net gain of the taxable sales. */
   taxable: Decimal;
   /** Net gain of the sales held more than one year (not taxable). */
@@ -44,6 +56,7 @@ export interface DeYearTotals {
 const empty = (): DeYearTotals => ({
   taxableProceeds: ZERO,
   taxableCost: ZERO,
+  taxableSellingCosts: ZERO,
   taxable: ZERO,
   taxFree: ZERO,
   matches: 0,
@@ -56,6 +69,7 @@ const empty = (): DeYearTotals => ({
 function sum(into: DeYearTotals, t: DeYearTotals): void {
   into.taxableProceeds = plus(into.taxableProceeds, t.taxableProceeds);
   into.taxableCost = plus(into.taxableCost, t.taxableCost);
+  into.taxableSellingCosts = plus(into.taxableSellingCosts, t.taxableSellingCosts);
   into.taxable = plus(into.taxable, t.taxable);
   into.taxFree = plus(into.taxFree, t.taxFree);
   into.matches += t.matches;
@@ -71,6 +85,7 @@ const COLUMNS = [
   decimal('matches'),
   decimal('taxable_proceeds'),
   decimal('taxable_cost'),
+  decimal('taxable_selling_costs'),
   decimal('taxable_gain'),
   decimal('tax_free_gain'),
   decimal('unpriced_matches'),
@@ -148,6 +163,7 @@ function gainsCells(t: DeYearTotals, perCoin: boolean): (string | null)[] {
     String(t.matches),
     plain(t.taxableProceeds),
     plain(t.taxableCost),
+    plain(t.taxableSellingCosts),
     plain(t.taxable),
     plain(t.taxFree),
     String(t.unpriced),
@@ -226,6 +242,7 @@ function anlageSoRow(year: TaxYear, t: DeYearTotals, currency: string): ReportRo
       String(t.matches - t.unpriced),
       wholeUnits(t.taxableProceeds, 'down'),
       wholeUnits(t.taxableCost, 'up'),
+      wholeUnits(t.taxableSellingCosts, 'up'),
       wholeUnits(t.taxable, 'down'),
       null,
       String(t.unpriced),
@@ -253,7 +270,7 @@ function anlageSoRow(year: TaxYear, t: DeYearTotals, currency: string): ReportRo
 }
 
 const DE_FUTURES_NOTE =
-  'futures results in the margin coin, from the futures ledger, and in euros (*_value: each record at its instant, a daily rate on its Berlin date): Termingeschäfte, section 20 (2) sentence 1 no. 3 EStG (capital income, Anlage KAP), not private sales of section 23; losses only against Termingeschäfte (section 20 (6) sentence 5), decided by the accountant';
+  'futures results in the margin coin, from the futures ledger, and in euros (*_value: each record at its instant, a daily rate on its Berlin date): Termingeschäfte, section 20 (2) sentence 1 no. 3 EStG (capital income, Anlage KAP), not private sales of section 23; their losses offset against all capital income (section 20 (6): the Termingeschäfte-only limit of its former sentences 5 and 6 was repealed by the Jahressteuergesetz 2024 for all open cases, section 52 (28)), decided by the accountant';
 
 /**
  * realized-gains-summary under `--method de`, one block per calendar year (Berlin) the period
@@ -278,7 +295,7 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
     kind: 'computed',
     async *rows(params, db) {
       const settings = lotSettings(params);
-      const years = taxYearsOf('de', params.period.start.getTime(), params.period.end.getTime());
+      const years = filingYears('de', params);
       const byYear = new Map<string, Map<string, DeYearTotals>>(years.map((y) => [y.label, new Map()]));
       const income = new Map<string, DeYearTotals>(years.map((y) => [y.label, empty()]));
       for await (const event of gainsEvents(params, db, settings, openBook)) {
@@ -286,7 +303,9 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           if (params.coin !== undefined && event.coin !== params.coin) continue;
           const t = income.get(taxYearOf('de', event.atMs))!;
           if (event.value === null) t.unpricedIncome++;
-          else t.income = plus(t.income, event.value);
+          // Only what is §22 Nr. 3 income goes on that line (income-heads.ts): a prize of chance or
+          // the copier's own trading result is no such income.
+          else if (incomeHeads(event).de.taxable) t.income = plus(t.income, event.value);
           continue;
         }
         const match = event.match;
@@ -307,10 +326,13 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           totals.unpriced++;
           continue;
         }
+        // The walk's proceeds are net of the sale's fees: gross and the fees apart, as Anlage SO asks.
         const gain = minus(match.proceeds, cost);
         if (deTaxable(match)) {
-          totals.taxableProceeds = plus(totals.taxableProceeds, match.proceeds);
+          const { proceeds: gross, sellingCosts } = deFigures(match);
+          totals.taxableProceeds = plus(totals.taxableProceeds, gross ?? match.proceeds);
           totals.taxableCost = plus(totals.taxableCost, cost);
+          totals.taxableSellingCosts = plus(totals.taxableSellingCosts, sellingCosts);
           totals.taxable = plus(totals.taxable, gain);
         } else totals.taxFree = plus(totals.taxFree, gain);
       }
@@ -339,7 +361,7 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
               year.label,
               String(year.complete),
               r.marginCoin,
-              ...Array<null>(10 + REVIEW_COUNT_COLUMNS.length).fill(null),
+              ...Array<null>(11 + REVIEW_COUNT_COLUMNS.length).fill(null),
               ...futuresRowCells(r),
               'de',
               r.marginCoin,

@@ -1,6 +1,8 @@
+import type { Decimal } from 'decimal.js';
+
 import { daysHeld, deYear, taxableSale } from '../../accounting/gains/de-private-sales.ts';
 import { RULES_VERSION } from '../../accounting/gains/gains-method.ts';
-import { minus, plain } from '../../accounting/lots/lot-arithmetic.ts';
+import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
@@ -16,10 +18,21 @@ export function deTaxable(match: LotMatch): boolean {
   return match.acquiredAtMs === null || taxableSale(match.acquiredAtMs, match.disposedAtMs);
 }
 
-/** The cells of one FIFO match under section 23 EStG; gain is proceeds - cost_basis exactly. */
+/**
+ * A match's figures as Anlage SO asks for them (EStG §23 (3) Satz 1): the Veräußerungspreis gross
+ * (the walk's proceeds are net of the fees paying for the sale), the Anschaffungskosten, and the
+ * Werbungskosten (those fees); gain = proceeds - cost_basis - selling_costs, the walk's net gain.
+ */
+export function deFigures(match: LotMatch): { proceeds: Decimal | null; sellingCosts: Decimal } {
+  const sellingCosts = match.incidentalCost ?? ZERO;
+  return { proceeds: match.proceeds === null ? null : plus(match.proceeds, sellingCosts), sellingCosts };
+}
+
+/** The cells of one FIFO match under section 23 EStG; gain is proceeds - cost_basis - selling_costs exactly. */
 export function deGainRow(match: LotMatch, currency: string, tz: string, review?: string): ReportRow {
   const costBasis = reportedCostBasis(match);
-  const gain = match.proceeds !== null && costBasis !== null ? plain(minus(match.proceeds, costBasis)) : null;
+  const { proceeds, sellingCosts } = deFigures(match);
+  const gain = proceeds !== null && costBasis !== null ? plain(minus(minus(proceeds, costBasis), sellingCosts)) : null;
   const held = match.acquiredAtMs === null ? null : daysHeld(match.acquiredAtMs, match.disposedAtMs);
   return {
     cells: [
@@ -27,8 +40,9 @@ export function deGainRow(match: LotMatch, currency: string, tz: string, review?
       localTime(match.disposedAtMs, tz),
       match.coin,
       plain(match.quantity),
-      match.proceeds === null ? null : plain(match.proceeds),
+      proceeds === null ? null : plain(proceeds),
       costBasis === null ? null : plain(costBasis),
+      plain(sellingCosts),
       gain,
       match.acquiredAtMs === null ? null : localTime(match.acquiredAtMs, tz),
       held === null ? null : String(held),
@@ -67,6 +81,7 @@ export function deGainsReportWith(openBook: OpenBook): ComputedReportDefinition 
       decimal('quantity'),
       decimal('proceeds'),
       decimal('cost_basis'),
+      decimal('selling_costs'),
       decimal('gain'),
       text('acquired_at'),
       decimal('days_held'),

@@ -2,9 +2,9 @@ import type { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 
 import { belowFreigrenze, deYear, INCOME_FREIGRENZE } from '../../accounting/gains/de-private-sales.ts';
-import { taxYearsOf } from '../../accounting/gains/tax-years.ts';
 import { ukTaxYear } from '../../accounting/gains/uk-day.ts';
 import { plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
+import { INCOME_HEAD_REVIEW, incomeHeads } from '../../accounting/treatments/income-heads.ts';
 import type { ComputedReportDefinition, ReportParams, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import {
@@ -16,15 +16,24 @@ import {
   ukGainsEvents,
 } from './gains-source.ts';
 import { UNPRICED } from './realized-gains.ts';
+import { filingYears } from './tax-year-rows.ts';
+
+/** Unpriced first; then receipts whose head turns on facts the records do not show. */
+const flagOf = (t: Totals): string | null => (t.unpriced > 0 ? UNPRICED : t.review > 0 ? INCOME_HEAD_REVIEW : null);
 
 interface Totals {
   receipts: number;
   quantity: Decimal;
+  /** Under uk / de: the receipts whose head is income (income-heads.ts); else all. */
   value: Decimal;
   unpriced: number;
+  /** Receipts whose head is no income (a prize of chance, the copier's own trading result), valued. */
+  notIncome: Decimal;
+  /** Receipts whose head the rules leave to the facts (`review:income-head`). */
+  review: number;
 }
 
-const empty = (): Totals => ({ receipts: 0, quantity: ZERO, value: ZERO, unpriced: 0 });
+const empty = (): Totals => ({ receipts: 0, quantity: ZERO, value: ZERO, unpriced: 0, notIncome: ZERO, review: 0 });
 
 /** The year an income counts in: UK tax year (`uk`), German calendar year (`de`), else the period zone's year. */
 function yearOf(params: ReportParams, atMs: number): string {
@@ -56,6 +65,8 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
       decimal('quantity'),
       decimal('value'),
       decimal('unpriced_receipts'),
+      decimal('not_income_value'),
+      decimal('review_receipts'),
       decimal('freigrenze'),
       text('below_freigrenze'),
       decimal('taxable_value'),
@@ -83,12 +94,17 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
         if (t === undefined) coins.set(event.coin, (t = empty()));
         t.receipts++;
         t.quantity = plus(t.quantity, event.quantity);
+        // Its head under the method's rules: income, or not (kept apart), and whether to review.
+        const heads = incomeHeads(event);
+        const head = params.method === 'uk' ? heads.uk : de ? heads.de : null;
+        if (head?.review === true) t.review++;
         if (event.value === null) t.unpriced++;
+        else if (head !== null && !head.taxable) t.notIncome = plus(t.notIncome, event.value);
         else t.value = plus(t.value, event.value);
       }
       const method = params.method ?? '';
       const whole = new Set(
-        taxYearsOf('de', params.period.start.getTime(), params.period.end.getTime())
+        filingYears('de', params)
           .filter((y) => y.complete)
           .map((y) => y.label),
       );
@@ -100,6 +116,8 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
         level === 'coin' ? plain(t.quantity) : null,
         plain(t.value),
         String(t.unpriced),
+        plain(t.notIncome),
+        String(t.review),
         ...verdict,
         method,
         settings.currency,
@@ -109,10 +127,12 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
         const total = empty();
         for (const coin of [...coins.keys()].sort()) {
           const t = coins.get(coin)!;
-          yield { cells: cells('coin', year, coin, t, [null, null, null]), flag: t.unpriced > 0 ? UNPRICED : null };
+          yield { cells: cells('coin', year, coin, t, [null, null, null]), flag: flagOf(t) };
           total.receipts += t.receipts;
           total.unpriced += t.unpriced;
           total.value = plus(total.value, t.value);
+          total.notIncome = plus(total.notIncome, t.notIncome);
+          total.review += t.review;
         }
         const below = belowFreigrenze(total.value, INCOME_FREIGRENZE);
         // Part of a calendar year says nothing about the year's total: no Freigrenze decided (tax-years.ts).
@@ -123,7 +143,7 @@ export function incomeSummaryReportWith(openBook: OpenBook): ComputedReportDefin
             : [String(INCOME_FREIGRENZE), 'undecided', null];
         const summary: ReportRow = {
           cells: cells('total', year, '', total, verdict),
-          flag: total.unpriced > 0 ? UNPRICED : null,
+          flag: flagOf(total),
         };
         yield summary;
       }

@@ -1,5 +1,6 @@
 import type { IncomeEvent } from '../../accounting/gains/gains-event.ts';
 import { plain } from '../../accounting/lots/lot-arithmetic.ts';
+import { INCOME_HEAD_REVIEW, incomeHeads } from '../../accounting/treatments/income-heads.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
 import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
@@ -7,6 +8,7 @@ import { localTime } from './local-time.ts';
 import { UNPRICED } from './realized-gains.ts';
 
 export function incomeRow(event: IncomeEvent, currency: string, tz: string): ReportRow {
+  const heads = incomeHeads(event);
   return {
     cells: [
       localTime(event.atMs, tz),
@@ -17,8 +19,10 @@ export function incomeRow(event: IncomeEvent, currency: string, tz: string): Rep
       event.spotTaxType,
       event.recordId,
       event.priceSource,
+      heads.uk.head,
+      heads.de.head,
     ],
-    flag: event.value === null ? UNPRICED : null,
+    flag: event.value === null ? UNPRICED : heads.uk.review || heads.de.review ? INCOME_HEAD_REVIEW : null,
   };
 }
 
@@ -45,6 +49,8 @@ export function incomeReportWith(openBook: OpenBook): ComputedReportDefinition {
       text('spot_tax_type'),
       text('record_id'),
       text('price_source'),
+      text('uk_head'),
+      text('de_head'),
     ],
     kind: 'computed',
     async *rows(params, db) {

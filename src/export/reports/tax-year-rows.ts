@@ -1,11 +1,21 @@
+import { type TaxYear, taxYearsOf } from '../../accounting/gains/tax-years.ts';
 import { plain } from '../../accounting/lots/lot-arithmetic.ts';
-import { decimal, type ReportColumn, REVIEW_PREFIX } from '../report-definition.ts';
+import { decimal, type ReportColumn, type ReportParams, REVIEW_PREFIX } from '../report-definition.ts';
 import { futuresNet, type FuturesResult } from './futures-results.ts';
 import { futuresValueNet } from './futures-values.ts';
 import { UNPRICED } from './realized-gains.ts';
 
 /** The note of every row of a tax year the period holds only part of: its figures are not the year's. */
 export const PART_YEAR_NOTE = 'part of the tax year only: not the year’s figures, no Freigrenze or filing decision';
+
+/**
+ * The tax years of a filing summary's period, each whole only when the period holds all of it and
+ * the stored history covers the period (a `_PARTIAL` export: every year is part of one).
+ */
+export function filingYears(method: 'uk' | 'de', params: ReportParams): TaxYear[] {
+  const years = taxYearsOf(method, params.period.start.getTime(), params.period.end.getTime());
+  return params.coverageComplete === false ? years.map((y) => ({ ...y, complete: false })) : years;
+}
 
 /** Flag of a row of part of a tax year, counted in the manifest's `review`. */
 export const PART_YEAR = `${REVIEW_PREFIX}part-of-tax-year`;

@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
 
 import { UK_FILING_ROUNDING_RULE, wholeUnits } from '../../accounting/gains/filing-rounding.ts';
-import { taxYearOf, taxYearsOf } from '../../accounting/gains/tax-years.ts';
+import { taxYearOf } from '../../accounting/gains/tax-years.ts';
 import type { UkMatch } from '../../accounting/gains/uk-matching.ts';
 import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
@@ -17,7 +17,14 @@ import {
   reviewCells,
   type ReviewCounts,
 } from './review-counts.ts';
-import { FUTURES_COLUMNS, futuresRowCells, futuresRowFlag, PART_YEAR_NOTE, partYearFlag } from './tax-year-rows.ts';
+import {
+  filingYears,
+  FUTURES_COLUMNS,
+  futuresRowCells,
+  futuresRowFlag,
+  PART_YEAR_NOTE,
+  partYearFlag,
+} from './tax-year-rows.ts';
 
 interface Totals {
   disposals: number;
@@ -212,7 +219,7 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
     kind: 'computed',
     async *rows(params, db) {
       const settings = lotSettings(params);
-      const years = taxYearsOf('uk', params.period.start.getTime(), params.period.end.getTime());
+      const years = filingYears('uk', params);
       const byYear = new Map<string, Map<string, Totals>>(years.map((y) => [y.label, new Map()]));
       let current: Disposal | undefined;
       const totalsOf = (taxYear: string, coin: string): Totals => {
