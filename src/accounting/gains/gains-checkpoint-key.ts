@@ -19,7 +19,8 @@ import { type GainsMethod, RULES_VERSION } from './gains-method.ts';
 // 3: a futures transfer with no spot side is a deposit (unknown cost) or a withdrawal (entry-treatment.ts).
 // 4: the margin and P2P wallets walked (wallet-entries.ts).
 // 5: a lot acquired by a record to review (margin `compensate`) carries its flag to the rows consuming it.
-export const WALK_CODE_VERSION = 5;
+// 6: an imported fiat rate values the days without one, up to RATE_CARRY_DAYS (rate-carry.ts).
+export const WALK_CODE_VERSION = 6;
 
 export interface CheckpointKey {
   readonly accountId: string;
