@@ -153,6 +153,7 @@ function parseLongTermDays(value: string | undefined): number {
 export interface ValuationSettings {
   readonly currency: string;
   readonly priceToleranceMs: number;
+  readonly coinsAwayDays?: number | undefined;
 }
 
 export function reportParams(
@@ -170,6 +171,7 @@ export function reportParams(
     longTermDays: request.longTermDays,
     valuationCurrency: request.valuationCurrency ?? valuation?.currency,
     priceToleranceMs: valuation?.priceToleranceMs,
+    coinsAwayDays: valuation?.coinsAwayDays,
   };
 }
 

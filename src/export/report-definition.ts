@@ -29,6 +29,8 @@ export interface ReportParams {
   readonly valuationCurrency?: string | undefined;
   /** How old a price may be and still value an instant, ms (config PRICE_TOLERANCE; default 36 h). */
   readonly priceToleranceMs?: number | undefined;
+  /** The gains summaries: coins away longer than this many days are flagged (config COINS_AWAY_DAYS; default 90). */
+  readonly coinsAwayDays?: number | undefined;
 }
 
 export interface ReportQuery {

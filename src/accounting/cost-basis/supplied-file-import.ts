@@ -18,8 +18,13 @@ export interface SuppliedImportResult {
 
 /** One kind of accountant's file: cost-basis lots or P2P proceeds. */
 export interface SuppliedFileKind<Row extends { readonly source: string }> {
-  /** The table listing the imports (`cost_basis_import`, `proceeds_import`). */
+  /** The table listing the imports (`cost_basis_import`, `proceeds_import`, `away_decision_import`). */
   readonly importTable: string;
+  /**
+   * Who supplies the file (`cli:<OS user>`, `web:<role>`), for an import table with the
+   * `supplied_by` column of the supplied-figure design; a table without it: undefined.
+   */
+  readonly suppliedBy?: string;
   /** Every row or a typed error naming the line, the field and the rule. */
   parse(text: string): Row[];
   /**
@@ -59,10 +64,14 @@ export async function importSuppliedFile<Row extends { readonly source: string }
       await db.query('COMMIT');
       return { importId: found.rows[0].id, rows: rows.length, inserted: 0, alreadyImported: true };
     }
+    const values = [accountId, path.basename(file), sha256, sources, rows.length];
     const created = await db.query<{ id: string }>(
-      `INSERT INTO ${kind.importTable} (account_id, file_name, sha256, sources, rows)
-       VALUES ($1::uuid, $2, $3, $4, $5) RETURNING id::text`,
-      [accountId, path.basename(file), sha256, sources, rows.length],
+      kind.suppliedBy === undefined
+        ? `INSERT INTO ${kind.importTable} (account_id, file_name, sha256, sources, rows)
+           VALUES ($1::uuid, $2, $3, $4, $5) RETURNING id::text`
+        : `INSERT INTO ${kind.importTable} (account_id, file_name, sha256, sources, rows, supplied_by)
+           VALUES ($1::uuid, $2, $3, $4, $5, $6) RETURNING id::text`,
+      kind.suppliedBy === undefined ? values : [...values, kind.suppliedBy],
     );
     const importId = created.rows[0]!.id;
     const inserted = await kind.insert(db, accountId, importId, rows);

@@ -6,6 +6,7 @@ import { type TaxYear, taxYearOf, taxYearsOf } from '../../accounting/gains/tax-
 import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
+import { coinsAwayRows } from './coins-away-rows.ts';
 import { deTaxable } from './de-gains.ts';
 import { futuresResultsByYear } from './futures-results.ts';
 import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
@@ -349,6 +350,7 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           };
         }
       }
+      yield* coinsAwayRows(db, params, COLUMNS, settings);
     },
   };
 }
