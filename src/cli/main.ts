@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { PROJECT_ROOT } from '../config/project-root.ts';
 import { registerAccountsCommands } from './commands/accounts-command.ts';
 import { registerApikeysCommands } from './commands/apikeys-command.ts';
+import { registerAwayDecisionCommands } from './commands/away-decision-command.ts';
 import { registerBackfillCommand } from './commands/backfill-command.ts';
 import { registerConfigCommands } from './commands/config-command.ts';
 import { registerCostBasisCommands } from './commands/cost-basis-command.ts';
@@ -61,5 +62,6 @@ registerRunsCommand(program);
 registerPricesCommands(program);
 registerCostBasisCommands(program);
 registerProceedsCommands(program);
+registerAwayDecisionCommands(program);
 
 await program.parseAsync(process.argv);

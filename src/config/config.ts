@@ -100,7 +100,12 @@ export interface Config {
   /** The alert webhook (a secret: never log it) and the heartbeat's limit. */
   readonly alerts: { readonly webhookUrl: string | undefined; readonly noSuccessAfterMs: number };
   /** Prices: the currency values are stated in and how old a price may be (PRICE_TOLERANCE, ms). */
-  readonly valuation: { readonly currency: string; readonly priceToleranceMs: number };
+  readonly valuation: {
+    readonly currency: string;
+    readonly priceToleranceMs: number;
+    /** Coins away longer than this are flagged (COINS_AWAY_DAYS; docs/reports.md, "Coins away"). */
+    readonly coinsAwayDays: number;
+  };
   /** Reports written for the previous month after the nightly sync; accounts [] = every account. */
   readonly monthlyExports: {
     readonly reports: readonly ReportName[];
@@ -199,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     valuation: Object.freeze({
       currency: raw.VALUATION_CURRENCY,
       priceToleranceMs: parsePriceTolerance(raw.PRICE_TOLERANCE)!,
+      coinsAwayDays: raw.COINS_AWAY_DAYS,
     }),
     monthlyExports: Object.freeze({
       reports: raw.MONTHLY_EXPORT_REPORTS as ReportName[],

@@ -359,6 +359,9 @@ export const envSchema = z.object({
       message:
         'must be milliseconds or an ISO-8601 duration in weeks, days and time such as PT36H or P1D (at most 366 days)',
     }),
+  // Coins moved to a strategy, Earn or a lock and not back after this many days are flagged for the
+  // accountant's decision (docs/reports.md, "Coins away"; coins-away.ts says why 90).
+  COINS_AWAY_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { DateTime } from 'luxon';
 import type pg from 'pg';
 
+import { coinSources, withoutSource } from '../accounting/prices/coin-sources.ts';
 import { importPrices } from '../accounting/prices/import-prices.ts';
 import { refreshTradePrices } from '../accounting/prices/refresh-trade-prices.ts';
 import { dailyClosesCsv } from '../simulator/data/reference-prices.ts';
@@ -14,6 +15,8 @@ export interface DemoPrices {
   imported: number;
   /** Points implied by the account's own trades. */
   tradePoints: number;
+  /** Coins the account holds that no price source names (`ledgerline prices sources`): none expected. */
+  withoutSource: string[];
 }
 
 /**
@@ -42,6 +45,7 @@ export async function loadDemoPrices(
       file,
       imported: imported.rows,
       tradePoints: refreshed.inserted + refreshed.updated + refreshed.unchanged,
+      withoutSource: withoutSource(await coinSources(client, accountId, 'USDT')),
     };
   } finally {
     client.release();

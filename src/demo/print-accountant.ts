@@ -36,6 +36,14 @@ function unpriced(reports: readonly WrittenReport[]): string {
   return counts.join(', ');
 }
 
+/** The summaries' count of undecided coins away, per method. */
+function coinsAway(reports: readonly WrittenReport[]): string {
+  return reports
+    .filter((r) => r.years !== undefined)
+    .map((r) => `${r.method} ${r.review['coins-away'] ?? 0} moves`)
+    .join(', ');
+}
+
 /**
  * The closing note's before/after block: per tax year the filing figures as read (unknown costs
  * and proceeds left out, flagged) and after the accountant's (SYNTHETIC) costs and proceeds, one
@@ -70,6 +78,11 @@ export function beforeAfterLines(
       `P2P sells ${lacking.before.sells} -> ${lacking.after.sells}`,
     `  before files    ${file(before)} (as read: unknown costs flagged)`,
     `  after files     ${file(after)} (after the accountant's costs and proceeds, SYNTHETIC)`,
+    `  coins away      moves to a strategy, Earn or a lock not back after COINS_AWAY_DAYS and undecided ` +
+      `(review:coins-away in the summaries' manifests): ${coinsAway(before)} (ledgerline away-decision list)`,
+    `  database        holds the figures as read: the SYNTHETIC imports were removed after the "after" summaries; ` +
+      `to see "after" again: ledgerline cost-basis import --file ${relative(supplied.costBasisFile)} and ` +
+      `ledgerline proceeds import --file ${relative(supplied.proceedsFile)}`,
   );
   return lines;
 }

@@ -136,7 +136,8 @@ export async function runDemo(
       );
       return (
         `prices: ${prices.imported} daily closes imported from ${path.relative(process.cwd(), prices.file)} ` +
-        `(source simulator), ${prices.tradePoints} points implied by the account's trades`
+        `(source simulator), ${prices.tradePoints} points implied by the account's trades; coins held without any ` +
+        `price source: ${prices.withoutSource.length === 0 ? 'none' : prices.withoutSource.join(', ')}`
       );
     });
     const backfill = await startBackfill(runtime, { account: name, stream: 'all', from, to: now, now });
@@ -189,6 +190,9 @@ export async function runDemo(
         exports.gainsFiles(),
       );
       const written = await exports.written();
+      // The database keeps the figures as read (issue 42 item 9): later exports of `demo`, and checks run
+      // on it, show the "before" figures; the synthetic files stay in EXPORT_DIR to import again.
+      await forgetSyntheticAccountant(runtime.pool, account.id);
       log(
         `  exports written, with the synthetic accountant's costs and proceeds imported and the summaries ` +
           `re-exported, after ${((Date.now() - exportsStarted) / 1000).toFixed(1)} s`,

@@ -153,6 +153,7 @@ function parseLongTermDays(value: string | undefined): number {
 export interface ValuationSettings {
   readonly currency: string;
   readonly priceToleranceMs: number;
+  readonly coinsAwayDays?: number | undefined;
 }
 
 export function reportParams(
@@ -172,6 +173,7 @@ export function reportParams(
     valuationCurrency: request.valuationCurrency ?? valuation?.currency,
     priceToleranceMs: valuation?.priceToleranceMs,
     ...(coverageComplete === undefined ? {} : { coverageComplete }),
+    coinsAwayDays: valuation?.coinsAwayDays,
   };
 }
 

@@ -1,5 +1,6 @@
 import { RULES_VERSION, type RulesMethod } from '../accounting/gains/gains-method.ts';
 import { wholeTaxYears } from '../accounting/gains/tax-years.ts';
+import { RATE_CARRY_DAYS } from '../accounting/prices/rate-carry.ts';
 import type { ExportCoverage } from './export-coverage.ts';
 import type { ExportRequest } from './export-request.ts';
 import type { ReviewAmounts } from './review-amounts.ts';
@@ -28,6 +29,12 @@ export interface ExportManifest {
     longTermDays?: number;
     /** The currency every value is stated in (reports that value coins). */
     valuationCurrency?: string;
+    /**
+     * Reports that value coins: how a day without a published rate is valued (rate-carry.ts,
+     * docs/reports.md "Prices and valuation"): the last imported fiat rate on or before it, at most
+     * `maxDaysBack` days back, the value's source marked `~carried`.
+     */
+    ratesOnDaysWithoutOne?: { maxDaysBack: number; rule: string };
   };
   /** The zone of the file's Date column when its values carry no offset (Koinly, CoinTracking: UTC). */
   dateZone: string | null;
@@ -71,6 +78,15 @@ export interface ExportManifest {
   generatedAt: string;
 }
 
+/** What every valuing export's manifest says of days without a published rate (issue 42 item 5). */
+export const RATES_ON_DAYS_WITHOUT_ONE = {
+  maxDaysBack: RATE_CARRY_DAYS,
+  rule:
+    `an imported rate of a fiat pair (a central bank's, published on working days only) values the days ` +
+    `without one after it: the last rate published on or before the day, at most ${RATE_CARRY_DAYS} days back, ` +
+    `never a later one; such a value's source ends in ~carried (HMRC CRYPTO23000: a consistent methodology)`,
+} as const;
+
 export function buildManifest(input: {
   request: ExportRequest;
   title: string;
@@ -100,7 +116,9 @@ export function buildManifest(input: {
       includePending: request.includePending ?? null,
       ...(request.method !== undefined ? { method: request.method, rulesVersion: RULES_VERSION[request.method] } : {}),
       ...(request.longTermDays !== undefined ? { longTermDays: request.longTermDays } : {}),
-      ...(input.valuationCurrency !== undefined ? { valuationCurrency: input.valuationCurrency } : {}),
+      ...(input.valuationCurrency !== undefined
+        ? { valuationCurrency: input.valuationCurrency, ratesOnDaysWithoutOne: RATES_ON_DAYS_WITHOUT_ONE }
+        : {}),
     },
     dateZone: input.dateZone ?? null,
     period: { start: request.period.start.toISOString(), end: request.period.end.toISOString() },

@@ -34,6 +34,8 @@ export interface ReportParams {
    * whole, whatever its dates (filing summaries). Absent: not checked (as a whole).
    */
   readonly coverageComplete?: boolean | undefined;
+  /** The gains summaries: coins away longer than this many days are flagged (config COINS_AWAY_DAYS; default 90). */
+  readonly coinsAwayDays?: number | undefined;
 }
 
 export interface ReportQuery {

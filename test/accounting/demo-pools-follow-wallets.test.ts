@@ -105,7 +105,6 @@ function points(currency: string, rate: number): PricePointInput[] {
     for (const [coin, price] of Object.entries(USDT_PRICE)) {
       out.push({ at: new Date(at), base: coin, quote: currency, price: String(price * rate), source: 'test' });
     }
-    out.push({ at: new Date(at), base: 'USDC', quote: currency, price: String(rate), source: 'test' });
   }
   return out;
 }

@@ -10,11 +10,15 @@ import { exactProduct, roundedQuotient } from '../../src/accounting/prices/price
  * The book against a brute-force reading of the documented rules (docs/reports.md, "Prices and
  * valuation") over the whole list of points at every lookup: nearest point at or before the
  * instant per ordered pair (trade first, then source a-z at one instant), within the tolerance,
- * direct or inverted (the later; direct at a tie), else one quote in the documented order.
+ * direct or inverted (the later; direct at a tie), else one quote in the documented order; an
+ * imported rate of a fiat pair carried past the tolerance, for less than the carry (rate-carry.ts).
  */
 const COINS = ['BTC', 'ETH', 'USDT', 'EUR', 'ZZZ'];
 const SOURCES = ['trade', 'alpha', 'beta'];
 const TOLERANCE = 50;
+/** The rate carry, shortened to the test's scale: an imported rate of a fiat pair (EUR) lasts longer. */
+const CARRY = 90;
+const FIAT = new Set(['EUR']);
 
 interface Point {
   at: number;
@@ -35,15 +39,17 @@ function latest(points: Point[], base: string, quote: string, at: number): Point
   return best;
 }
 
-const label = (source: string) => (source === 'trade' ? 'trade' : `import:${source}`);
-
 function leg(points: Point[], from: string, to: string, at: number) {
-  const fresh = (p: Point | undefined) => (p !== undefined && at - p.at <= TOLERANCE ? p : undefined);
+  const carried = (p: Point) => p.source !== 'trade' && (FIAT.has(p.base) || FIAT.has(p.quote));
+  const fresh = (p: Point | undefined) =>
+    p !== undefined && (at - p.at <= TOLERANCE || (carried(p) && at - p.at < CARRY)) ? p : undefined;
+  const label = (p: Point) =>
+    `${p.source === 'trade' ? 'trade' : `import:${p.source}`}${at - p.at > TOLERANCE ? '~carried' : ''}`;
   const direct = fresh(latest(points, from, to, at));
   const inverse = fresh(latest(points, to, from, at));
   if (direct && (!inverse || direct.at >= inverse.at))
-    return { price: new Decimal(direct.price), at: direct.at, source: label(direct.source) };
-  if (inverse) return { price: roundedQuotient(1, inverse.price), at: inverse.at, source: label(inverse.source) };
+    return { price: new Decimal(direct.price), at: direct.at, source: label(direct) };
+  if (inverse) return { price: roundedQuotient(1, inverse.price), at: inverse.at, source: label(inverse) };
   return null;
 }
 
@@ -100,7 +106,7 @@ describe('memoryPriceBook (property)', () => {
           const book = memoryPriceBook(
             currency,
             unique.map((p) => ({ ...p, at: new Date(p.at) })),
-            { toleranceMs: TOLERANCE },
+            { toleranceMs: TOLERANCE, carryMs: CARRY },
           );
           for (const ask of [...asks].sort((a, b) => a.at - b.at)) {
             const got = await book.value(ask.coin, new Decimal(3), new Date(ask.at));

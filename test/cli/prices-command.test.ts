@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { EXIT } from '../../src/cli/exit-codes.ts';
-import { insertAccount, insertSpot } from '../export/seed.ts';
+import { insertAccount, insertFuturesLedger, insertSpot } from '../export/seed.ts';
 import { runCliLive } from '../helpers/cli.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
 
@@ -80,5 +80,47 @@ describe('ledgerline prices', () => {
     const unknown = await runCliLive(['prices', 'refresh', '--account', 'bob'], env());
     expect(unknown.status).toBe(EXIT.badInput);
     expect(unknown.stderr).toMatch(/--account/);
+  });
+
+  // Issue 42 item 3: `prices` reports coins held without any source (a stablecoin included: it is
+  // priced from a source, never assumed worth its peg), and fails so a script notices.
+  it('lists the sources of every coin an account holds, and names the coins without one (exit 1)', async () => {
+    const account = await insertAccount(db.url, 'carol');
+    await insertSpot(db.url, account, [
+      { recordId: 's1', coin: 'ETH', spotTaxType: 'Deposit', amount: '2', ts: Date.UTC(2026, 2, 5) },
+      { recordId: 's2', coin: 'USDT', spotTaxType: 'Deposit', amount: '100', ts: Date.UTC(2026, 2, 5) },
+    ]);
+    await insertFuturesLedger(db.url, account, [
+      {
+        recordId: 'f1',
+        marginCoin: 'USDC',
+        futureTaxType: 'trans_from_exchange',
+        amount: '50',
+        ts: Date.UTC(2026, 2, 6),
+      },
+    ]);
+    const closes = file('eth.csv', 'date,base,quote,price\n2026-03-05,ETH,USDT,3000\n2026-03-06,ETH,USDT,3010\n');
+    await runCliLive(['prices', 'import', '--file', closes, '--source', 'vendor'], env());
+
+    const before = await runCliLive(
+      ['prices', 'sources', '--account', 'carol', '--json', '--valuation', 'USDT'],
+      env(),
+    );
+    expect(before.status).toBe(EXIT.failed);
+    const report = JSON.parse(before.stdout) as {
+      coins: { coin: string; sources: string[] }[];
+      withoutSource: string[];
+    };
+    expect(report.withoutSource).toEqual(['USDC']);
+    expect(report.coins.find((c) => c.coin === 'ETH')?.sources).toContain('vendor');
+    const text = await runCliLive(['prices', 'sources', '--account', 'carol', '--valuation', 'USDT'], env());
+    expect(text.stdout).toMatch(/USDC\s+NO SOURCE/);
+    expect(text.stdout).toMatch(/USDT\s+the valuation currency/);
+
+    const usdc = file('usdc.csv', 'date,base,quote,price\n2026-03-06,USDC,USDT,0.9998\n');
+    await runCliLive(['prices', 'import', '--file', usdc, '--source', 'vendor'], env());
+    const after = await runCliLive(['prices', 'sources', '--account', 'carol', '--json', '--valuation', 'USDT'], env());
+    expect(after.status).toBe(EXIT.done);
+    expect(JSON.parse(after.stdout).withoutSource).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ describe('DemoExportWorkers', () => {
     const job = {
       config: {
         databaseUrl: 'postgresql://postgres@127.0.0.1:5432/ledgerline_no_such_db',
-        valuation: { currency: 'USDT', priceToleranceMs: 1 },
+        valuation: { currency: 'USDT', priceToleranceMs: 1, coinsAwayDays: 90 },
       },
       account: { id: '00000000-0000-0000-0000-000000000000', name: 'nobody' },
       exportDir: '/tmp',

@@ -76,10 +76,11 @@ describe('loadConfig', () => {
   });
 
   it('values in USDT within 36 h by default; takes a tolerance in ms or as an ISO-8601 duration without months', () => {
-    expect(loadConfig({}).valuation).toEqual({ currency: 'USDT', priceToleranceMs: 36 * 3_600_000 });
+    expect(loadConfig({}).valuation).toEqual({ currency: 'USDT', priceToleranceMs: 36 * 3_600_000, coinsAwayDays: 90 });
     expect(loadConfig({ VALUATION_CURRENCY: ' eur ', PRICE_TOLERANCE: 'P1DT30M' }).valuation).toEqual({
       currency: 'EUR',
       priceToleranceMs: 24 * 3_600_000 + 30 * 60_000,
+      coinsAwayDays: 90,
     });
     expect(loadConfig({ PRICE_TOLERANCE: '90000' }).valuation.priceToleranceMs).toBe(90_000);
     expect(loadConfig({ PRICE_TOLERANCE: 'P1W' }).valuation.priceToleranceMs).toBe(7 * 24 * 3_600_000);
@@ -87,5 +88,13 @@ describe('loadConfig', () => {
       expect(configError({ PRICE_TOLERANCE: bad }).field).toBe('PRICE_TOLERANCE');
     }
     expect(configError({ VALUATION_CURRENCY: 'US-D' }).field).toBe('VALUATION_CURRENCY');
+  });
+
+  // Issue 42 item 4: how long coins may stay away before they are flagged is a stated setting.
+  it('flags coins away after COINS_AWAY_DAYS whole days (90 by default, 1 to 3660)', () => {
+    expect(loadConfig({ COINS_AWAY_DAYS: '30' }).valuation.coinsAwayDays).toBe(30);
+    for (const bad of ['0', '3661', '1.5', 'ninety']) {
+      expect(configError({ COINS_AWAY_DAYS: bad }).field).toBe('COINS_AWAY_DAYS');
+    }
   });
 });

@@ -20,7 +20,7 @@ export interface SuppliedImportResult {
 
 /** One kind of accountant's file: cost-basis lots or P2P proceeds. */
 export interface SuppliedFileKind<Row extends { readonly source: string }> {
-  /** The table listing the imports (`cost_basis_import`, `proceeds_import`). */
+  /** The table listing the imports (`cost_basis_import`, `proceeds_import`, `away_decision_import`). */
   readonly importTable: string;
   /** Every row, or a typed error: one message per bad row (SuppliedRowsError). */
   parse(text: string): Row[];

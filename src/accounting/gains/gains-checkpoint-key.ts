@@ -21,7 +21,8 @@ import { type GainsMethod, RULES_VERSION } from './gains-method.ts';
 // 5: a lot acquired by a record to review (margin `compensate`) carries its flag to the rows consuming it.
 // 6: a futures loss's fee disposed of at market value; margin borrow / repay an acquisition and a
 //    disposal at market value; disposals carry their incidental costs (issue 42).
-export const WALK_CODE_VERSION = 6;
+// 7: an imported fiat rate values the days without one, up to RATE_CARRY_DAYS (rate-carry.ts).
+export const WALK_CODE_VERSION = 7;
 
 export interface CheckpointKey {
   readonly accountId: string;

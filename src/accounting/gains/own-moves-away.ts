@@ -36,6 +36,11 @@ export class OwnMovesAway {
     this.away.set(coin, plus(this.away.get(coin) ?? ZERO, quantity));
   }
 
+  /** What is away of the coin. */
+  held(coin: string): Decimal {
+    return this.away.get(coin) ?? ZERO;
+  }
+
   /** Takes what comes back from what is away; returns the part beyond it. */
   back(coin: string, quantity: Decimal): Decimal {
     const held = this.away.get(coin) ?? ZERO;

@@ -5,6 +5,7 @@ import { money, plus, ZERO } from '../lots/lot-arithmetic.ts';
 import type { AcquireOptions, LotMatch } from '../lots/lot-engine.ts';
 import type { PriceBook, Valuation } from '../prices/price-book.ts';
 import { entryTreatment } from '../treatments/entry-treatment.ts';
+import { type AwayLoss, AwayLosses } from './away-losses.ts';
 import type { GainsEvent } from './gains-event.ts';
 import { OwnMovesAway } from './own-moves-away.ts';
 import { ReviewedRecords } from './reviewed-records.ts';
@@ -55,6 +56,8 @@ export interface WalkOptions {
   readonly proceeds?: SuppliedProceeds;
   /** What own moves hold away at the walk's first entry (a walk resumed from a checkpoint: ownMovesAwayBefore). */
   readonly away?: OwnMovesAway;
+  /** The accountant's `lost` decisions on coins away (away-losses.ts): disposals for nothing. */
+  readonly losses?: AwayLosses;
 }
 
 export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise<Valuation | null>;
@@ -75,6 +78,9 @@ export type ValueOf = (coin: string, quantity: Decimal, atMs: number) => Promise
  *   (OwnMovesAway), coins of unknown cost as a deposit's;
  * - a deposit: supplied lots (cost-basis import) or a lot of unknown cost, never invented;
  * - a withdrawal: its lots leave, nothing realized; beyond the holdings it is flagged;
+ * - coins away that the accountant decided `lost` (away-losses.ts): a disposal for nothing at the
+ *   decision's instant of what of them is still away (TCGA92 s24(1): the entire loss of an asset
+ *   is a disposal; the decision is the accountant's, supplied and logged);
  * - a margin loan (`borrowing`): the borrowed coins are acquired at market value (the borrower may
  *   deal with them as its own: beneficial ownership, CRYPTO61620; a Sachdarlehen, BGB §607), the
  *   repaid coins disposed of at market value (the debt released their consideration);
@@ -102,7 +108,9 @@ export async function* walkHistory<M = LotMatch>(
   const supplied = options.supplied ?? new SuppliedCosts([], book.currency);
   const away = options.away ?? new OwnMovesAway();
   const proceeds = options.proceeds ?? new SuppliedProceeds([], book.currency);
+  const losses = options.losses ?? new AwayLosses([]);
   for await (const entry of entries) {
+    for (const event of lose(losses.dueBefore(entry.atMs), engine, away)) yield reviewed.mark(event);
     for (const match of engine.advance?.(entry.atMs) ?? []) yield reviewed.mark({ kind: 'disposal', match });
     // A third-coin fee is walked with its trade (walk-trade.ts), not again on its own.
     if (entry.attached === true) continue;
@@ -120,7 +128,25 @@ export async function* walkHistory<M = LotMatch>(
         : single(entry, engine, valueOf, { supplied, proceeds }, away);
     for await (const event of events) yield reviewed.mark(event);
   }
+  for (const event of lose(losses.rest(), engine, away)) yield reviewed.mark(event);
   for (const match of engine.finish?.() ?? []) yield reviewed.mark({ kind: 'disposal', match });
+}
+
+/**
+ * Coins away decided lost: what of them is still away leaves the coins away and is disposed of
+ * for nothing at the decision's instant (its lots' cost becomes the loss). Coming back later,
+ * they are coins of unknown cost, as anything beyond what is away (OwnMovesAway).
+ */
+function* lose<M>(due: readonly AwayLoss[], engine: LotSink<M>, away: OwnMovesAway): Generator<GainsEvent<M>> {
+  for (const loss of due) {
+    const held = away.held(loss.coin);
+    const quantity = held.lt(loss.quantity) ? held : loss.quantity;
+    if (quantity.isZero()) continue;
+    away.back(loss.coin, quantity);
+    for (const match of engine.advance?.(loss.lostAtMs) ?? []) yield { kind: 'disposal', match };
+    for (const match of engine.dispose(loss.coin, quantity, ZERO, loss.lostAtMs, AwayLosses.recordIds(loss)))
+      yield { kind: 'disposal', match };
+  }
 }
 
 async function* single<M>(

@@ -5,6 +5,7 @@ import { LatestPrices } from './latest-prices.ts';
 import { exactProduct } from './price-arithmetic.ts';
 import type { PriceBook, Valuation } from './price-book.ts';
 import { coinCode, type PricePoint } from './price-point.ts';
+import { RATE_CARRY_MS } from './rate-carry.ts';
 
 /** Price points in non-decreasing time order, read one at a time. */
 export interface PointFeed {
@@ -33,6 +34,8 @@ export class ForwardPriceBook implements PriceBook {
     currency: string,
     private readonly toleranceMs: number,
     private readonly feed: PointFeed,
+    /** How long an imported fiat rate values days without one (rate-carry.ts); tests shorten it. */
+    private readonly carryMs: number = RATE_CARRY_MS,
   ) {
     this.currency = coinCode('currency', currency);
     if (!Number.isSafeInteger(toleranceMs) || toleranceMs < 0) {
@@ -57,7 +60,7 @@ export class ForwardPriceBook implements PriceBook {
       return { value: new Decimal(quantity), price: new Decimal(1), priceAt: new Date(atMs), source: PAR_SOURCE };
     }
     await this.advanceTo(atMs);
-    const rate = this.latest.resolve(code, this.currency, atMs, this.toleranceMs);
+    const rate = this.latest.resolve(code, this.currency, atMs, this.toleranceMs, this.carryMs);
     if (rate === null) return null;
     return {
       value: exactProduct(quantity, rate.price),

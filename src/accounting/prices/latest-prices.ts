@@ -2,6 +2,7 @@ import type { Decimal } from 'decimal.js';
 
 import { exactProduct, roundedQuotient } from './price-arithmetic.ts';
 import { type PricePoint, TRADE_SOURCE, valuationSource } from './price-point.ts';
+import { CARRIED_MARK, carries, RATE_CARRY_MS } from './rate-carry.ts';
 
 /** A rate from one coin to another: units of `to` per unit of `from`. */
 export interface Rate {
@@ -44,13 +45,15 @@ export class LatestPrices {
    * `toleranceMs` (a point exactly `toleranceMs` old still counts), of `from/to` or of `to/from`
    * inverted (the later of the two; the direct one at a tie); else through one quote Q
    * (`from/Q x Q/to`, each leg by the same rule, Q in PREFERRED_QUOTES order then a-z); else null.
+   * An imported rate of a fiat pair stays usable for less than `carryMs` (rate-carry.ts: the last
+   * rate published on or before a day without one), its source then marked `~carried`.
    */
-  resolve(from: string, to: string, atMs: number, toleranceMs: number): Rate | null {
-    const direct = this.leg(from, to, atMs, toleranceMs);
+  resolve(from: string, to: string, atMs: number, toleranceMs: number, carryMs = RATE_CARRY_MS): Rate | null {
+    const direct = this.leg(from, to, atMs, toleranceMs, carryMs);
     if (direct !== null) return direct;
     for (const quote of this.quotesBetween(from, to)) {
-      const first = this.leg(from, quote, atMs, toleranceMs);
-      const second = first === null ? null : this.leg(quote, to, atMs, toleranceMs);
+      const first = this.leg(from, quote, atMs, toleranceMs, carryMs);
+      const second = first === null ? null : this.leg(quote, to, atMs, toleranceMs, carryMs);
       if (first !== null && second !== null) {
         return {
           price: exactProduct(first.price, second.price),
@@ -62,16 +65,22 @@ export class LatestPrices {
     return null;
   }
 
-  private leg(from: string, to: string, atMs: number, toleranceMs: number): Rate | null {
+  private leg(from: string, to: string, atMs: number, toleranceMs: number, carryMs: number): Rate | null {
     const fresh = (point: PricePoint | undefined) =>
-      point !== undefined && point.atMs <= atMs && atMs - point.atMs <= toleranceMs ? point : undefined;
+      point !== undefined &&
+      point.atMs <= atMs &&
+      (atMs - point.atMs <= toleranceMs || (carries(point) && atMs - point.atMs < carryMs))
+        ? point
+        : undefined;
+    const source = (point: PricePoint) =>
+      `${valuationSource(point.source)}${atMs - point.atMs > toleranceMs ? CARRIED_MARK : ''}`;
     const direct = fresh(this.pairs.get(pairKey(from, to)));
     const inverse = fresh(this.pairs.get(pairKey(to, from)));
     if (direct !== undefined && (inverse === undefined || direct.atMs >= inverse.atMs)) {
-      return { price: direct.price, atMs: direct.atMs, source: valuationSource(direct.source) };
+      return { price: direct.price, atMs: direct.atMs, source: source(direct) };
     }
     if (inverse !== undefined) {
-      return { price: roundedQuotient(1, inverse.price), atMs: inverse.atMs, source: valuationSource(inverse.source) };
+      return { price: roundedQuotient(1, inverse.price), atMs: inverse.atMs, source: source(inverse) };
     }
     return null;
   }

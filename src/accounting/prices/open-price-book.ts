@@ -5,6 +5,7 @@ import { ValidationError } from '../../errors/index.ts';
 import { ForwardPriceBook, type PointFeed } from './forward-price-book.ts';
 import type { PriceBook } from './price-book.ts';
 import type { PricePoint } from './price-point.ts';
+import { RATE_CARRY_MS } from './rate-carry.ts';
 
 export interface OpenPriceBookOptions {
   /** Whose `trade` points count (imported points, account_id NULL, count for every account). */
@@ -15,7 +16,7 @@ export interface OpenPriceBookOptions {
   readonly toleranceMs: number;
   /**
    * The earliest instant the caller will value (a walk resumed from a gains checkpoint). The feed
-   * then starts at the points `toleranceMs` before it instead of the first point: for any instant
+   * then starts at the points `toleranceMs` (or the rate carry, if longer) before it instead of the first point: for any instant
    * from `fromMs` on, an older point is beyond the tolerance and the book answers as if it had read
    * every point (the latest point of each pair within the tolerance, ties decided by source).
    */
@@ -44,7 +45,8 @@ export async function openPriceBook(db: pg.ClientBase, options: OpenPriceBookOpt
   const feed = new PricePages(
     db,
     options.accountId,
-    options.fromMs === undefined ? undefined : options.fromMs - options.toleranceMs,
+    // A fiat rate is carried up to RATE_CARRY_MS (rate-carry.ts): the feed starts before the longer of the two.
+    options.fromMs === undefined ? undefined : options.fromMs - Math.max(options.toleranceMs, RATE_CARRY_MS),
   );
   return new ForwardPriceBook(options.currency, options.toleranceMs, feed);
 }

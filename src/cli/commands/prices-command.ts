@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import pg from 'pg';
 
+import { coinSources, withoutSource } from '../../accounting/prices/coin-sources.ts';
 import { importPrices, type PricePeriod } from '../../accounting/prices/import-prices.ts';
 import { listPrices } from '../../accounting/prices/list-prices.ts';
 import { refreshTradePrices } from '../../accounting/prices/refresh-trade-prices.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { parseInstant } from '../../ingest/time-arguments.ts';
+import { EXIT } from '../exit-codes.ts';
 import { runTool } from '../run-tool.ts';
 
 const DEFAULT_LIMIT = 1000;
@@ -37,7 +39,7 @@ function parseLimit(value: string | undefined): number {
   return Number(value);
 }
 
-/** `ledgerline prices import|refresh|list`: docs/reports.md, "Prices and valuation". */
+/** `ledgerline prices import|refresh|list|sources`: docs/reports.md, "Prices and valuation". */
 export function registerPricesCommands(program: Command): void {
   const prices = program
     .command('prices')
@@ -155,5 +157,41 @@ export function registerPricesCommands(program: Command): void {
           },
           { needs: ['postgres'] },
         ),
+    );
+
+  prices
+    .command('sources')
+    .description(
+      "every coin an account's records carry and the price sources naming it; exits 1 when a coin held has none",
+    )
+    .requiredOption('--account <name>', 'the account')
+    .option('--valuation <currency>', 'the valuation currency, which needs no price (default VALUATION_CURRENCY)')
+    .option('--json', 'one JSON object on stdout: { coins: [...], withoutSource: [...] }')
+    .action((options: { account: string; valuation?: string; json?: boolean }) =>
+      runTool(
+        async (config) => {
+          const coins = await withClient(config.databaseUrl, async (client) => {
+            const account = (await accountsNamed(client, options.account))[0]!;
+            return coinSources(client, account.id, options.valuation ?? config.valuation.currency);
+          });
+          const missing = withoutSource(coins);
+          if (options.json) console.log(JSON.stringify({ coins, withoutSource: missing }));
+          else {
+            for (const c of coins)
+              console.log(
+                `${c.coin.padEnd(8)} ${
+                  c.isCurrency
+                    ? 'the valuation currency (par)'
+                    : c.sources.length === 0
+                      ? 'NO SOURCE: unpriced wherever it is valued (ledgerline prices import --file F)'
+                      : `${c.sources.join(', ')}  ${c.firstPoint} .. ${c.lastPoint}`
+                }`,
+              );
+            if (missing.length > 0) console.log(`coins held without any price source: ${missing.join(', ')}`);
+          }
+          if (missing.length > 0) process.exitCode = EXIT.failed;
+        },
+        { needs: ['postgres'] },
+      ),
     );
 }

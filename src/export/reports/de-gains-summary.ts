@@ -7,6 +7,7 @@ import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.t
 import { incomeHeads } from '../../accounting/treatments/income-heads.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
+import { coinsAwayRows } from './coins-away-rows.ts';
 import { deFigures, deTaxable } from './de-gains.ts';
 import { futuresResultsByYear } from './futures-results.ts';
 import { GAINS_WALK_STREAMS, gainsEvents, lotSettings, type OpenBook, openStoredBook } from './gains-source.ts';
@@ -371,6 +372,7 @@ export function deGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           };
         }
       }
+      yield* coinsAwayRows(db, params, COLUMNS, settings);
     },
   };
 }

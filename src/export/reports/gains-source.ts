@@ -1,6 +1,7 @@
 import type pg from 'pg';
 
 import { loadSuppliedLots } from '../../accounting/cost-basis/supplied-lots.ts';
+import { type AwayLoss, AwayLosses, loadAwayLosses } from '../../accounting/gains/away-losses.ts';
 import { checkpointKey } from '../../accounting/gains/gains-checkpoint-key.ts';
 import type { GainsEvent } from '../../accounting/gains/gains-event.ts';
 import { type GainsMethod, lotMethodOf } from '../../accounting/gains/gains-method.ts';
@@ -89,17 +90,23 @@ async function* lotGainsEvents(
   const supplied = await loadSuppliedLots(db, params.accountId);
   // Supplied proceeds change no lot: a walk resumed from a checkpoint applies them as the full walk does.
   const proceeds = await loadSuppliedProceeds(db, params.accountId);
+  const losses = await loadAwayLosses(db, params.accountId);
   // Only over the stored prices: the input log sees those, not a book a caller brought (tests'
   // memory books). Supplied costs are consumed by deposits as the walk goes, which a lot state does
   // not record: an account with any walks from the first record (docs/reports.md, "Unknown cost").
-  if (key !== null && openBook === openStoredBook && supplied.length === 0) {
+  // So does one with coins decided lost: a loss takes from what is away, which a lot state does not hold.
+  if (key !== null && openBook === openStoredBook && supplied.length === 0 && losses.length === 0) {
     // Read once its snapshot holds: the change log it stores its checkpoints' counts from included.
     yield* checkpointedWalk(params, db, settings, openBook, key, Date.now(), proceeds, inputsRead);
     return;
   }
   inputsRead();
   const engine = (currency: string) => new LotEngine(lotMethodOf(settings.method), currency);
-  yield* walkPeriod(params, db, settings, openBook, engine, 0, (match) => match.disposedAtMs, { supplied, proceeds });
+  yield* walkPeriod(params, db, settings, openBook, engine, 0, (match) => match.disposedAtMs, {
+    supplied,
+    proceeds,
+    losses,
+  });
 }
 
 /**
@@ -127,9 +134,10 @@ async function* ukMatchedEvents(
   const matcher = (currency: string) => new UkMatcher(currency);
   const supplied = await loadSuppliedLots(db, params.accountId);
   const proceeds = await loadSuppliedProceeds(db, params.accountId);
+  const losses = await loadAwayLosses(db, params.accountId);
   inputsRead();
   // HMRC apportions a fee paying an exchange of two tokens between them (walk-trade.ts).
-  const options = { supplied, proceeds, apportionTradeFees: true };
+  const options = { supplied, proceeds, losses, apportionTradeFees: true };
   yield* walkPeriod(
     params,
     db,
@@ -196,6 +204,7 @@ async function* walkPeriod<M>(
   options: {
     readonly supplied: readonly SuppliedLot[];
     readonly proceeds: readonly SuppliedSale[];
+    readonly losses: readonly AwayLoss[];
     readonly apportionTradeFees?: boolean;
   },
 ): AsyncGenerator<GainsEvent<M>> {
@@ -203,6 +212,7 @@ async function* walkPeriod<M>(
   const walkOptions: WalkOptions = {
     supplied: new SuppliedCosts(options.supplied, book.currency),
     proceeds: new SuppliedProceeds(options.proceeds, book.currency),
+    losses: new AwayLosses(options.losses),
     apportionTradeFees: options.apportionTradeFees === true,
   };
   try {

@@ -4,6 +4,7 @@ import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.t
 import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, text } from '../report-definition.ts';
+import { coinsAwayRows } from './coins-away-rows.ts';
 import {
   GAINS_WALK_STREAMS,
   gainsEvents,
@@ -85,6 +86,22 @@ function row(level: string, coin: string, term: Term, t: Totals, settings: LotSe
   };
 }
 
+const COLUMNS = [
+  text('level'),
+  text('coin'),
+  text('term'),
+  decimal('matches'),
+  decimal('quantity'),
+  decimal('proceeds'),
+  decimal('cost_basis'),
+  decimal('gain'),
+  decimal('unpriced_matches'),
+  text('method'),
+  text('valuation_currency'),
+  decimal('long_term_days'),
+  ...REVIEW_COUNT_COLUMNS,
+];
+
 /**
  * The holding-period split of realized-gains: per coin and term (short: held at most
  * --long-term-days days; long: longer; unknown: sold beyond the holdings), then per term over all
@@ -103,21 +120,7 @@ export function realizedGainsSummaryReportWith(openBook: OpenBook): ComputedRepo
     // A gap anywhere before the period loses lots, and so cost bases: the whole history must be synced.
     coverage: 'history',
     accepts: { coin: true, includePending: false, lots: true, valuation: true },
-    columns: [
-      text('level'),
-      text('coin'),
-      text('term'),
-      decimal('matches'),
-      decimal('quantity'),
-      decimal('proceeds'),
-      decimal('cost_basis'),
-      decimal('gain'),
-      decimal('unpriced_matches'),
-      text('method'),
-      text('valuation_currency'),
-      decimal('long_term_days'),
-      ...REVIEW_COUNT_COLUMNS,
-    ],
+    columns: COLUMNS,
     kind: 'computed',
     async *rows(params, db) {
       const settings = lotSettings(params);
@@ -148,6 +151,7 @@ export function realizedGainsSummaryReportWith(openBook: OpenBook): ComputedRepo
       for (const term of TERMS) {
         if (overall[term].matches > 0 || term !== 'unknown') yield row('total', '', term, overall[term], settings);
       }
+      yield* coinsAwayRows(db, params, COLUMNS, settings);
     },
   };
 }

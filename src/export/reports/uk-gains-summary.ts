@@ -6,6 +6,7 @@ import type { UkMatch } from '../../accounting/gains/uk-matching.ts';
 import { minus, plain, plus, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
+import { coinsAwayRows } from './coins-away-rows.ts';
 import { futuresResultsByYear } from './futures-results.ts';
 import { GAINS_WALK_STREAMS, lotSettings, type OpenBook, openStoredBook, ukGainsEvents } from './gains-source.ts';
 import { UNPRICED } from './realized-gains.ts';
@@ -304,6 +305,7 @@ export function ukGainsSummaryReportWith(openBook: OpenBook): ComputedReportDefi
           };
         }
       }
+      yield* coinsAwayRows(db, params, COLUMNS, settings);
     },
   };
 }
