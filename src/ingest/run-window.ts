@@ -1,5 +1,5 @@
 import type { ExchangeClient } from '../exchange/index.ts';
-import type { Page } from '../streams/kit/page-window.ts';
+import type { Page, ResumedRead } from '../streams/kit/page-window.ts';
 import { streamDefinition } from '../streams/registry.ts';
 import { WindowLostError } from './coverage/window-lost-error.ts';
 import type { SyncWindowRow } from './coverage/window-store.ts';
@@ -27,7 +27,7 @@ export interface RunWindowOptions {
    * The window's pages from a cursor; default: its stream's pager through `client`. Tests pass a fake.
    * `endsShort`: the store's evidence that the endpoint fills its pages (a short page is the last).
    */
-  pager?: (resumeFrom: string | null, endsShort: boolean, resumedAt?: number) => AsyncIterable<Page<unknown>>;
+  pager?: (resumeFrom: string | null, endsShort: boolean, resumed?: ResumedRead) => AsyncIterable<Page<unknown>>;
   /** Checked between pages: when set, the run stops after the page in hand is stored. */
   shouldStop?: () => boolean;
   /**
@@ -52,10 +52,10 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
   // Asked once a run: a window's pages are judged by the evidence as it stood when they were asked for.
   const endsShort = (await store.endsShort?.(endpoint, pageLimit)) ?? false;
   // A resumed read: where it got to, so an empty page answered now is judged like one after a full page.
-  const resumedAt = cursor === null ? undefined : await store.resumedAt?.(window);
+  const resumed = cursor === null ? undefined : await store.resumedRead?.(window);
   const pages =
-    options.pager?.(cursor, endsShort, resumedAt) ??
-    definition.pages(client, window, window.scope, cursor, { endsShort, resumedAt });
+    options.pager?.(cursor, endsShort, resumed) ??
+    definition.pages(client, window, window.scope, cursor, { endsShort, resumed });
   const iterator = pages[Symbol.asyncIterator]();
   // While one page is being stored, the next is already being fetched: the
   // exchange's latency and the database's write overlap instead of adding up.

@@ -59,7 +59,7 @@ export function pageFutureRecords(
       window,
       options.limit ?? FUTURE_RECORD_PAGE_SIZE,
       async (bounds) => (await futureRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
-      { resumedAt: options.resumedAt, readableFrom: () => futureRecordsReadableFrom(client) },
+      { resumed: options.resumed, readableFrom: () => futureRecordsReadableFrom(client) },
     ),
     { limit: options.limit ?? FUTURE_RECORD_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );

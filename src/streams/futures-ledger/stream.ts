@@ -4,7 +4,7 @@ import { PRODUCT_TYPES } from '../positions/stream.ts';
 import { PRODUCT_TYPE_COLUMN, type ProductTypeValue } from '../positions/table.ts';
 import { futuresLedgerColumns } from './columns.ts';
 import { FUTURE_RECORD_HORIZON_DAYS, futureRecordEndpoint, futureRecordHorizon } from './endpoint.ts';
-import { futureRecordsReadableFrom, pageFutureRecords, FUTURE_RECORD_PAGING } from './pager.ts';
+import { FUTURE_RECORD_PAGING, futureRecordsReadableFrom, pageFutureRecords } from './pager.ts';
 import { futureRecordData } from './response.ts';
 import { futuresLedgerTable, type ScopedFuturesRecord } from './table.ts';
 
@@ -39,7 +39,7 @@ export const futuresLedger: StreamDefinition<ScopedFuturesRecord> = {
         client,
         window,
         { productType },
-        { resumeFrom, endsShort: paging?.endsShort ?? false, resumedAt: paging?.resumedAt, limit: paging?.limit },
+        { resumeFrom, endsShort: paging?.endsShort ?? false, resumed: paging?.resumed, limit: paging?.limit },
       ),
       (record): ScopedFuturesRecord => ({ productType, record }),
     );

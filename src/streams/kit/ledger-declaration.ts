@@ -167,7 +167,7 @@ function pageByIdLessThan<R, S extends ScopedRecord<R>>(
     strategy.order,
     pageCap(window, limit),
     endCheckOf<S>(strategy, window, limit, async (bounds) => (await ask({ ...bounds, limit: 1 })).length > 0, {
-      resumedAt: paging?.resumedAt,
+      resumed: paging?.resumed,
       recordOf: (scoped) => scoped.record,
     }),
     { limit, endsShort: paging?.endsShort ?? false },

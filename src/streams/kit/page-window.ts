@@ -31,8 +31,8 @@ export interface PagingOptions {
   limit?: number;
   /** Fresh evidence that the endpoint fills its pages (page-fill.ts): a short page ends the window. */
   endsShort?: boolean;
-  /** A resumed read: the instant of the oldest record it stored (EndCheck.resumedAt). */
-  resumedAt?: number;
+  /** A resumed read: what its earlier runs left behind (EndCheck.resumed). */
+  resumed?: ResumedRead | undefined;
 }
 
 export interface Fetched<T> {
@@ -53,12 +53,20 @@ export interface EndCheck<T> {
   timeOf: (record: T) => number;
   /** Whether the window holds records before `time` (Unix ms), asked without a cursor. */
   anyBefore: (time: number) => Promise<boolean>;
+  /** A read resumed from a stored cursor: what its earlier runs left behind. */
+  resumed?: ResumedRead;
+}
+
+/** What a read resumed from its stored cursor left behind, for judging an empty page answered now. */
+export interface ResumedRead {
+  /** The records of the last page it stored (null: not known, judged as a full page). */
+  readonly lastPageRows: number | null;
   /**
-   * A read resumed from a stored cursor: the instant of the oldest record it stored before (its
-   * last one read, since pages run newest to oldest); undefined when not known (the end is then
-   * taken unproven: the read does not vouch for itself, read-marks.ts).
+   * The instant (Unix ms) of the oldest record it stored in the window: its last one read, pages
+   * running newest to oldest. Undefined when not known: an empty page after a full one is then
+   * taken as the end unproven (the read does not vouch for itself, read-marks.ts).
    */
-  resumedAt?: number;
+  readonly reachedAt?: number | undefined;
 }
 
 /** How a stream's cursors must move: id-paged streams (`idLessThan`) ask for ever smaller ids. */
@@ -173,11 +181,15 @@ async function refuseEarlyEnd<T>(
   }
   if (cursor === null) return false; // the window's first page: an empty window
   const last = previous.at(-1);
-  // Read in this run: judged by its size. Read by an earlier run (a resume): as full, unknown.
-  if (last !== undefined && previous.length < ends.pageSize) return false;
-  const before = last === undefined ? ends.resumedAt : ends.timeOf(last);
+  // The page before: read in this run, or the last one an earlier run stored (a resume).
+  const size = last === undefined ? (ends.resumed?.lastPageRows ?? null) : previous.length;
+  if (size !== null && size < ends.pageSize) return false;
+  const before = last === undefined ? ends.resumed?.reachedAt : ends.timeOf(last);
   if (before !== undefined && (await ends.anyBefore(before))) {
-    const after = last === undefined ? 'after the pages an earlier run read' : `after a full page of ${ends.pageSize}`;
+    const after =
+      last === undefined
+        ? `after a page of an earlier run (${size ?? 'size not known'})`
+        : `after a full page of ${ends.pageSize}`;
     throw new MalformedResponseError(
       endpoint,
       'list',

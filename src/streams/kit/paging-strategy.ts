@@ -1,5 +1,5 @@
 import type { TimeWindow } from '../../exchange/index.ts';
-import type { CursorOrder, EndCheck } from './page-window.ts';
+import type { CursorOrder, EndCheck, ResumedRead } from './page-window.ts';
 
 /**
  * How a history is paged, named once in its declaration (`StreamDefinition.paging`): every paged
@@ -63,7 +63,7 @@ export function endCheckOf<T>(
   window: TimeWindow,
   pageSize: number,
   ask: (bounds: ProbeBounds) => Promise<boolean>,
-  options: { resumedAt?: number; recordOf?: (item: T) => unknown; readableFrom?: () => number } = {},
+  options: { resumed?: ResumedRead | undefined; recordOf?: (item: T) => unknown; readableFrom?: () => number } = {},
 ): EndCheck<T> {
   const recordOf = options.recordOf ?? ((item: T) => item);
   return {
@@ -74,6 +74,6 @@ export function endCheckOf<T>(
       if (!(time > start)) return false;
       return ask({ startTime: String(start), endTime: String(time - 1) });
     },
-    ...(options.resumedAt === undefined ? {} : { resumedAt: options.resumedAt }),
+    ...(options.resumed === undefined ? {} : { resumed: options.resumed }),
   };
 }

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { msParam, toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient, TimeWindow } from '../../exchange/index.ts';
 import type { Columns } from './columns.ts';
-import type { Page } from './page-window.ts';
+import type { Page, ResumedRead } from './page-window.ts';
 import type { PagingStrategy } from './paging-strategy.ts';
 import type { StreamEndpoint } from './stream-endpoint.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
@@ -92,8 +92,8 @@ export interface WalletFacts {
 /** What the caller of a stream's pager knows of the endpoint's pages (page-fill.ts) and of the read it resumes. */
 export interface WindowPaging {
   readonly endsShort?: boolean;
-  /** A read resumed from its stored cursor: the instant of the oldest record it stored (page-window.ts, EndCheck). */
-  readonly resumedAt?: number;
+  /** A read resumed from its stored cursor: what it left behind (page-window.ts, EndCheck). */
+  readonly resumed?: ResumedRead | undefined;
   /** The `limit` each page is asked for (default: the endpoint's `pageLimit`); tests ask small pages of sparse histories. */
   readonly limit?: number;
 }

@@ -1,5 +1,5 @@
-import { idLessThanPaging } from '../kit/paging-strategy.ts';
 import { declareLedger } from '../kit/ledger-declaration.ts';
+import { idLessThanPaging } from '../kit/paging-strategy.ts';
 import { marginLedgerColumns } from './columns.ts';
 import { MARGIN_TYPES, marginRecordEndpoint } from './endpoint.ts';
 import { MARGIN_TAX_TREATMENT } from './tax-types.ts';

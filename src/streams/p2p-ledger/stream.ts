@@ -1,5 +1,5 @@
-import { idLessThanPaging } from '../kit/paging-strategy.ts';
 import { declareLedger } from '../kit/ledger-declaration.ts';
+import { idLessThanPaging } from '../kit/paging-strategy.ts';
 import { p2pLedgerColumns } from './columns.ts';
 import { p2pRecordEndpoint } from './endpoint.ts';
 import { P2P_CHANGE_SQL, P2P_TAX_TREATMENT } from './tax-types.ts';

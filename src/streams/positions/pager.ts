@@ -75,7 +75,7 @@ export function pageHistoryPositions(
       window,
       options.limit ?? POSITION_PAGE_SIZE,
       async (bounds) => (await historyPosition(client, { ...query, ...bounds, limit: 1 })).list.length > 0,
-      { resumedAt: options.resumedAt, readableFrom: () => positionsReadableFrom(client) },
+      { resumed: options.resumed, readableFrom: () => positionsReadableFrom(client) },
     ),
     { limit: options.limit ?? POSITION_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );

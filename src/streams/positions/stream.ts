@@ -2,7 +2,7 @@ import { msParam, toMs } from '../../db/sql-time.ts';
 import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from '../kit/stream-definition.ts';
 import { positionColumns } from './columns.ts';
 import { historyPositionEndpoint, POSITION_HORIZON_DAYS, positionHorizon } from './endpoint.ts';
-import { pageHistoryPositions, positionsReadableFrom, POSITION_PAGING } from './pager.ts';
+import { pageHistoryPositions, POSITION_PAGING, positionsReadableFrom } from './pager.ts';
 import { historyPositionData } from './response.ts';
 import { futuresPositionTable, PRODUCT_TYPE_COLUMN, type ProductTypeValue, type ScopedPosition } from './table.ts';
 
@@ -40,7 +40,7 @@ export const positions: StreamDefinition<ScopedPosition> = {
         client,
         window,
         { productType },
-        { resumeFrom, endsShort: paging?.endsShort ?? false, resumedAt: paging?.resumedAt, limit: paging?.limit },
+        { resumeFrom, endsShort: paging?.endsShort ?? false, resumed: paging?.resumed, limit: paging?.limit },
       ),
       (position): ScopedPosition => ({ productType, position }),
     );

@@ -44,7 +44,7 @@ export function pageSpotRecords(
       window,
       options.limit ?? SPOT_PAGE_SIZE,
       async (bounds) => (await spotRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
-      { resumedAt: options.resumedAt },
+      { resumed: options.resumed },
     ),
     { limit: options.limit ?? SPOT_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );

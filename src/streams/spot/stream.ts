@@ -24,7 +24,7 @@ export const spot: StreamDefinition<SpotLedgerRecord> = {
       client,
       window,
       {},
-      { resumeFrom, endsShort: paging?.endsShort ?? false, resumedAt: paging?.resumedAt, limit: paging?.limit },
+      { resumeFrom, endsShort: paging?.endsShort ?? false, resumed: paging?.resumed, limit: paging?.limit },
     ),
   keyOf: (record) => record.id,
   storedKeysQuery: (accountId, _scope, window) => ({

@@ -53,7 +53,7 @@ export function pageSubDepositWithdrawals(
       window,
       options.limit ?? TRANSFER_PAGE_SIZE,
       async (bounds) => (await allSubDepositWithdrawal(client, { ...query, ...bounds, limit: 1 })).list.length > 0,
-      { resumedAt: options.resumedAt },
+      { resumed: options.resumed },
     ),
     { limit: options.limit ?? TRANSFER_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );

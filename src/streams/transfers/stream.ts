@@ -34,7 +34,7 @@ export const transfers: StreamDefinition<TransferRecord> = {
       client,
       window,
       {},
-      { resumeFrom, endsShort: paging?.endsShort ?? false, resumedAt: paging?.resumedAt, limit: paging?.limit },
+      { resumeFrom, endsShort: paging?.endsShort ?? false, resumed: paging?.resumed, limit: paging?.limit },
     ),
   keyOf: (record) => `${record.txId}/${record.type}`,
   storedKeysQuery: (accountId, _scope, window) => ({
