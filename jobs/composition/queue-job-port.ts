@@ -9,7 +9,7 @@ import { managementJobId } from '../payloads/management-job.ts';
 import { enqueueReconciliation } from '../reconcile/enqueue-reconciliation.ts';
 import { enqueueSyncRun } from '../sync/enqueue-sync-run.ts';
 import { enqueueExport } from './export-queue.ts';
-import { missingSchedules, upsertSchedules } from './schedules.ts';
+import { missingSchedules, repairSkewedSchedules, upsertSchedules } from './schedules.ts';
 
 /**
  * The application's job port (src/app/job-port.ts) on the process's BullMQ queues: each method
@@ -35,5 +35,6 @@ export function queueJobPort(runtime: { config: Config; pool: pg.Pool; queues: Q
     workerCount: (work) => queues.get(work === 'ingest' ? QUEUE.ingest : QUEUE.management).getWorkersCount(),
     missingSchedules: () => missingSchedules(runtime),
     upsertSchedules: () => upsertSchedules(runtime),
+    repairSkewedSchedules: (now) => repairSkewedSchedules(runtime, now),
   };
 }

@@ -1,3 +1,6 @@
+import { CronExpressionParser } from 'cron-parser';
+
+import type { SkewedSchedule } from '../../src/app/job-port.ts';
 import { logger } from '../../src/logging/logger.ts';
 import { type AnyJobName, JOB, QUEUE, type QueueName } from '../definitions.ts';
 import type { Runtime } from '../runtime.ts';
@@ -52,6 +55,42 @@ export async function missingSchedules(runtime: ScheduleHost): Promise<string[]>
     if (!scheduler) missing.push(definition.id);
   }
   return missing;
+}
+
+/**
+ * The schedulers whose next run lies further ahead of `now` than their own interval (the cron's
+ * gap between its next two runs from `now`): a clock that ran ahead (a worker's or Redis's jumping a
+ * day for a minute) let BullMQ compute the next run from the wrong "now", and every run until
+ * then would be skipped silently (issue 43: 23 hourly market-data polls). Each is removed and
+ * registered again, so its next run is computed from the clock as it is now; the caller logs and
+ * alerts the runs skipped.
+ */
+export async function repairSkewedSchedules(runtime: ScheduleHost, now: number): Promise<SkewedSchedule[]> {
+  const skewed: SkewedSchedule[] = [];
+  for (const definition of scheduleDefinitions(runtime)) {
+    const queue = runtime.queues.untyped(definition.queue);
+    const scheduler = await queue.getJobScheduler(definition.id);
+    if (!scheduler?.next) continue;
+    const runs = CronExpressionParser.parse(definition.pattern, { currentDate: new Date(now), tz: 'UTC' });
+    const expected = runs.next().getTime();
+    const interval = runs.next().getTime() - expected;
+    if (scheduler.next - now <= interval) continue;
+    await queue.removeJobScheduler(definition.id);
+    await queue.upsertJobScheduler(
+      definition.id,
+      { pattern: definition.pattern, tz: 'UTC' },
+      { name: definition.jobName, data: {} },
+    );
+    const after = await queue.getJobScheduler(definition.id);
+    skewed.push({
+      id: definition.id,
+      pattern: definition.pattern,
+      next: scheduler.next,
+      expected,
+      now: after?.next ?? expected,
+    });
+  }
+  return skewed;
 }
 
 /** The nightly sync's scheduler (undefined when it is not registered) and how many workers take sync jobs. */

@@ -35,4 +35,18 @@ export interface JobPort {
   missingSchedules(): Promise<string[]>;
   /** Registers (or updates) every recurring job from the configuration. */
   upsertSchedules(): Promise<unknown>;
+  /** Re-registers the recurring jobs whose next run lies further ahead of `now` than their interval (a clock jump). */
+  repairSkewedSchedules(now: number): Promise<SkewedSchedule[]>;
+}
+
+/** A recurring job found scheduled too far ahead, and registered again. */
+export interface SkewedSchedule {
+  id: string;
+  pattern: string;
+  /** Its next run as it was found (Unix ms): every run before it would have been skipped. */
+  next: number;
+  /** Its next run by its pattern from now. */
+  expected: number;
+  /** Its next run once registered again. */
+  now: number;
 }

@@ -1,5 +1,7 @@
+import type { ResumedRead } from '../streams/kit/page-window.ts';
 import type { UpsertStats } from './bulk-upsert.ts';
 import type { PageToStore } from './coverage/store-page.ts';
+import type { SyncWindowRow } from './coverage/window-store.ts';
 
 /**
  * What running a window writes: each page with its window's cursor (atomically, and only from the
@@ -9,6 +11,12 @@ import type { PageToStore } from './coverage/store-page.ts';
 export interface PageStore {
   storePage<R>(page: PageToStore<R>): Promise<UpsertStats>;
   narrowWindowStart(windowId: string, start: number): Promise<void>;
+  /**
+   * A read resumed from its stored cursor: the size of the last page it stored and the instant of
+   * the oldest record it stored or met in its window (its last one read: pages run newest to
+   * oldest), for judging an empty page answered now (src/streams/kit/page-window.ts, EndCheck).
+   */
+  resumedRead?(window: SyncWindowRow): Promise<ResumedRead>;
   /**
    * Whether the endpoint fills its pages at `limit` (fresh evidence, src/streams/kit/page-fill.ts),
    * so a short page ends a window; a store without it asks every window's empty page.

@@ -1,5 +1,5 @@
 import type { ExchangeClient } from '../exchange/index.ts';
-import type { Page } from '../streams/kit/page-window.ts';
+import type { Page, ResumedRead } from '../streams/kit/page-window.ts';
 import { streamDefinition } from '../streams/registry.ts';
 import { WindowLostError } from './coverage/window-lost-error.ts';
 import type { SyncWindowRow } from './coverage/window-store.ts';
@@ -27,7 +27,7 @@ export interface RunWindowOptions {
    * The window's pages from a cursor; default: its stream's pager through `client`. Tests pass a fake.
    * `endsShort`: the store's evidence that the endpoint fills its pages (a short page is the last).
    */
-  pager?: (resumeFrom: string | null, endsShort: boolean) => AsyncIterable<Page<unknown>>;
+  pager?: (resumeFrom: string | null, endsShort: boolean, resumed?: ResumedRead) => AsyncIterable<Page<unknown>>;
   /** Checked between pages: when set, the run stops after the page in hand is stored. */
   shouldStop?: () => boolean;
   /**
@@ -51,13 +51,22 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
   const { name: endpoint, pageLimit } = definition.endpoint;
   // Asked once a run: a window's pages are judged by the evidence as it stood when they were asked for.
   const endsShort = (await store.endsShort?.(endpoint, pageLimit)) ?? false;
+  // A resumed read: where it got to, so an empty page answered now is judged like one after a full page.
+  const resumed = cursor === null ? undefined : await store.resumedRead?.(window);
   const pages =
-    options.pager?.(cursor, endsShort) ?? definition.pages(client, window, window.scope, cursor, { endsShort });
+    options.pager?.(cursor, endsShort, resumed) ??
+    definition.pages(client, window, window.scope, cursor, { endsShort, resumed });
   const iterator = pages[Symbol.asyncIterator]();
   // While one page is being stored, the next is already being fetched: the
   // exchange's latency and the database's write overlap instead of adding up.
   let next = iterator.next();
-  const storeAs = (records: readonly unknown[], fromCursor: string | null, nextCursor: string | null, last: boolean) =>
+  const storeAs = (
+    records: readonly unknown[],
+    fromCursor: string | null,
+    nextCursor: string | null,
+    last: boolean,
+    endedAfterFullPage = false,
+  ) =>
     store.storePage({
       windowId: window.id,
       accountId: window.accountId,
@@ -66,6 +75,7 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
       fromCursor,
       nextCursor,
       last,
+      endedAfterFullPage,
     });
   try {
     for (;;) {
@@ -79,13 +89,21 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
       }
       // A short page taken as the end (page.last) completes the window as it is stored.
       if (page.last) await checkHorizon(options, result);
-      const stats = await storeAs(page.items, page.requestedWith, page.cursor, page.last ?? false);
+      // An empty last page (endedAfterFullPage) ends the window as the empty page below does, marked unvouched.
+      const stats = await storeAs(
+        page.items,
+        page.requestedWith,
+        page.cursor,
+        page.last ?? false,
+        page.endedAfterFullPage ?? false,
+      );
       // Stored first: the evidence is of pages the store holds.
       if (page.afterShort && page.asked !== undefined) await store.notePageFill?.(endpoint, page.asked, 'gap');
       if (page.asked !== undefined && page.items.length === page.asked) {
         await store.notePageFill?.(endpoint, page.asked, 'full');
       }
       cursor = page.cursor;
+      // The empty page that ended the window counts as a request, as the one below does.
       result.pages += 1;
       result.rows += page.items.length;
       result.inserted += stats.inserted;

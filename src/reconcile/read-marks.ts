@@ -20,6 +20,13 @@
  * time again and stores it (SYNC_LOOKBACK_HOURS: 24 for spot, 48 for transfers), and the scheduled
  * full check (RECONCILE_FULL_EVERY_DAYS) asks the exchange for every window of its days.
  *
+ * A read that ended on an empty page after a full page (or after pages an earlier run of the read
+ * took, whose size is not known) never vouches for itself (issue 43): its end rests on that empty
+ * page, and the probe that let it stand (page-window.ts, EndCheck) is one more answer of the same
+ * exchange. An exchange that answered the first cursor request of each window empty ended them all
+ * "done" with every later page missing, and a re-count from the read's own marks agreed with it.
+ * Such a window is asked of the exchange, paged to its end again.
+ *
  * A read ended early on a short page by an exchange that started capping its pages (page-fill.ts)
  * is vouched for too when every record of its window is new: its marks only say what it was
  * served. The spot balance chain breaks the same night; a window holding records stored by an
@@ -36,6 +43,8 @@ export interface ReadMarks {
   readId: string;
   /** sync_window.rows: the records that read's pages carried. */
   rows: number;
+  /** sync_window.ended_after_full_page: the read ended on an empty page after a full one. */
+  endedAfterFullPage: boolean;
 }
 
 /** The stored records of the window, each with the read that last stored or met it (undefined: not known). */
@@ -46,7 +55,10 @@ export interface StoredReads {
 
 export type MarksVerdict =
   | { agrees: true }
-  | { agrees: false; why: 'no read ids' | 'not met by the read' | 'met by a later read' | 'count differs' };
+  | {
+      agrees: false;
+      why: 'ended after a full page' | 'no read ids' | 'not met by the read' | 'met by a later read' | 'count differs';
+    };
 
 /** Read ids are bigints as decimal text: (length, text) is their numeric order. */
 function compareReadIds(a: string, b: string): number {
@@ -55,6 +67,7 @@ function compareReadIds(a: string, b: string): number {
 
 /** Whether the read's marks vouch for the stored window (pure: the caller asks the exchange otherwise). */
 export function judgeByMarks(marks: ReadMarks, stored: StoredReads): MarksVerdict {
+  if (marks.endedAfterFullPage) return { agrees: false, why: 'ended after a full page' };
   let thisRead = 0;
   for (const key of stored.keys) {
     const read = stored.readOf.get(key);

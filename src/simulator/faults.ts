@@ -31,8 +31,15 @@ export interface FaultConfig {
    * request that carries a cursor with an empty list (a history-position or transfer page keeps
    * its `endId`, as if more followed), `capPageSize` silently answers at most half the `limit`
    * asked for (at least 1), paging on correctly from there: every page is short, none is the end.
+   * `endEarly` answers every request that carries a cursor as the window's honest end would be
+   * answered: an empty list and no cursor for a next page (`endId` null), whatever follows.
    */
   page?: PageFault;
+  /**
+   * Fields left out of every record of a history page of the faulted paths (the exchange dropping
+   * a field from its answers, e.g. `bizOrderId`); with `page`, applied after it.
+   */
+  omitFields?: string[];
 }
 
 export type PageFault =
@@ -44,6 +51,7 @@ export type PageFault =
   | 'restate'
   | 'garbledMeaning'
   | 'emptyMidWindow'
+  | 'endEarly'
   | 'capPageSize';
 const PAGE_FAULTS: readonly PageFault[] = [
   'nullData',
@@ -54,6 +62,7 @@ const PAGE_FAULTS: readonly PageFault[] = [
   'restate',
   'garbledMeaning',
   'emptyMidWindow',
+  'endEarly',
   'capPageSize',
 ];
 
@@ -121,6 +130,13 @@ export class Faults {
     };
   }
 
+  /** The fields to leave out of this path's records, if any. */
+  omittedFields(path: string): readonly string[] {
+    const c = this.#config;
+    if (c.omitFields === undefined || (c.paths && !c.paths.includes(path))) return [];
+    return c.omitFields;
+  }
+
   /** The lie to tell on this path's successful answers, if any. */
   pageFault(path: string): PageFault | undefined {
     const c = this.#config;
@@ -171,6 +187,12 @@ function validate(config: FaultConfig): void {
   }
   if (config.page !== undefined && !PAGE_FAULTS.includes(config.page)) {
     throw new RangeError(`faults.page: must be one of ${PAGE_FAULTS.join(', ')}`);
+  }
+  if (
+    config.omitFields !== undefined &&
+    !(Array.isArray(config.omitFields) && config.omitFields.every((f) => typeof f === 'string' && f.length > 0))
+  ) {
+    throw new RangeError('faults.omitFields: must be a list of field names');
   }
   const once = config.applyThenReset;
   if (once !== undefined && !(typeof once.path === 'string' && Number.isSafeInteger(once.count) && once.count >= 1)) {

@@ -50,6 +50,14 @@ export function applyPageFault(fault: PageFault, body: string | Buffer, request?
     return JSON.stringify({ ...envelope, data: holder ? { ...holder, list: null } : null });
   }
   const records = list as Record<string, unknown>[];
+  if (fault === 'endEarly') {
+    if (request?.cursor === undefined || list.length === 0) return body;
+    // The honest end's shape: nothing listed, no cursor for a next page.
+    list.splice(0, list.length);
+    if (holder && 'endId' in holder) (holder as { endId?: unknown }).endId = null;
+    if (holder && 'cursor' in holder) (holder as { cursor?: unknown }).cursor = null;
+    return JSON.stringify(envelope);
+  }
   if (fault === 'emptyMidWindow') {
     if (request?.cursor === undefined || list.length === 0) return body;
     // The page's own paging still says more follows (its endId), the list says nothing does.
@@ -103,5 +111,15 @@ function repeatEarlierId(
   if (earlier === undefined || records.length < 2) return undefined;
   const key = Object.fromEntries(KEY_FIELDS[field].map((name) => [name, earlier[name]]));
   records[0] = { ...records[0], ...key };
+  return JSON.stringify(envelope);
+}
+
+/** omitFields: every record of a history page without the named fields; anything else unchanged. */
+export function omitRecordFields(fields: readonly string[], body: string | Buffer): string | Buffer {
+  const envelope = JSON.parse(body.toString()) as { data: unknown };
+  const data = envelope.data as { list?: unknown } | unknown[] | null;
+  const list = Array.isArray(data) ? data : Array.isArray(data?.list) ? data.list : undefined;
+  if (list === undefined) return body;
+  for (const record of list as Record<string, unknown>[]) for (const field of fields) delete record[field];
   return JSON.stringify(envelope);
 }

@@ -5,7 +5,7 @@ import { findKey, readAuthHeaders, verifyRequest } from './auth/authenticate.ts'
 import { normalizeIp } from './auth/ip.ts';
 import type { SimContext } from './context.ts';
 import { ApiError, errorBody, errors, successBody } from './envelope.ts';
-import { applyPageFault, CURSOR_PARAMS } from './page-faults.ts';
+import { applyPageFault, CURSOR_PARAMS, omitRecordFields } from './page-faults.ts';
 import { type Endpoint, RawBody, type RequestContext } from './routes/endpoint.ts';
 
 interface Outcome {
@@ -151,8 +151,13 @@ function withAnswerShapes(sim: SimContext, path: string, outcome: Outcome): Outc
 /** A successful answer rewritten into the page fault configured for its path, if any. */
 function withPageFault(sim: SimContext, path: string, cursor: string | undefined, outcome: Outcome): Outcome {
   const pageFault = sim.faults.pageFault(path);
-  if (pageFault === undefined || outcome.code !== '00000') return outcome;
-  const body = applyPageFault(pageFault, outcome.body, { path, cursor, memory: sim.faults.pageMemory });
+  const omitted = sim.faults.omittedFields(path);
+  if ((pageFault === undefined && omitted.length === 0) || outcome.code !== '00000') return outcome;
+  let body =
+    pageFault === undefined
+      ? outcome.body
+      : applyPageFault(pageFault, outcome.body, { path, cursor, memory: sim.faults.pageMemory });
+  if (omitted.length > 0) body = omitRecordFields(omitted, body);
   if (body === outcome.body) return outcome;
   // The rewritten body is a copy: the original's buffer can go back to its pool now.
   outcome.release?.();

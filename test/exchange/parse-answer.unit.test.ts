@@ -161,13 +161,20 @@ describe('parseAnswer', () => {
       expect(error).toMatchObject({ path });
     }
     // bizOrderId pairs a trade's legs: core, so garbled it refuses the page, naming it (stored as '' it
-    // would unpair the order); left out it is the exchange's "no order" (''), counted as drift.
+    // would unpair the order); left out or empty on a trade leg (a Buy) it refuses the page too (issue
+    // 43), on any other record it is the exchange's "no order" (''), counted as drift.
     expect(
       captured(() => parseAnswer('spotRecord', 200, ok([{ ...valid, bizOrderId: 7 }]), spotRecordData)),
     ).toMatchObject({ path: 'data[0].bizOrderId' });
     const { bizOrderId: _left, ...withoutOrder } = valid;
-    const absentOrder = parseAnswer('spotRecord', 200, ok([withoutOrder]), spotRecordData);
-    expect(absentOrder.data[0]).toMatchObject({ bizOrderId: '', raw: withoutOrder });
+    for (const leg of [withoutOrder, { ...valid, bizOrderId: '' }, { ...withoutOrder, spotTaxType: 'sell' }]) {
+      const refused = captured(() => parseAnswer('spotRecord', 200, ok([leg]), spotRecordData));
+      expect(refused).toMatchObject({ path: 'data[0].bizOrderId' });
+      expect((refused as Error).message).toMatch(/bizOrderId is required on a spotTaxType (Buy|sell) record/);
+    }
+    const deposit = { ...withoutOrder, spotTaxType: 'Deposit' };
+    const absentOrder = parseAnswer('spotRecord', 200, ok([deposit]), spotRecordData);
+    expect(absentOrder.data[0]).toMatchObject({ bizOrderId: '', raw: deposit });
     expect(absentOrder.drift).toEqual([{ field: 'bizOrderId', kind: 'absent', count: 1 }]);
     expect(captured(() => parseAnswer('spotRecord', 200, ok([null]), spotRecordData))).toMatchObject({
       path: 'data[0]',

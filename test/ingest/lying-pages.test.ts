@@ -157,10 +157,14 @@ describe('an empty page before the window ends (finding 6)', () => {
     const inWindow = sim.truth('spot').filter((r) => Number(r.ts) >= window.start && Number(r.ts) < window.end);
     expect(inWindow.length).toBeGreaterThan(1);
     const client = await runtime.clients.forAccount(accountId);
-    // One page holds exactly the window's records: the next, empty page is its end.
+    // One page holds exactly the window's records: the next, empty page is its end, yielded as the
+    // last page and marked so its read does not vouch for itself (issue 43).
     const pages = pageSpotRecords(client, window, {}, { limit: inWindow.length });
-    const read: number[] = [];
-    for await (const page of pages) read.push(page.items.length);
-    expect(read).toEqual([inWindow.length]);
+    const read: [number, boolean][] = [];
+    for await (const page of pages) read.push([page.items.length, page.endedAfterFullPage ?? false]);
+    expect(read).toEqual([
+      [inWindow.length, false],
+      [0, true],
+    ]);
   });
 });

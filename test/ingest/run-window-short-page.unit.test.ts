@@ -6,6 +6,8 @@ import { MemoryPageStore } from './helpers/memory-page-store.ts';
 import { offlineClient, spotWindow } from './helpers/offline-window.ts';
 
 const LIMIT = 3;
+/** The fake's empty page is its honest end: no older record is ever found. */
+const NO_OLDER = { pageSize: LIMIT, timeOf: () => 0, anyBefore: async () => false };
 
 const window = spotWindow();
 const client = offlineClient;
@@ -21,7 +23,7 @@ function exchange(total: number, serves = LIMIT) {
     return { items, next: items.at(-1)?.id ?? null };
   };
   const pager = (resumeFrom: string | null, endsShort: boolean) =>
-    pageWindow('spotRecord', fetchPage, resumeFrom, 'decreasing-id', 100, undefined, { limit: LIMIT, endsShort });
+    pageWindow('spotRecord', fetchPage, resumeFrom, 'decreasing-id', 100, NO_OLDER, { limit: LIMIT, endsShort });
   return { asked, pager };
 }
 

@@ -7,6 +7,8 @@ const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 28);
 const PERIOD = 30 * DAY;
 const LIMIT = 5;
+/** The fake's empty page is its honest end: no older record is ever found. */
+const NO_OLDER = { pageSize: LIMIT, timeOf: () => 0, anyBefore: async () => false };
 
 /**
  * A fake endpoint over ids `total` down to 1, newest (largest) first, answering at most `serves`
@@ -27,7 +29,7 @@ function endpoint(total: number, serves = LIMIT) {
 async function read(total: number, endsShort: boolean, serves = LIMIT) {
   const fake = endpoint(total, serves);
   const pages: Page<number>[] = [];
-  for await (const page of pageWindow('fake', fake.fetchPage, null, 'decreasing-id', 100, undefined, {
+  for await (const page of pageWindow('fake', fake.fetchPage, null, 'decreasing-id', 100, NO_OLDER, {
     limit: LIMIT,
     endsShort,
   })) {

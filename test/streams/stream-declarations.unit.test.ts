@@ -4,13 +4,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 
+import { SPOT_TAX_TYPES as SPOT_TAX_TYPE_BOOKINGS } from '../../src/booking/spot-bookings.ts';
 import { ENDPOINT_NAMES } from '../../src/exchange/endpoints.ts';
 import { planWindows } from '../../src/exchange/paging/window-planner.ts';
 import { fastPathOf } from '../../src/exchange/responses/parse-answer.ts';
 import { collectDrift } from '../../src/exchange/responses/shape-drift.ts';
 import { ALL_ENDPOINTS } from '../../src/streams/endpoints.ts';
-import type { Columns, Field } from '../../src/streams/kit/columns.ts';
+import { type Columns, type Field, requiredByType } from '../../src/streams/kit/columns.ts';
 import { type Stream, STREAM_DEFINITIONS, STREAMS } from '../../src/streams/registry.ts';
+import { SPOT_TRADE_LEG_TYPES } from '../../src/streams/spot/columns.ts';
 
 /*
  * A stream's columns are declared once (src/streams/<name>/columns.ts); its
@@ -311,5 +313,27 @@ describe('each history stream declares its own endpoint; src/exchange names none
     expect(new Set(names).size).toBe(names.length);
     expect(new Set(ALL_ENDPOINTS.map((endpoint) => endpoint.path)).size).toBe(names.length);
     expect(names).toHaveLength(ENDPOINT_NAMES.length + STREAMS.length);
+  });
+});
+
+describe('fields required by record type (issue 43)', () => {
+  it("spot's trade legs that need an order id are exactly the booking's trade category", () => {
+    const trade = Object.entries(SPOT_TAX_TYPE_BOOKINGS)
+      .filter(([, mapping]) => mapping.category === 'trade')
+      .map(([type]) => type);
+    expect([...SPOT_TRADE_LEG_TYPES].sort()).toEqual(trade.sort());
+  });
+
+  it('every rule names a type field of its own columns and values that field lists', () => {
+    for (const stream of STREAMS) {
+      const columns = STREAM_DEFINITIONS[stream].columns;
+      for (const [field, rule] of requiredByType(columns)) {
+        const type = columns[rule.type];
+        expect(type, `${stream}.${field}: ${rule.type}`).toBeDefined();
+        const listed = new Set((type!.values ?? []).map((v) => v.toUpperCase()));
+        for (const value of rule.values)
+          expect(listed.has(value.toUpperCase()), `${stream}.${field}: ${value}`).toBe(true);
+      }
+    }
   });
 });

@@ -9,7 +9,8 @@ export interface Alert {
     | 'no_recent_success'
     | 'window_lost'
     | 'exchange_shape_drift'
-    | 'exchange_answer_refused';
+    | 'exchange_answer_refused'
+    | 'schedule_skipped';
   text: string;
   account?: string | null;
   accountId?: string | null;

@@ -76,7 +76,8 @@ export function registerWorkerCommand(program: Command): void {
         });
         // Redis may lose its data (a flush, a restart without persistence): schedules and the jobs
         // of open windows are put back from the configuration and Postgres while the worker runs.
-        const healer = startHealing(runtime, config.workerHealIntervalMs);
+        // A schedule a clock jump put too far ahead is registered again, logged and alerted.
+        const healer = startHealing(runtime, config.workerHealIntervalMs, logger('heal'), alerts);
         const resumed = await resumeUnfinishedActions(runtime);
         if (resumed.length > 0) log.warn({ actions: resumed }, 'unfinished management actions resumed');
         log.info({ concurrency, prefix: runtime.prefix }, 'worker started');

@@ -30,16 +30,20 @@ import type { TableSpec } from '../../streams/kit/table-spec.ts';
  */
 
 // $1 the window, $2 the next cursor, $3 the page's row count, $4 whether it is
-// the last page, $5 the cursor it was read from. Shared by both ways of storing.
+// the last page, $5 the cursor it was read from, $6 whether that last page was an empty one after
+// a full page (the read then does not vouch for itself: src/reconcile/read-marks.ts). Shared by
+// both ways of storing.
 // finished_at is kept until a read completes: a window re-read (--refetch) stays covered meanwhile.
 // sync_window_read_id_seq is the sequence of read_id's BIGSERIAL (its migration).
 export const ADVANCE_SQL = `UPDATE sync_window
      SET cursor = $2,
          pages = pages + 1,
          rows = rows + $3,
+         last_page_rows = $3,
          status = CASE WHEN $4::boolean THEN 'done'::sync_window_status ELSE 'running'::sync_window_status END,
          finished_at = CASE WHEN $4::boolean THEN now() ELSE finished_at END,
          last_error = CASE WHEN $4::boolean THEN NULL ELSE last_error END,
+         ended_after_full_page = CASE WHEN $4::boolean THEN $6::boolean ELSE ended_after_full_page END,
          read_id = CASE WHEN $5::text IS NULL THEN nextval('sync_window_read_id_seq') ELSE read_id END,
          updated_at = now()
    WHERE id = $1 AND cursor IS NOT DISTINCT FROM $5::text AND status <> 'done'
@@ -57,7 +61,7 @@ const copySqlCache = new WeakMap<TableSpec<unknown>, string>();
  * copy), keeps the old `raw` of every revised row and marks the rows met
  * unchanged as met by this read. Every CTE sees the rows as they were before
  * the statement (`stored`); `stamped` leaves out the rows `written` touched, so
- * no row is updated twice. $6 is the page (one json array).
+ * no row is updated twice. $7 is the page (one json array).
  */
 export function storePageSql<R>(spec: TableSpec<R>): string {
   const cached = storeSqlCache.get(spec);
@@ -78,7 +82,7 @@ export function storePageSql<R>(spec: TableSpec<R>): string {
   ${ADVANCE_SQL}
 ), page AS (
   SELECT ${selects}, a.read_id
-    FROM jsonb_to_recordset($6::jsonb) AS u(${record}) CROSS JOIN advanced a
+    FROM jsonb_to_recordset($7::jsonb) AS u(${record}) CROSS JOIN advanced a
 ), stored AS (
   SELECT ${spec.key.map((k) => `t.${k}`).join(', ')}, t.raw, t.read_id
     FROM ${spec.table} t JOIN page p ON ${sameKey('t', 'p')}

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { endsShortUnlessCanary, PAGE_FILL_CANARY_EVERY, PAGE_FILL_EVIDENCE_DAYS } from '../../streams/kit/page-fill.ts';
 import type { PageStore } from '../page-store.ts';
 import { endsShort, recordFullPage, recordPageGap } from './page-fill-evidence.ts';
+import { resumedRead } from './resumed-read.ts';
 import { storePage } from './store-page.ts';
 import { narrowWindowStart } from './window-store.ts';
 
@@ -22,6 +23,7 @@ export function postgresPageStore(pool: pg.Pool, options: PageStoreOptions = {})
   return {
     storePage: (page) => storePage(pool, page),
     narrowWindowStart: (windowId, start) => narrowWindowStart(pool, windowId, start),
+    resumedRead: (window) => resumedRead(pool, window),
     endsShort: async (endpoint, limit) =>
       endsShortUnlessCanary(await endsShort(pool, endpoint, limit, periodMs), canaryEvery),
     notePageFill: (endpoint, limit, seen) =>

@@ -21,6 +21,12 @@ export interface PageToStore<R> {
   nextCursor: string | null;
   /** True when this was the window's last page: the window becomes done. */
   last: boolean;
+  /**
+   * The last page was an empty one after a full page (or after a resumed read's earlier pages):
+   * kept on the window (`ended_after_full_page`) so its read does not vouch for itself
+   * (src/reconcile/read-marks.ts).
+   */
+  endedAfterFullPage?: boolean;
 }
 
 /**
@@ -116,7 +122,7 @@ async function advance<R>(client: pg.PoolClient, page: PageToStore<R>): Promise<
   const result = await client.query<{ read_id: string }>({
     name: 'store-page-advance',
     text: ADVANCE_SQL,
-    values: [page.windowId, page.nextCursor, page.records.length, page.last, page.fromCursor],
+    values: [page.windowId, page.nextCursor, page.records.length, page.last, page.fromCursor, endedAfterFull(page)],
   });
   if (result.rowCount !== 1) throw new WindowConflictError(page.windowId);
   return result.rows[0]!.read_id;
@@ -135,7 +141,15 @@ async function upsertWithCursor<R>(client: pg.PoolClient, page: PageToStore<R>, 
     // of a re-read page's time (EXPLAIN ANALYZE, 500 stored rows).
     name: `store-page-upsert-${page.spec.table}`,
     text: storePageSql(page.spec),
-    values: [page.windowId, page.nextCursor, page.records.length, page.last, page.fromCursor, payload.json],
+    values: [
+      page.windowId,
+      page.nextCursor,
+      page.records.length,
+      page.last,
+      page.fromCursor,
+      endedAfterFull(page),
+      payload.json,
+    ],
   });
   const row = result.rows[0]!;
   if (row.advanced !== 1) throw new WindowConflictError(page.windowId);
@@ -160,3 +174,5 @@ function storedAlready(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === '40P01';
 }
+
+const endedAfterFull = <R>(page: PageToStore<R>): boolean => page.last && (page.endedAfterFullPage ?? false);

@@ -102,12 +102,12 @@ export async function checkWindowCounts(options: CountCheckOptions): Promise<Cou
   const byStream = new Map<Stream, WindowToRecount[]>();
   for (const w of windows) byStream.set(w.stream, [...(byStream.get(w.stream) ?? []), w]);
   const recountStream = async (streamWindows: WindowToRecount[]): Promise<void> => {
-    for (const { fresh, readId, rows, ...window } of streamWindows) {
+    for (const { fresh, readId, rows, endedAfterFullPage, ...window } of streamWindows) {
       if (error !== undefined) return;
       try {
         if (fresh) {
           const stored = await storedRecords(pool, accountId, window.stream, window.scope, window);
-          if (judgeByMarks({ readId, rows }, stored).agrees) {
+          if (judgeByMarks({ readId, rows, endedAfterFullPage }, stored).agrees) {
             recounted += 1;
             fromMarks += 1;
             if (window.stream === RUNNING_BALANCE_STREAM) options.fresh?.vouch(window);
@@ -230,12 +230,13 @@ async function windowsToRecount(
     settled: boolean;
     readId: string;
     rows: number;
+    endedAfterFullPage: boolean;
     fresh: boolean;
   }>(
     `SELECT stream, scope, ${toMs('window_start')} AS start, ${toMs('window_end')} AS "end",
             (stream = $2::text::sync_stream AND started_at IS NOT NULL
              AND window_end <= started_at - interval '${EDGE_SETTLED_DAYS} days') AS settled,
-            read_id::text AS "readId", rows,
+            read_id::text AS "readId", rows, ended_after_full_page AS "endedAfterFullPage",
             coalesce(started_at >= now() - $3::bigint * interval '1 millisecond', false) AS fresh
        FROM sync_window
       WHERE account_id = $1 AND status = 'done' ${recent}

@@ -1,5 +1,6 @@
 import { exchangeBounds, type ExchangeClient, HORIZON_MARGIN_MS, type TimeWindow } from '../../exchange/index.ts';
-import { olderThanProbe, type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import { type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import { endCheckOf, idLessThanPaging } from '../kit/paging-strategy.ts';
 import type { ProductTypeValue } from '../positions/table.ts';
 import type { FuturesLedgerRecord } from './columns.ts';
 import {
@@ -9,6 +10,9 @@ import {
   type FutureRecordParams,
 } from './endpoint.ts';
 import { futureRecordData } from './response.ts';
+
+/** Futures finance records are read by time windows, paged by idLessThan = the last record's id. */
+export const FUTURE_RECORD_PAGING = idLessThanPaging('ts');
 
 /** One request for futures finance records; the range rules are judged on the exchange's clock. */
 export function futureRecord(client: ExchangeClient, params: FutureRecordParams): Promise<FuturesLedgerRecord[]> {
@@ -48,15 +52,15 @@ export function pageFutureRecords(
       return { items: list, next: list.at(-1)?.id ?? null };
     },
     options.resumeFrom ?? null,
-    'decreasing-id',
+    FUTURE_RECORD_PAGING.order,
     pageCap(window, options.limit ?? FUTURE_RECORD_PAGE_SIZE),
-    {
-      pageSize: options.limit ?? FUTURE_RECORD_PAGE_SIZE,
-      anyOlderThan: olderThanProbe(
-        window,
-        async (bounds) => (await futureRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
-      ),
-    },
+    endCheckOf(
+      FUTURE_RECORD_PAGING,
+      window,
+      options.limit ?? FUTURE_RECORD_PAGE_SIZE,
+      async (bounds) => (await futureRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
+      { resumed: options.resumed, readableFrom: () => futureRecordsReadableFrom(client) },
+    ),
     { limit: options.limit ?? FUTURE_RECORD_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );
 }

@@ -4,7 +4,7 @@ import { PRODUCT_TYPES } from '../positions/stream.ts';
 import { PRODUCT_TYPE_COLUMN, type ProductTypeValue } from '../positions/table.ts';
 import { futuresLedgerColumns } from './columns.ts';
 import { FUTURE_RECORD_HORIZON_DAYS, futureRecordEndpoint, futureRecordHorizon } from './endpoint.ts';
-import { futureRecordsReadableFrom, pageFutureRecords } from './pager.ts';
+import { FUTURE_RECORD_PAGING, futureRecordsReadableFrom, pageFutureRecords } from './pager.ts';
 import { futureRecordData } from './response.ts';
 import { futuresLedgerTable, type ScopedFuturesRecord } from './table.ts';
 
@@ -28,13 +28,19 @@ export const futuresLedger: StreamDefinition<ScopedFuturesRecord> = {
   changesAfterTheFact: false,
   columns: futuresLedgerColumns,
   scopeColumn: PRODUCT_TYPE_COLUMN,
+  paging: FUTURE_RECORD_PAGING,
   table: futuresLedgerTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,
   pages(client, window, scope, resumeFrom, paging) {
     const productType = productTypeOf(scope);
     return mapPages(
-      pageFutureRecords(client, window, { productType }, { resumeFrom, endsShort: paging?.endsShort ?? false }),
+      pageFutureRecords(
+        client,
+        window,
+        { productType },
+        { resumeFrom, endsShort: paging?.endsShort ?? false, resumed: paging?.resumed, limit: paging?.limit },
+      ),
       (record): ScopedFuturesRecord => ({ productType, record }),
     );
   },

@@ -39,6 +39,22 @@ export interface Field {
   readonly core: boolean;
   /** For `listed`: the documented values. Stored as `unknown` (an enum column) or as sent (text), and flagged. */
   readonly values?: readonly string[];
+  /** Where the record's type makes the field required though it may be empty elsewhere (an order id on a trade leg). */
+  readonly requiredFor?: RequiredFor;
+}
+
+/**
+ * A field some report needs on records of certain types: absent, null or empty on a record whose
+ * `type` field holds one of `values` (compared case-insensitively, as futureTaxType is), the page
+ * is refused as a garbled one is, naming the field, the type and `because`. Stored empty it would
+ * silently unpair what it pairs (issue 43: 1,142 spot records stored without their order id).
+ */
+export interface RequiredFor {
+  /** The record's type field (a key of the same columns). */
+  readonly type: string;
+  readonly values: readonly string[];
+  /** What the field is needed for, in the operator's words. */
+  readonly because: string;
 }
 
 /** A stream's record, field by field, keyed by the record's (and the exchange's) name for it. */
@@ -128,7 +144,7 @@ export function itemSchema<C extends Columns>(columns: C): z.ZodType<RecordOf<C>
   }
   shape.raw = rawItem;
   const object = z.object(shape);
-  const resolved =
+  const aliasedResolved =
     aliased.length === 0
       ? object
       : object.transform((item, ctx) => {
@@ -148,7 +164,42 @@ export function itemSchema<C extends Columns>(columns: C): z.ZodType<RecordOf<C>
           }
           return out;
         });
+  const resolved = requiringByType(columns, aliasedResolved);
   return notingUnlisted(known, keepingRaw(resolved)) as unknown as z.ZodType<RecordOf<C>, unknown>;
+}
+
+/** The columns' `requiredFor` rules, checked on the record read (one issue per field missing where its type needs it). */
+function requiringByType(columns: Columns, schema: z.ZodType): z.ZodType {
+  const rules = Object.entries(columns).filter((entry): entry is [string, Field & { requiredFor: RequiredFor }] =>
+    Boolean(entry[1].requiredFor),
+  );
+  if (rules.length === 0) return schema;
+  const wanted = rules.map(([name, field]) => ({
+    name,
+    rule: field.requiredFor,
+    values: new Set(field.requiredFor.values.map((v) => v.toUpperCase())),
+  }));
+  return schema.superRefine((item, ctx) => {
+    const record = item as Record<string, unknown>;
+    for (const { name, rule, values } of wanted) {
+      const type = record[rule.type];
+      if (typeof type !== 'string' || !values.has(type.toUpperCase())) continue;
+      const value = record[name];
+      if (typeof value === 'string' && value !== '') continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `${name} is required on a ${rule.type} ${type} record (${rule.because}), and was ${value === '' || value === undefined || value === null ? 'absent' : 'not text'}`,
+      });
+    }
+  });
+}
+
+/** Every field whose presence some record types require, with the rule (the tests iterate them). */
+export function requiredByType(columns: Columns): [string, RequiredFor][] {
+  return Object.entries(columns).flatMap(([name, field]) =>
+    field.requiredFor ? [[name, field.requiredFor] as [string, RequiredFor]] : [],
+  );
 }
 
 export interface TableOptions {

@@ -5,17 +5,16 @@ import { exchangeBounds, type ExchangeClient, type TimeWindow } from '../../exch
 import { type Columns, itemSchema, type RecordOf, tableOf } from './columns.ts';
 import { pageList } from './page-list.ts';
 import { pageCap, pageWindow } from './page-window.ts';
-import { ALWAYS_ELIGIBLE, type StreamDefinition, type StreamHorizon, type WalletFacts } from './stream-definition.ts';
+import { endCheckOf, type PagingStrategy } from './paging-strategy.ts';
+import {
+  ALWAYS_ELIGIBLE,
+  type StreamDefinition,
+  type StreamHorizon,
+  type WalletFacts,
+  type WindowPaging,
+} from './stream-definition.ts';
 import type { StreamEndpoint } from './stream-endpoint.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
-
-/**
- * How a history is paged, named once: the engine derives the pager from it.
- * `time-windows-id-less-than`: windows on the endpoint's grid (its `maxSpanDays`), each paged
- * newest to oldest by `idLessThan` = the last record's id of the previous page, the answer a bare
- * array (spot-record, future-record, margin-record, p2p-record).
- */
-export type PagingStrategy = { readonly kind: 'time-windows-id-less-than' };
 
 /** A history read once per value of one request parameter (productType, marginType), stored in a column of its own. */
 export interface ScopeDeclaration {
@@ -43,7 +42,8 @@ export interface LedgerDeclaration<C extends Columns> {
   readonly id: keyof C & string;
   /** The time field windows are read by. */
   readonly time: keyof C & string;
-  readonly paging: PagingStrategy;
+  /** How it is paged (paging-strategy.ts): `idLessThanPaging(<the time field>)`, the one the pager derived here runs. */
+  readonly paging: PagingStrategy<'time-windows-id-less-than'>;
   readonly scope?: ScopeDeclaration;
   readonly horizon?: StreamHorizon;
   /** The wallet the records move, for reconciliation's replay and transfer pairing (and the tax files). */
@@ -94,6 +94,7 @@ export function declareLedger<C extends Columns>(declaration: LedgerDeclaration<
     answer: { schema: responseSchema, shape: 'array' },
     responseSchema,
     ...(declaration.wallet ? { wallet: declaration.wallet } : {}),
+    paging: declaration.paging,
     eligible: ALWAYS_ELIGIBLE,
     lookbackMs: (settings) => settings.lookbackMs,
     pages(client, window, scopeValue, resumeFrom, paging) {
@@ -102,7 +103,7 @@ export function declareLedger<C extends Columns>(declaration: LedgerDeclaration<
         throw new Error(`${name} scope ${JSON.stringify(scopeValue)} is not a ${scope.param}`);
       }
       const query = scope ? { [scope.param]: scopeValue } : {};
-      return pageByIdLessThan(client, endpoint, responseSchema, window, query, resumeFrom, paging?.endsShort ?? false, {
+      return pageByIdLessThan(client, declaration.paging, endpoint, responseSchema, window, query, resumeFrom, paging, {
         idOf: (record) => (record as Record<string, string>)[declaration.id]!,
         wrap: (record) => ({ scope: scopeValue, record }),
       });
@@ -140,33 +141,35 @@ function scopedTable<R>(table: TableSpec<R>, scope: ScopeDeclaration | undefined
 }
 
 /** The `time-windows-id-less-than` pager: one window, newest to oldest, idLessThan = the last record's id. */
-function pageByIdLessThan<R, S>(
+function pageByIdLessThan<R, S extends ScopedRecord<R>>(
   client: ExchangeClient,
+  strategy: PagingStrategy,
   endpoint: StreamEndpoint,
   schema: z.ZodType<R[], unknown>,
   window: TimeWindow,
   query: Record<string, string>,
   resumeFrom: string | null,
-  endsShort: boolean,
+  paging: WindowPaging | undefined,
   records: { idOf: (record: R) => string; wrap: (record: R) => S },
 ) {
   const request = endpoint.request(() => client.now());
+  const limit = paging?.limit ?? endpoint.pageLimit;
+  const ask = (bounds: Record<string, string | number | undefined>) =>
+    client.call(endpoint, request, schema, { ...query, ...bounds });
   return pageWindow<S>(
     endpoint.name,
     async (cursor) => {
-      const list: R[] = await client.call(endpoint, request, schema, {
-        ...query,
-        ...exchangeBounds(window),
-        limit: endpoint.pageLimit,
-        idLessThan: cursor ?? undefined,
-      });
+      const list = await ask({ ...exchangeBounds(window), limit, idLessThan: cursor ?? undefined });
       const last = list.at(-1);
       return { items: list.map(records.wrap), next: last === undefined ? null : records.idOf(last) };
     },
     resumeFrom,
-    'decreasing-id',
-    pageCap(window, endpoint.pageLimit),
-    undefined,
-    { limit: endpoint.pageLimit, endsShort },
+    strategy.order,
+    pageCap(window, limit),
+    endCheckOf<S>(strategy, window, limit, async (bounds) => (await ask({ ...bounds, limit: 1 })).length > 0, {
+      resumed: paging?.resumed,
+      recordOf: (scoped) => scoped.record,
+    }),
+    { limit, endsShort: paging?.endsShort ?? false },
   );
 }

@@ -17,6 +17,12 @@ export interface Page<T> {
   afterShort?: boolean;
   /** The window's last page: shorter than `asked`, taken as the end on fresh evidence; no empty page follows. */
   last?: boolean;
+  /**
+   * Set on the empty page that ended the window after a full page (or after a page an earlier run
+   * read): the end was probed (EndCheck), or could not be, and the read must not vouch for itself
+   * (src/reconcile/read-marks.ts). Such a page is yielded, empty and `last`, so the store records it.
+   */
+  endedAfterFullPage?: boolean;
 }
 
 export interface PagingOptions {
@@ -25,6 +31,8 @@ export interface PagingOptions {
   limit?: number;
   /** Fresh evidence that the endpoint fills its pages (page-fill.ts): a short page ends the window. */
   endsShort?: boolean;
+  /** A resumed read: what its earlier runs left behind (EndCheck.resumed). */
+  resumed?: ResumedRead | undefined;
 }
 
 export interface Fetched<T> {
@@ -33,13 +41,32 @@ export interface Fetched<T> {
 }
 
 /**
- * What tells an empty page that ends a window from one that lies (issue 34, finding 6): after a
- * full page (`pageSize` records) an empty one is taken as the end only when `anyOlderThan` (a
- * request without a cursor for the window's records older than the last one read) finds none.
+ * What tells an empty page that ends a window from one that lies (issue 34 finding 6, issue 43):
+ * after a full page (`pageSize` records), or after a page an earlier run read (a read resumed
+ * from its stored cursor: its last page's size is not known here), an empty one is taken as the
+ * end only when `anyBefore` (a request without a cursor for the window's records older than the
+ * last one read) finds none. Built from the stream's paging strategy (paging-strategy.ts).
  */
 export interface EndCheck<T> {
   pageSize: number;
-  anyOlderThan: (last: T) => Promise<boolean>;
+  /** The instant (Unix ms) the record is ordered by within its window: pages run newest to oldest by it. */
+  timeOf: (record: T) => number;
+  /** Whether the window holds records before `time` (Unix ms), asked without a cursor. */
+  anyBefore: (time: number) => Promise<boolean>;
+  /** A read resumed from a stored cursor: what its earlier runs left behind. */
+  resumed?: ResumedRead;
+}
+
+/** What a read resumed from its stored cursor left behind, for judging an empty page answered now. */
+export interface ResumedRead {
+  /** The records of the last page it stored (null: not known, judged as a full page). */
+  readonly lastPageRows: number | null;
+  /**
+   * The instant (Unix ms) of the oldest record it stored in the window: its last one read, pages
+   * running newest to oldest. Undefined when not known: an empty page after a full one is then
+   * taken as the end unproven (the read does not vouch for itself, read-marks.ts).
+   */
+  readonly reachedAt?: number | undefined;
 }
 
 /** How a stream's cursors must move: id-paged streams (`idLessThan`) ask for ever smaller ids. */
@@ -69,8 +96,10 @@ export function pageCap(window: TimeWindow, pageSize: number): number {
  * either is a malformed answer naming both cursors. `cap` bounds the pages of a
  * window whatever the cursors do. An empty page is refused the same way when it
  * cannot be the window's end: its own cursor (endId) says more follows, or it
- * follows a full page while `ends` finds older records (the window is retried,
- * then failed, never marked done with a stretch missing).
+ * follows a full page (or a resumed read's earlier page) while `ends` finds older
+ * records (the window is retried, then failed, never marked done with a stretch
+ * missing). An empty page taken as the end after such a page is yielded (empty,
+ * `last`, `endedAfterFullPage`): the read it ends does not vouch for itself.
  */
 export async function* pageWindow<T>(
   endpoint: string,
@@ -78,7 +107,7 @@ export async function* pageWindow<T>(
   resumeFrom: string | null,
   order: CursorOrder,
   cap: number,
-  ends?: EndCheck<T>,
+  ends: EndCheck<T>,
   fill?: PageFill,
 ): AsyncGenerator<Page<T>, void, undefined> {
   let cursor = resumeFrom;
@@ -95,7 +124,9 @@ export async function* pageWindow<T>(
     }
     const { items, next } = await fetchPage(cursor);
     if (items.length === 0) {
-      await refuseEarlyEnd(endpoint, cursor, next, previous, ends);
+      if (await refuseEarlyEnd(endpoint, cursor, next, previous, ends)) {
+        yield { items: [], cursor: cursor!, requestedWith: cursor, last: true, endedAfterFullPage: true };
+      }
       return;
     }
     if (next === null || next === cursor) {
@@ -128,14 +159,18 @@ export async function* pageWindow<T>(
   }
 }
 
-/** Throws when an empty page cannot be the window's end (see pageWindow). */
+/**
+ * Throws when an empty page cannot be the window's end (see pageWindow); otherwise whether it
+ * ended the window after a full page, or after a page of an earlier run (true: not for the read to
+ * vouch for).
+ */
 async function refuseEarlyEnd<T>(
   endpoint: string,
   cursor: string | null,
   next: string | null,
   previous: readonly T[],
-  ends: EndCheck<T> | undefined,
-): Promise<void> {
+  ends: EndCheck<T>,
+): Promise<boolean> {
   const asked = cursor === null ? 'the first page' : `the page asked with cursor ${cursor}`;
   if (next !== null) {
     throw new MalformedResponseError(
@@ -144,35 +179,28 @@ async function refuseEarlyEnd<T>(
       `${asked} answered an empty list with the cursor ${next} for a next page: an empty page before the window's end`,
     );
   }
+  if (cursor === null) return false; // the window's first page: an empty window
   const last = previous.at(-1);
-  if (ends === undefined || last === undefined || previous.length < ends.pageSize) return;
-  if (await ends.anyOlderThan(last)) {
+  // The page before: read in this run, or the last one an earlier run stored (a resume).
+  const size = last === undefined ? (ends.resumed?.lastPageRows ?? null) : previous.length;
+  if (size !== null && size < ends.pageSize) return false;
+  const before = last === undefined ? ends.resumed?.reachedAt : ends.timeOf(last);
+  if (before !== undefined && (await ends.anyBefore(before))) {
+    const after =
+      last === undefined
+        ? `after a page of an earlier run (${size ?? 'size not known'})`
+        : `after a full page of ${ends.pageSize}`;
     throw new MalformedResponseError(
       endpoint,
       'list',
-      `${asked} answered an empty list after a full page of ${ends.pageSize}, but the window holds older records: an empty page before the window's end`,
+      `${asked} answered an empty list ${after}, but the window holds older records: an empty page before the window's end`,
     );
   }
+  return true;
 }
 
 /** Ids are decimal strings (docs/exchange-api.md §1.3), compared exactly; any other form is not judged. */
 function isSmallerId(next: string, previous: string): boolean {
   if (!/^\d+$/.test(next) || !/^\d+$/.test(previous)) return true;
   return BigInt(next) < BigInt(previous);
-}
-
-/**
- * `anyOlderThan` for a stream ordered by its records' `ts`: asks (without a cursor, one record)
- * for the window's records before the last one's ts. Honest paging would have answered those
- * after it, so one found shows the empty page lied; records sharing that ts are not asked for.
- */
-export function olderThanProbe<T extends { ts: string }>(
-  window: TimeWindow,
-  ask: (bounds: { startTime: string; endTime: string }) => Promise<boolean>,
-): (last: T) => Promise<boolean> {
-  return async (last) => {
-    const before = Number(last.ts);
-    if (!(before > window.start)) return false;
-    return ask({ startTime: String(window.start), endTime: String(before - 1) });
-  };
 }

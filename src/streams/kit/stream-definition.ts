@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { msParam, toMs } from '../../db/sql-time.ts';
 import type { ExchangeClient, TimeWindow } from '../../exchange/index.ts';
 import type { Columns } from './columns.ts';
-import type { Page } from './page-window.ts';
+import type { Page, ResumedRead } from './page-window.ts';
+import type { PagingStrategy } from './paging-strategy.ts';
 import type { StreamEndpoint } from './stream-endpoint.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
 
@@ -88,9 +89,13 @@ export interface WalletFacts {
   readonly tradeLegs?: readonly (readonly string[])[];
 }
 
-/** What the caller of a stream's pager knows of the endpoint's pages (page-fill.ts). */
+/** What the caller of a stream's pager knows of the endpoint's pages (page-fill.ts) and of the read it resumes. */
 export interface WindowPaging {
   readonly endsShort?: boolean;
+  /** A read resumed from its stored cursor: what it left behind (page-window.ts, EndCheck). */
+  readonly resumed?: ResumedRead | undefined;
+  /** The `limit` each page is asked for (default: the endpoint's `pageLimit`); tests ask small pages of sparse histories. */
+  readonly limit?: number;
 }
 
 /** How a history's answer carries its records: a bare array, or `{ list, endId }`. */
@@ -124,6 +129,11 @@ export interface StreamDefinition<R> {
   /** The column the scope is stored in, beside the record's own (positions: product_type). */
   readonly scopeColumn?: ColumnSpec;
   readonly table: TableSpec<R>;
+  /**
+   * How its windows are paged (paging-strategy.ts): the strategy's `time` field (a key of
+   * `columns`) orders its pages, and an empty page after a full one is judged by it.
+   */
+  readonly paging: PagingStrategy;
   eligible(account: StreamAccount): Eligibility;
   lookbackMs(settings: LookbackSettings): number;
   /**

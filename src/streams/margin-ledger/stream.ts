@@ -1,4 +1,5 @@
 import { declareLedger } from '../kit/ledger-declaration.ts';
+import { idLessThanPaging } from '../kit/paging-strategy.ts';
 import { marginLedgerColumns } from './columns.ts';
 import { MARGIN_TYPES, marginRecordEndpoint } from './endpoint.ts';
 import { MARGIN_TAX_TREATMENT } from './tax-types.ts';
@@ -16,7 +17,7 @@ export const marginLedger = declareLedger({
   table: 'margin_ledger_record',
   id: 'id',
   time: 'ts',
-  paging: { kind: 'time-windows-id-less-than' },
+  paging: idLessThanPaging('ts'),
   scope: { param: 'marginType', values: MARGIN_TYPES, column: { name: 'margin_type', paramType: 'text' } },
   wallet: {
     label: 'margin',

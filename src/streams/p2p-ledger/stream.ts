@@ -1,4 +1,5 @@
 import { declareLedger } from '../kit/ledger-declaration.ts';
+import { idLessThanPaging } from '../kit/paging-strategy.ts';
 import { p2pLedgerColumns } from './columns.ts';
 import { p2pRecordEndpoint } from './endpoint.ts';
 import { P2P_CHANGE_SQL, P2P_TAX_TREATMENT } from './tax-types.ts';
@@ -15,7 +16,7 @@ export const p2pLedger = declareLedger({
   table: 'p2p_ledger_record',
   id: 'id',
   time: 'ts',
-  paging: { kind: 'time-windows-id-less-than' },
+  paging: idLessThanPaging('ts'),
   wallet: {
     label: 'p2p',
     name: 'P2P',

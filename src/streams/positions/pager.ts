@@ -1,5 +1,6 @@
 import { exchangeBounds, type ExchangeClient, HORIZON_MARGIN_MS, type TimeWindow } from '../../exchange/index.ts';
 import { type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import { endCheckOf, endIdPaging } from '../kit/paging-strategy.ts';
 import { exchangeNow } from '../spot/clock-probe.ts';
 import type { PositionRecord } from './columns.ts';
 import {
@@ -9,6 +10,9 @@ import {
   positionHorizon,
 } from './endpoint.ts';
 import { historyPositionData, type HistoryPositionPage } from './response.ts';
+
+/** Closed positions are read by time windows of their last update, paged by idLessThan = endId. */
+export const POSITION_PAGING = endIdPaging('uTime');
 
 /** One request for closed positions; the horizon and range rules are judged on the exchange's clock. */
 export function historyPosition(
@@ -64,9 +68,15 @@ export function pageHistoryPositions(
       return { items: page.list, next: page.endId ?? page.list.at(-1)?.positionId ?? null };
     },
     options.resumeFrom ?? null,
-    'decreasing-id',
+    POSITION_PAGING.order,
     pageCap(window, options.limit ?? POSITION_PAGE_SIZE),
-    undefined,
+    endCheckOf(
+      POSITION_PAGING,
+      window,
+      options.limit ?? POSITION_PAGE_SIZE,
+      async (bounds) => (await historyPosition(client, { ...query, ...bounds, limit: 1 })).list.length > 0,
+      { resumed: options.resumed, readableFrom: () => positionsReadableFrom(client) },
+    ),
     { limit: options.limit ?? POSITION_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );
 }

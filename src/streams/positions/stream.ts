@@ -2,7 +2,7 @@ import { msParam, toMs } from '../../db/sql-time.ts';
 import { ALWAYS_ELIGIBLE, mapPages, type StreamDefinition } from '../kit/stream-definition.ts';
 import { positionColumns } from './columns.ts';
 import { historyPositionEndpoint, POSITION_HORIZON_DAYS, positionHorizon } from './endpoint.ts';
-import { pageHistoryPositions, positionsReadableFrom } from './pager.ts';
+import { pageHistoryPositions, POSITION_PAGING, positionsReadableFrom } from './pager.ts';
 import { historyPositionData } from './response.ts';
 import { futuresPositionTable, PRODUCT_TYPE_COLUMN, type ProductTypeValue, type ScopedPosition } from './table.ts';
 
@@ -29,13 +29,19 @@ export const positions: StreamDefinition<ScopedPosition> = {
   changesAfterTheFact: false,
   columns: positionColumns,
   scopeColumn: PRODUCT_TYPE_COLUMN,
+  paging: POSITION_PAGING,
   table: futuresPositionTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,
   pages(client, window, scope, resumeFrom, paging) {
     const productType = productTypeOf(scope);
     return mapPages(
-      pageHistoryPositions(client, window, { productType }, { resumeFrom, endsShort: paging?.endsShort ?? false }),
+      pageHistoryPositions(
+        client,
+        window,
+        { productType },
+        { resumeFrom, endsShort: paging?.endsShort ?? false, resumed: paging?.resumed, limit: paging?.limit },
+      ),
       (position): ScopedPosition => ({ productType, position }),
     );
   },

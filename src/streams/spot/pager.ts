@@ -1,8 +1,12 @@
 import { exchangeBounds, type ExchangeClient, type TimeWindow } from '../../exchange/index.ts';
-import { olderThanProbe, type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import { type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import { endCheckOf, idLessThanPaging } from '../kit/paging-strategy.ts';
 import type { SpotLedgerRecord } from './columns.ts';
 import { SPOT_PAGE_SIZE, spotRecordEndpoint, type SpotRecordParams } from './endpoint.ts';
 import { spotRecordData } from './response.ts';
+
+/** Spot records are read by time windows, paged by idLessThan = the last record's id. */
+export const SPOT_PAGING = idLessThanPaging('ts');
 
 /** One request for spot finance records; the range rules against "now" are judged on the exchange's clock. */
 export function spotRecord(client: ExchangeClient, params: SpotRecordParams = {}): Promise<SpotLedgerRecord[]> {
@@ -33,15 +37,15 @@ export function pageSpotRecords(
       return { items: list, next: list.at(-1)?.id ?? null };
     },
     options.resumeFrom ?? null,
-    'decreasing-id',
+    SPOT_PAGING.order,
     pageCap(window, options.limit ?? SPOT_PAGE_SIZE),
-    {
-      pageSize: options.limit ?? SPOT_PAGE_SIZE,
-      anyOlderThan: olderThanProbe(
-        window,
-        async (bounds) => (await spotRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
-      ),
-    },
+    endCheckOf(
+      SPOT_PAGING,
+      window,
+      options.limit ?? SPOT_PAGE_SIZE,
+      async (bounds) => (await spotRecord(client, { ...query, ...bounds, limit: 1 })).length > 0,
+      { resumed: options.resumed },
+    ),
     { limit: options.limit ?? SPOT_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );
 }

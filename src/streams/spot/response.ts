@@ -9,6 +9,8 @@ const spotRecordSchema = pageList(itemSchema(spotColumns));
 /** An item with as many keys as the columns declares has no unlisted one (the eight are checked by name). */
 const SPOT_FIELDS = Object.keys(spotColumns).length;
 
+const TRADE_LEGS = new Set(spotColumns.bizOrderId.requiredFor.values.map((type) => type.toUpperCase()));
+
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const decimalText = (value: unknown): value is string => typeof value === 'string' && DECIMAL.test(value);
 
@@ -26,6 +28,8 @@ export const spotRecordData = withFastPath(spotRecordSchema, (data) => {
     if (!nonEmpty(recordId) || !nonEmpty(coin) || !nonEmpty(spotTaxType)) return undefined;
     if (!decimalText(amount) || !decimalText(fee) || !decimalText(balance)) return undefined;
     if (typeof bizOrderId !== 'string') return undefined;
+    // A trade leg without its order id: the schema refuses it, naming the field.
+    if (bizOrderId === '' && TRADE_LEGS.has(spotTaxType.toUpperCase())) return undefined;
     let keys = 0;
     for (const _key in r) keys += 1;
     if (keys !== SPOT_FIELDS) return undefined;

@@ -2,7 +2,7 @@ import { msParam } from '../../db/sql-time.ts';
 import { ALWAYS_ELIGIBLE, crowdedInstantsByTs, type StreamDefinition } from '../kit/stream-definition.ts';
 import { spotColumns, type SpotLedgerRecord } from './columns.ts';
 import { spotRecordEndpoint } from './endpoint.ts';
-import { pageSpotRecords } from './pager.ts';
+import { pageSpotRecords, SPOT_PAGING } from './pager.ts';
 import { spotRecordData } from './response.ts';
 import { spotRecordTable } from './table.ts';
 
@@ -15,11 +15,17 @@ export const spot: StreamDefinition<SpotLedgerRecord> = {
   scopes: [''],
   changesAfterTheFact: false,
   columns: spotColumns,
+  paging: SPOT_PAGING,
   table: spotRecordTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,
   pages: (client, window, _scope, resumeFrom, paging) =>
-    pageSpotRecords(client, window, {}, { resumeFrom, endsShort: paging?.endsShort ?? false }),
+    pageSpotRecords(
+      client,
+      window,
+      {},
+      { resumeFrom, endsShort: paging?.endsShort ?? false, resumed: paging?.resumed, limit: paging?.limit },
+    ),
   keyOf: (record) => record.id,
   storedKeysQuery: (accountId, _scope, window) => ({
     text: `SELECT record_id AS key, read_id::text AS read FROM spot_record

@@ -1,5 +1,6 @@
 import { exchangeBounds, type ExchangeClient, type TimeWindow } from '../../exchange/index.ts';
 import { type Page, pageCap, pageWindow, type PagingOptions } from '../kit/page-window.ts';
+import { cursorPaging, endCheckOf } from '../kit/paging-strategy.ts';
 import type { TransferRecord } from './columns.ts';
 import {
   allSubDepositWithdrawalEndpoint,
@@ -8,6 +9,9 @@ import {
   TRANSFER_PAGE_SIZE,
 } from './endpoint.ts';
 import { allSubDepositWithdrawalData, type AllSubDepositWithdrawalPage } from './response.ts';
+
+/** Transfers are read by time windows of their last update, paged by an opaque cursor. */
+export const TRANSFER_PAGING = cursorPaging('ts');
 
 /** One request for broker sub-accounts' deposits and withdrawals. */
 export function allSubDepositWithdrawal(
@@ -42,9 +46,15 @@ export function pageSubDepositWithdrawals(
     },
     options.resumeFrom ?? null,
     // Transfers are ordered by their last update, not by txId: their cursor is only an opaque mark.
-    'opaque',
+    TRANSFER_PAGING.order,
     pageCap(window, options.limit ?? TRANSFER_PAGE_SIZE),
-    undefined,
+    endCheckOf(
+      TRANSFER_PAGING,
+      window,
+      options.limit ?? TRANSFER_PAGE_SIZE,
+      async (bounds) => (await allSubDepositWithdrawal(client, { ...query, ...bounds, limit: 1 })).list.length > 0,
+      { resumed: options.resumed },
+    ),
     { limit: options.limit ?? TRANSFER_PAGE_SIZE, endsShort: options.endsShort ?? false },
   );
 }

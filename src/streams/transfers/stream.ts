@@ -2,7 +2,7 @@ import { msParam, toMs } from '../../db/sql-time.ts';
 import { crowdedInstantsByTs, type StreamDefinition } from '../kit/stream-definition.ts';
 import { transferColumns, type TransferRecord } from './columns.ts';
 import { allSubDepositWithdrawalEndpoint } from './endpoint.ts';
-import { pageSubDepositWithdrawals } from './pager.ts';
+import { pageSubDepositWithdrawals, TRANSFER_PAGING } from './pager.ts';
 import { allSubDepositWithdrawalData } from './response.ts';
 import { brokerTransferTable } from './table.ts';
 
@@ -18,6 +18,7 @@ export const transfers: StreamDefinition<TransferRecord> = {
   scopes: [''],
   changesAfterTheFact: true,
   columns: transferColumns,
+  paging: TRANSFER_PAGING,
   table: brokerTransferTable,
   eligible: (account) =>
     account.isBrokerParent
@@ -29,7 +30,12 @@ export const transfers: StreamDefinition<TransferRecord> = {
         },
   lookbackMs: (settings) => settings.settlingLookbackMs,
   pages: (client, window, _scope, resumeFrom, paging) =>
-    pageSubDepositWithdrawals(client, window, {}, { resumeFrom, endsShort: paging?.endsShort ?? false }),
+    pageSubDepositWithdrawals(
+      client,
+      window,
+      {},
+      { resumeFrom, endsShort: paging?.endsShort ?? false, resumed: paging?.resumed, limit: paging?.limit },
+    ),
   keyOf: (record) => `${record.txId}/${record.type}`,
   storedKeysQuery: (accountId, _scope, window) => ({
     text: `SELECT tx_id || '/' || type AS key, CASE WHEN status = 'pending' THEN ${toMs('ts')} END AS pending,
