@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import pg from 'pg';
 
 import { importCostBasis, listCostBasisImports } from '../../accounting/cost-basis/cost-basis-import.ts';
+import { openClient } from '../../db/pg-connections.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { runTool } from '../run-tool.ts';
 
@@ -11,8 +12,7 @@ export async function withClient<T>(
   body: (client: pg.Client) => Promise<T>,
   applicationName = 'ledgerline-cost-basis',
 ): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
-  await client.connect();
+  const client = await openClient({ connectionString: databaseUrl, application_name: applicationName });
   try {
     return await body(client);
   } finally {
