@@ -44,6 +44,7 @@ import {
   type PageContext,
 } from './pages.ts';
 import { presetDates } from './period-presets.ts';
+import { webRequestLogger } from './request-log.ts';
 import { answerFailuresPlainly, redisReadiness, requireRedis } from './resilience.ts';
 import { markSecureIfHttps, registerSecurityPlugins } from './security-plugins.ts';
 import { SignInLimiter } from './sign-in-limiter.ts';
@@ -128,7 +129,10 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
       : typeof hops === 'object'
         ? [...hops]
         : hops;
-  const app = Fastify({ loggerInstance: deps.logger, trustProxy });
+  const app = Fastify({
+    loggerInstance: deps.logger === undefined ? undefined : webRequestLogger(deps.logger),
+    trustProxy,
+  });
   app.decorateRequest('role', null);
   answerFailuresPlainly(app);
   // Public (web-auth.ts's PUBLIC): a load balancer asks without signing in.
