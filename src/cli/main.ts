@@ -22,6 +22,7 @@ import { registerSubaccountsCommands } from './commands/subaccounts-command.ts';
 import { registerSyncCommand } from './commands/sync-command.ts';
 import { registerWebCommand } from './commands/web-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
+import { refuseUnknownOptions } from './unknown-options.ts';
 
 /** The version in package.json, beside src/ in a source tree and above dist/ in a compiled one. */
 function packageVersion(): string {
@@ -62,4 +63,5 @@ registerPricesCommands(program);
 registerCostBasisCommands(program);
 registerProceedsCommands(program);
 
+refuseUnknownOptions(program, process.argv.slice(2));
 await program.parseAsync(process.argv);
