@@ -60,6 +60,12 @@ export default defineConfig({
           maxWorkers: Math.max(2, availableParallelism() - 1),
           // Fails fast when Postgres or Redis is not answering.
           globalSetup: ['test/helpers/global-setup.ts'],
+          // A time limit here is a backstop for a hang, never the behaviour under test (that is a
+          // benchmark's, or a test's own wide bound): on a machine at load 15-30, beside another
+          // `npm test`, a child process takes 5-15 s to start, and a test that starts a few of them
+          // passed 30 s without anything being wrong.
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
           sequence: { groupOrder: 1 },
         },
       },

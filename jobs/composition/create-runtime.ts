@@ -1,15 +1,14 @@
 import type { Cluster, Redis } from 'ioredis';
-import pg from 'pg';
 
 import { AccountService } from '../../src/accounts/account-service.ts';
 import { type ClientOverrides, ClientProvider } from '../../src/accounts/client-provider.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
 import { type Config, hasHashTag } from '../../src/config/config.ts';
+import { createPool } from '../../src/db/pg-connections.ts';
 import { createPrisma } from '../../src/db/prisma.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import { PER_IP_PER_MINUTE } from '../../src/exchange/endpoints.ts';
 import { recordShapeDrift } from '../../src/ingest/shape-drift-store.ts';
-import { logger } from '../../src/logging/logger.ts';
 import { scaledRates } from '../../src/streams/endpoints.ts';
 import type { Runtime } from '../runtime.ts';
 import { queueJobPort } from './queue-job-port.ts';
@@ -42,13 +41,12 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       prefix,
     );
   }
-  const pool = new pg.Pool({
+  // A connection the server drops (a restart, a failover) fails the work on it, not the process:
+  // src/db/pg-connections.ts.
+  const pool = createPool({
     connectionString: config.databaseUrl,
     max: options.poolSize ?? config.workerConcurrency + 2,
   });
-  // An idle connection the server closes (a Postgres restart, say) is reported
-  // here; without a listener it would crash the process. The pool reconnects.
-  pool.on('error', (error) => logger('db').warn({ err: error }, 'idle database connection lost'));
   const prisma = createPrisma(config.databaseUrl);
   const redis = createRedisConnection(config);
   const accounts = new AccountService(prisma, config.masterKey);

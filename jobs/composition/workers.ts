@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
-import { type Processor, Worker, type WorkerOptions as BullWorkerOptions } from 'bullmq';
+import { type Job, type Processor, Worker, type WorkerOptions as BullWorkerOptions } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 
 import { AFTER_SYNC_STEPS } from '../../src/app/services/after-sync.ts';
 import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync.ts';
 import type { Config } from '../../src/config/config.ts';
+import { databaseLoss } from '../../src/db/connection-loss.ts';
+import { DatabaseConnectionLostError } from '../../src/errors/index.ts';
 import { StorageAlarm } from '../../src/ingest/coverage/storage-alarm.ts';
 import { logger } from '../../src/logging/logger.ts';
 import { QUEUE, type QueueName } from '../definitions.ts';
@@ -57,7 +59,7 @@ export const SYNC_SERVICES: SyncServices = { planAndEnqueueSync, afterSyncSteps:
 /** What building a worker needs of the process: the prefix, a connection per worker, the config's worker settings. */
 export interface WorkerHost {
   prefix: string;
-  config: Pick<Config, 'workerConcurrency' | 'workerLockDurationMs' | 'workerMaxStalledCount'>;
+  config: Pick<Config, 'databaseUrl' | 'workerConcurrency' | 'workerLockDurationMs' | 'workerMaxStalledCount'>;
   /** A new connection for a BullMQ Worker (blocking reads need their own). */
   connection(): Redis | Cluster;
 }
@@ -82,7 +84,23 @@ function buildWorker<Data, Result>(
     maxStalledCount: options.maxStalledCount ?? host.config.workerMaxStalledCount,
     connection: host.connection(),
   };
-  return new Worker<Data, Result>(queue, processor, settings);
+  return new Worker<Data, Result>(queue, namingDatabaseLoss(processor, host.config.databaseUrl), settings);
+}
+
+/**
+ * A job whose database connection was lost under it fails as a DatabaseConnectionLostError,
+ * whatever step met the loss: retryable (the queue's backoff), and named as what it is in the
+ * job's failure and the logs. Every other outcome passes unchanged (DelayedError included).
+ */
+function namingDatabaseLoss<Data, Result>(processor: Processor<Data, Result>, databaseUrl: string) {
+  return async (job: Job<Data, Result>, token?: string): Promise<Result> => {
+    try {
+      return await processor(job, token);
+    } catch (error) {
+      const loss = databaseLoss(error, databaseUrl);
+      throw loss?.kind === 'lost' ? new DatabaseConnectionLostError(loss.reason, error) : error;
+    }
+  };
 }
 
 /**

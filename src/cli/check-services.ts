@@ -2,6 +2,7 @@ import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 
 import type { Config } from '../config/config.ts';
+import { reasonOf, UNDEFINED_DATABASE } from '../db/connection-loss.ts';
 import { databaseName } from '../db/ensure-database.ts';
 import { assertMigrated } from '../db/migration-state.ts';
 import { DatabaseNotReadyError, ServiceUnreachableError } from '../errors/index.ts';
@@ -14,9 +15,6 @@ export type Store = 'postgres' | 'redis';
  * silent, or a black-holed address).
  */
 export const PROBE_TIMEOUT_MS = 2_500;
-
-/** Postgres' "database does not exist": the server answered (enough for `migrate`, which creates it). */
-export const UNDEFINED_DATABASE = '3D000';
 
 export interface CheckOptions {
   /**
@@ -151,17 +149,4 @@ export function hostOf(url: string, defaultPort: number): string {
   } catch {
     return 'an unparsable URL';
   }
-}
-
-/** The first line of why a connection failed, for a one-line message. */
-export function reasonOf(error: unknown): string {
-  // Node reports a refused dual-stack connection as an AggregateError with an empty message.
-  if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0]);
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    const message = error.message.split('\n')[0] ?? '';
-    if (message) return message;
-    if (typeof code === 'string') return code;
-  }
-  return String(error);
 }

@@ -23,6 +23,7 @@ import { registerSubaccountsCommands } from './commands/subaccounts-command.ts';
 import { registerSyncCommand } from './commands/sync-command.ts';
 import { registerWebCommand } from './commands/web-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
+import { refuseUnknownOptions } from './unknown-options.ts';
 
 /** The version in package.json, beside src/ in a source tree and above dist/ in a compiled one. */
 function packageVersion(): string {
@@ -64,4 +65,5 @@ registerCostBasisCommands(program);
 registerProceedsCommands(program);
 registerAwayDecisionCommands(program);
 
+refuseUnknownOptions(program, process.argv.slice(2));
 await program.parseAsync(process.argv);

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { openClient } from './pg-connections.ts';
 
 /** Quotes an identifier for SQL (database names cannot be bind parameters). */
 export function quoteIdent(name: string): string {
@@ -19,8 +19,7 @@ export function databaseName(databaseUrl: string): string {
 /** Creates the database named by the URL when it does not exist. Returns whether it created it. */
 export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
   const name = databaseName(databaseUrl);
-  const admin = new pg.Client({ connectionString: withDatabase(databaseUrl, 'postgres') });
-  await admin.connect();
+  const admin = await openClient({ connectionString: withDatabase(databaseUrl, 'postgres') });
   try {
     const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount) return false;
@@ -40,8 +39,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
 /** Drops a database, closing other sessions first (tests' throwaway databases). */
 export async function dropDatabase(databaseUrl: string): Promise<void> {
   const name = databaseName(databaseUrl);
-  const admin = new pg.Client({ connectionString: withDatabase(databaseUrl, 'postgres') });
-  await admin.connect();
+  const admin = await openClient({ connectionString: withDatabase(databaseUrl, 'postgres') });
   try {
     await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
   } finally {

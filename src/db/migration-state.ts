@@ -2,6 +2,7 @@ import pg from 'pg';
 
 import { DatabaseNotReadyError } from '../errors/index.ts';
 import { databaseName } from './ensure-database.ts';
+import { openClient } from './pg-connections.ts';
 import { migrationNames } from './tools/migrations-dir.ts';
 
 /**
@@ -66,8 +67,7 @@ export async function assertMigrated(client: pg.ClientBase, database: string, mi
  * use that schema. Missing or older is what `migrate` is for, so passes.
  */
 export async function refuseNewer(databaseUrl: string, migrationsDir?: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = await openClient({ connectionString: databaseUrl });
   try {
     const [applied, expected] = await Promise.all([appliedMigrations(client), migrationNames(migrationsDir)]);
     const verdict = migrationVerdict(databaseName(databaseUrl), applied, expected);

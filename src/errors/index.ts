@@ -1,4 +1,5 @@
 export { ConfigError } from './config-error.ts';
+export { DatabaseConnectionLostError } from './database-connection-lost-error.ts';
 export { DatabaseNotReadyError, type DatabaseState } from './database-not-ready-error.ts';
 export type { LedgerlineErrorOptions } from './ledgerline-error.ts';
 export { LedgerlineError, PermanentError, TransientError } from './ledgerline-error.ts';

@@ -1,5 +1,6 @@
 import pg from 'pg';
 
+import { openClient } from '../db/pg-connections.ts';
 import { earliestWindowStart } from '../ingest/coverage/coverage-summary.ts';
 import type { ExportCoverage } from './export-coverage.ts';
 import { exportCoverage, scopeHistoryStarts } from './export-coverage.ts';
@@ -44,8 +45,7 @@ export async function closedPositionsCoverage(
   period: { start: Date; end: Date },
   history: boolean,
 ): Promise<ExportCoverage | undefined> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'ledgerline-export' });
-  await client.connect();
+  const client = await openClient({ connectionString: databaseUrl, application_name: 'ledgerline-export' });
   let ledgerStart: Date | null;
   try {
     ledgerStart = await futuresLedgerFrom(client, accountId);

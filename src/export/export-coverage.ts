@@ -1,5 +1,6 @@
 import pg from 'pg';
 
+import { createPool, openClient } from '../db/pg-connections.ts';
 import { PermanentError } from '../errors/index.ts';
 import { coveredRanges, findGaps, scopeWindowStarts } from '../ingest/coverage/coverage-summary.ts';
 import { type Stream, streamDefinition } from '../streams/registry.ts';
@@ -44,7 +45,7 @@ export async function exportCoverage(
   streams: readonly Stream[],
   onlyScope?: string,
 ): Promise<ExportCoverage> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, application_name: 'ledgerline-export' });
+  const pool = createPool({ connectionString: databaseUrl, max: 1, application_name: 'ledgerline-export' });
   try {
     const from = period.start.getTime();
     const to = period.end.getTime();
@@ -85,8 +86,7 @@ export async function scopeHistoryStarts(
   stream: Stream,
   periodStart: Date,
 ): Promise<Map<string, Date>> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'ledgerline-export' });
-  await client.connect();
+  const client = await openClient({ connectionString: databaseUrl, application_name: 'ledgerline-export' });
   try {
     const starts = await scopeWindowStarts(client, accountId, stream);
     return new Map(

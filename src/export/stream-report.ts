@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 
 import pg from 'pg';
 
+import { openClient } from '../db/pg-connections.ts';
 import { copyReport } from './copy-report.ts';
 import { encodeCsvHeader, encodeCsvRow } from './csv-encoder.ts';
 import { FlagCounts, type UnmappedSummary } from './flag-counts.ts';
@@ -70,8 +71,7 @@ export async function streamReport(options: StreamReportOptions): Promise<Stream
   const { report, params } = options;
   const counts = new FlagCounts();
   const amounts = report.reviewAmounts ? new ReviewAmountCounter(report.columns, report.reviewAmounts) : undefined;
-  const client = new pg.Client({ connectionString: options.databaseUrl, application_name: 'ledgerline-export' });
-  await client.connect();
+  const client = await openClient({ connectionString: options.databaseUrl, application_name: 'ledgerline-export' });
   try {
     // Local times in the report are the period's zone, whatever the server's default.
     await client.query(`SELECT set_config('TimeZone', $1, false)`, [params.period.tz]);

@@ -3,6 +3,7 @@ import pg from 'pg';
 
 import type { RulesMethod } from '../accounting/gains/gains-method.ts';
 import { TAX_YEAR_ZONE, type TaxYear, taxYearsOf } from '../accounting/gains/tax-years.ts';
+import { openClient } from '../db/pg-connections.ts';
 import { futuresLedgerFrom } from '../export/closed-positions-span.ts';
 import { parseExportRequest, reportParams, type ValuationSettings } from '../export/export-request.ts';
 import { reportFor } from '../export/reports/index.ts';
@@ -121,8 +122,7 @@ export async function filingYears(input: FilingFiguresInput, method: RulesMethod
   const yearColumn = method === 'uk' ? 'tax_year' : 'year';
   // A client of its own, as an export has (stream-report.ts): the walk's cursors hold it, and the
   // session's zone is the period's.
-  const client = new pg.Client({ connectionString: input.databaseUrl, application_name: 'ledgerline-web-filing' });
-  await client.connect();
+  const client = await openClient({ connectionString: input.databaseUrl, application_name: 'ledgerline-web-filing' });
   try {
     await client.query(`SELECT set_config('TimeZone', $1, false)`, [request.period.tz]);
     for await (const row of report.rows(params, client)) {

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 
 import { probeRoutes } from '../app/observability/probe-routes.ts';
 import { mountBullBoards } from './bull-board.ts';
+import { webRequestLogger } from './request-log.ts';
 import { answerFailuresPlainly, frameworkErrorPage, redisReadiness, requireRedis } from './resilience.ts';
 import { downloadRoutes } from './routes/download-routes.ts';
 import { figureRowsRoutes } from './routes/figure-rows-routes.ts';
@@ -41,7 +42,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   // zone, method, currency and _PARTIAL runs past fastify's default of 100); beyond that, and for
   // an address the router cannot read, a page says so (frameworkErrors), not fastify's JSON.
   const app = Fastify({
-    loggerInstance: deps.logger,
+    loggerInstance: deps.logger === undefined ? undefined : webRequestLogger(deps.logger),
     trustProxy,
     maxParamLength: MAX_PARAM_LENGTH,
     frameworkErrors: frameworkErrorPage,

@@ -141,13 +141,14 @@ describe('backfill in a terminal, as a person sees it', () => {
     const result = await runCliLive(
       ['backfill', '--account', 'demo', '--stream', 'transfers', '--from', from],
       env({ NO_WORKER_WAIT_MS: '3000' }),
-      60_000,
+      150_000,
     );
     expect(result.status).toBe(3);
     expect(result.stdout).toMatch(/^warning: no worker is running; .*waiting 3 s for one$/m);
     expect(result.stderr.split('\n').at(-1)).toBe(
       'NoWorkerError: no worker took the jobs within 3 s; start one with `ledgerline worker` (or pass --with-worker), then run the same command again to follow it',
     );
-    expect(Date.now() - started).toBeLessThan(30_000);
-  }, 60_000);
+    // It gives up after its 3 s wait, not never: the bound leaves room for a loaded machine's start-up.
+    expect(Date.now() - started).toBeLessThan(90_000);
+  }, 180_000);
 });

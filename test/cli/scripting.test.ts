@@ -83,6 +83,19 @@ describe('scripting', () => {
     expect(result.status).toBe(2);
   });
 
+  it.each([
+    [['backfill', '--acount', 'main'], '--acount', '--account'],
+    [['backfill', '--account', 'main', '--frm', '2026-01-01'], '--frm', '--from'],
+    [['accounts', 'remove', 'main', '--yse'], '--yse', undefined],
+  ])('a mistyped option is refused by its name before any required option is asked for: %j', (args, typed, meant) => {
+    const result = runCli(args, {});
+    const lines = result.stderr.split('\n');
+    expect(lines[0]).toBe(`error: unknown option '${typed}'`);
+    if (meant !== undefined) expect(lines).toContain(`(Did you mean ${meant}?)`);
+    expect(result.stderr).not.toMatch(/required option/);
+    expect(result.status).toBe(2);
+  });
+
   it('status --json is one object on stdout; exit 0 while only the last hours are uncovered', async () => {
     const now = Date.now();
     const id = await account('fresh');

@@ -28,7 +28,7 @@ export interface CliResult {
 }
 
 /** Runs `ledgerline <args>` to completion. */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 60_000): CliResult {
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 180_000): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     env: childEnv(env),
     encoding: 'utf8',
@@ -41,7 +41,7 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
  * Runs `ledgerline <args>` to completion without blocking this process: for
  * commands that talk to a simulator this process serves.
  */
-export async function runCliLive(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CliResult> {
+export async function runCliLive(args: string[], env: Record<string, string>, timeoutMs = 180_000): Promise<CliResult> {
   const child = spawnCli(args, env);
   let stdout = '';
   let stderr = '';
@@ -83,7 +83,7 @@ export function exited(child: ChildProcess): Promise<number | null> {
 export function printed(
   child: ChildProcess,
   text: string,
-  timeoutMs = 30_000,
+  timeoutMs = 120_000,
   stream: 'stdout' | 'stderr' = 'stdout',
 ): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -103,6 +103,6 @@ export function printed(
 }
 
 /** Resolves once the process has logged `text` (logs go to stderr): a worker's "worker started", say. */
-export function logged(child: ChildProcess, text: string, timeoutMs = 30_000): Promise<void> {
+export function logged(child: ChildProcess, text: string, timeoutMs = 120_000): Promise<void> {
   return printed(child, text, timeoutMs, 'stderr');
 }

@@ -107,3 +107,38 @@ export function truthFuturesLedger(sim: RunningSimulator, since = 0): string[] {
     )
     .sort();
 }
+
+export async function storedMarginLedger(pool: pg.Pool, accountId: string): Promise<string[]> {
+  const result = await pool.query(
+    `SELECT concat_ws('|', record_id, coin, coalesce(symbol, ''), margin_tax_type, amount::text, fee::text,
+              total::text, (extract(epoch from ts) * 1000)::bigint) AS line
+       FROM margin_ledger_record WHERE account_id = $1 ORDER BY record_id`,
+    [accountId],
+  );
+  return result.rows.map((r) => r.line as string).sort();
+}
+
+export function truthMarginLedger(sim: RunningSimulator, since = 0): string[] {
+  return sim
+    .truth('margin-ledger')
+    .filter((r) => Number(r.ts) >= since)
+    .map((r) => [r.id, r.coin, r.symbol, r.marginTaxType, r.amount, r.fee, r.total, r.ts].join('|'))
+    .sort();
+}
+
+export async function storedP2pLedger(pool: pg.Pool, accountId: string): Promise<string[]> {
+  const result = await pool.query(
+    `SELECT concat_ws('|', record_id, coin, p2p_tax_type, total::text, (extract(epoch from ts) * 1000)::bigint) AS line
+       FROM p2p_ledger_record WHERE account_id = $1 ORDER BY record_id`,
+    [accountId],
+  );
+  return result.rows.map((r) => r.line as string).sort();
+}
+
+export function truthP2pLedger(sim: RunningSimulator, since = 0): string[] {
+  return sim
+    .truth('p2p-ledger')
+    .filter((r) => Number(r.ts) >= since)
+    .map((r) => [r.id, r.coin, r.p2pTaxType, r.total, r.ts].join('|'))
+    .sort();
+}

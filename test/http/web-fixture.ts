@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { Worker } from 'bullmq';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
@@ -35,7 +35,7 @@ export interface WebFixture {
  */
 export function useWebApp(
   label: string,
-  options: { trustProxy?: boolean | number | readonly string[] } = {},
+  options: { trustProxy?: boolean | number | readonly string[]; logger?: FastifyBaseLogger } = {},
 ): WebFixture {
   const db = useTestDatabase(label);
   const prefix = randomPrefix(label);
@@ -67,6 +67,7 @@ export function useWebApp(
       prefix,
       boardQueues: queues.all(),
       trustProxy: options.trustProxy ?? false,
+      logger: options.logger,
     });
   });
   afterAll(async () => {

@@ -11,6 +11,7 @@ import { cliSupplier } from '../../accounting/cost-basis/supplied-file-import.ts
 import type { SuppliedProvenance } from '../../accounting/cost-basis/supplied-provenance.ts';
 import { SuppliedRowsError } from '../../accounting/cost-basis/supplied-rows-error.ts';
 import { withdrawSuppliedImport } from '../../accounting/cost-basis/supplied-withdrawal.ts';
+import { openClient } from '../../db/pg-connections.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { printable } from '../../vocabulary/printable-text.ts';
 import { runTool } from '../run-tool.ts';
@@ -21,8 +22,7 @@ export async function withClient<T>(
   body: (client: pg.Client) => Promise<T>,
   applicationName = 'ledgerline-cost-basis',
 ): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
-  await client.connect();
+  const client = await openClient({ connectionString: databaseUrl, application_name: applicationName });
   try {
     return await body(client);
   } finally {

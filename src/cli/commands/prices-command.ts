@@ -5,6 +5,7 @@ import { coinSources, withoutSource } from '../../accounting/prices/coin-sources
 import { importPrices, type PricePeriod } from '../../accounting/prices/import-prices.ts';
 import { listPrices } from '../../accounting/prices/list-prices.ts';
 import { refreshTradePrices } from '../../accounting/prices/refresh-trade-prices.ts';
+import { openClient } from '../../db/pg-connections.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { parseInstant } from '../../ingest/time-arguments.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -13,8 +14,7 @@ import { runTool } from '../run-tool.ts';
 const DEFAULT_LIMIT = 1000;
 
 async function withClient<T>(databaseUrl: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'ledgerline-prices' });
-  await client.connect();
+  const client = await openClient({ connectionString: databaseUrl, application_name: 'ledgerline-prices' });
   try {
     return await body(client);
   } finally {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import pg from 'pg';
 
 import { listRuns, type RunSummary } from '../../app/services/list-runs.ts';
+import { createPool } from '../../db/pg-connections.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { formatInstant } from '../../ingest/time-arguments.ts';
 import { runTool } from '../run-tool.ts';
@@ -58,7 +58,7 @@ export function registerRunsCommand(program: Command): void {
     .action((options: { account?: string; limit?: string; json?: boolean }) =>
       runTool(async (config) => {
         const limit = parseLimit(options.limit);
-        const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 1 });
+        const pool = createPool({ connectionString: config.databaseUrl, max: 1 });
         try {
           let accountId: string | undefined;
           if (options.account !== undefined) {

@@ -4,6 +4,8 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { parse } from 'pg-connection-string';
 
+import { openClient } from '../pg-connections.ts';
+
 // Postgres' internal one-byte type "char" (OID 18), used by catalog columns
 // such as pg_class.relkind, which the schema engine reads when it introspects.
 const PG_CHAR_OID = 18;
@@ -104,8 +106,7 @@ export class ShadowSafePrismaPg extends PrismaPg {
   }
 
   async #admin(sql: string): Promise<void> {
-    const client = new pg.Client(this.#pgConfig);
-    await client.connect();
+    const client = await openClient(this.#pgConfig);
     try {
       await client.query(sql);
     } finally {

@@ -117,7 +117,10 @@ export function partsFrom(ranges: readonly Range[], instant: number | undefined)
  */
 export const HORIZON_WARNING_MARGIN_DAYS = 30;
 
-/** One warning per forgetting stream that was never synced or not synced for too long. */
+/**
+ * One warning per forgetting stream that was never synced, never completed a window (its windows
+ * planned, none done), or not synced for too long.
+ */
 export function horizonWarnings(statuses: readonly StreamStatus[], now: number): string[] {
   const warnings: string[] = [];
   for (const stream of STREAMS) {
@@ -128,8 +131,17 @@ export function horizonWarnings(statuses: readonly StreamStatus[], now: number):
       warnings.push(`${stream}: never synced; the exchange keeps only ${horizon.days} days of it`);
       continue;
     }
+    // Windows planned but none done yet: there is no last sync to count days from.
+    const unread = scoped.filter((s) => s.covered.length === 0).map((s) => s.scope || undefined);
+    if (unread.length > 0) {
+      const scopes = unread.some((scope) => scope !== undefined) ? ` (${unread.filter(Boolean).join(', ')})` : '';
+      warnings.push(
+        `${stream}${scopes}: has never completed a window; the exchange keeps only ${horizon.days} days of it`,
+      );
+      continue;
+    }
     // The scope synced least recently decides: its oldest unsynced records leave first.
-    const latest = Math.min(...scoped.map((s) => s.covered.at(-1)?.end ?? 0));
+    const latest = Math.min(...scoped.map((s) => s.covered.at(-1)!.end));
     const days = (now - latest) / 86_400_000;
     if (days > horizon.days - HORIZON_WARNING_MARGIN_DAYS) {
       warnings.push(
