@@ -1,8 +1,8 @@
 import path from 'node:path';
 
 import { UnrecoverableError } from 'bullmq';
-import pg from 'pg';
 
+import { createPool } from '../../src/db/pg-connections.ts';
 import { buildTaxYearPack } from '../../src/export/pack/build-tax-year-pack.ts';
 import { parsePackYear } from '../../src/export/pack/pack-request.ts';
 import type { ExportJob, ExportJobResult } from '../payloads/export-job.ts';
@@ -23,7 +23,7 @@ export async function writePack(deps: ExportProcessorDeps, job: ExportJob): Prom
     select: { id: true, name: true },
   });
   if (!account) throw new UnrecoverableError(`accountId: no account with id ${data.accountId}`);
-  const pool = new pg.Pool({ connectionString: deps.databaseUrl, max: 1, application_name: 'ledgerline-pack' });
+  const pool = createPool({ connectionString: deps.databaseUrl, max: 1, application_name: 'ledgerline-pack' });
   try {
     const pack = await buildTaxYearPack({
       databaseUrl: deps.databaseUrl,

@@ -5,6 +5,7 @@ import type { RulesMethod } from '../accounting/gains/gains-method.ts';
 import { FILING_CURRENCY } from '../accounting/gains/gains-method.ts';
 import { TAX_YEAR_ZONE, type TaxYear, taxYearsOf } from '../accounting/gains/tax-years.ts';
 import { FUTURES_BOOKINGS } from '../booking/futures-bookings.ts';
+import { openClient } from '../db/pg-connections.ts';
 import { parseExportRequest, reportParams, type ValuationSettings } from '../export/export-request.ts';
 import { reportFor } from '../export/reports/index.ts';
 import { type GainsFilter } from './figure-links.ts';
@@ -69,8 +70,7 @@ async function* reportRows(
   if (definition.kind !== 'computed') throw new Error(`${report} is a computed report`);
   const params = reportParams(request, input.accountName, input.valuation);
   const headers = definition.columns.map((c) => c.header);
-  const client = new pg.Client({ connectionString: input.databaseUrl, application_name: 'ledgerline-web-rows' });
-  await client.connect();
+  const client = await openClient({ connectionString: input.databaseUrl, application_name: 'ledgerline-web-rows' });
   try {
     await client.query(`SELECT set_config('TimeZone', $1, false)`, [request.period.tz]);
     for await (const row of definition.rows(params, client)) {
