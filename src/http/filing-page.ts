@@ -1,7 +1,8 @@
 import { DE_FILING_ROUNDING_RULE, UK_FILING_ROUNDING_RULE } from '../accounting/gains/filing-rounding.ts';
 import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-method.ts';
 import { gapList, minute } from './coverage-timeline.ts';
-import type { FilingYear, SummaryRow } from './filing-figures.ts';
+import type { FilingYear, MethodFigures, SummaryRow } from './filing-figures.ts';
+import { computingNote, recalculatingStatus } from './filing-freshness.ts';
 import { type Html, html } from './html.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
 import { plain } from './plain-words.ts';
@@ -24,6 +25,7 @@ function figure(row: SummaryRow, column: string, label: Html | string, currency?
 }
 
 function status(fy: FilingYear, now: number): Html {
+  if (fy.computing === true) return recalculatingStatus(fy);
   const reasons: Html[] = [];
   if (!fy.complete) {
     reasons.push(
@@ -219,10 +221,14 @@ export interface TaxYearsView {
   /** P2P sells lacking supplied proceeds (unknown-costs.ts lackingProceeds). */
   lackingProceeds: LackingProceeds[];
   now: number;
+  /** How each method's figures stand (filing-figures.ts): being computed, as of when. */
+  figures?: Partial<Record<RulesMethod, MethodFigures>>;
 }
 
-function methodSection(method: RulesMethod, years: FilingYear[], now: number): Html {
-  if (years.length === 0) return html`<p>No records yet.</p>`;
+function methodSection(method: RulesMethod, years: FilingYear[], now: number, figures?: MethodFigures): Html {
+  if (years.length === 0) {
+    return figures?.computing === true ? computingNote(method, figures) : html`<p>No records yet.</p>`;
+  }
   // Newest year first: the one being prepared.
   return html`${[...years].reverse().map((fy) => (method === 'uk' ? ukYear(fy, now) : deYear(fy, now)))}`;
 }
@@ -247,9 +253,9 @@ export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
       <h2>What lacks proceeds</h2>
       ${lackingProceedsSection(view.lackingProceeds)}
       <h2 id="uk">United Kingdom (HMRC share matching, pounds)</h2>
-      ${methodSection('uk', view.uk, view.now)}
+      ${methodSection('uk', view.uk, view.now, view.figures?.uk)}
       <h2 id="de">Germany (private sales, euros)</h2>
-      ${methodSection('de', view.de, view.now)}`,
+      ${methodSection('de', view.de, view.now, view.figures?.de)}`,
     { style: YEAR_STYLE },
   );
 }

@@ -1,13 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
 
 import { isUuid } from '../../export/export-request.ts';
-import { filingYears } from '../filing-figures.ts';
+import { filingFigures, type FilingFiguresInput } from '../filing-figures.ts';
 import { taxYearsPage } from '../filing-page.ts';
 import { accountNames, pageContext, sendPage } from '../route-kit.ts';
 import { lackingProceeds, unknownCosts } from '../unknown-costs.ts';
 import type { WebAppDeps } from '../web-deps.ts';
 
-/** The figures for the tax return per tax year (filing-figures.ts): the filing summaries' own rows. */
+/** How long a view waits for figures it asked the worker for, before showing the last ones (web-deps.ts). */
+export const DEFAULT_FILING_WAIT_MS = 2_500;
+/** While figures are being computed, the page reloads itself this often (the Refresh header). */
+export const COMPUTING_REFRESH_SECONDS = 3;
+
+/**
+ * The figures for the tax return per tax year (filing-figures.ts): the filing summaries' own rows,
+ * as the worker computed and stored them for the current records and supplied figures. A view
+ * walks nothing: while new figures are computed it shows the last ones, marked with their time,
+ * and reloads itself until the new ones are there.
+ */
 export function taxYearRoutes(deps: WebAppDeps): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: { accountId: string } }>('/tax-years/:accountId', async (request, reply) => {
@@ -15,22 +25,30 @@ export function taxYearRoutes(deps: WebAppDeps): FastifyPluginAsync {
       const name = isUuid(accountId) ? (await accountNames(deps.prisma)).get(accountId) : undefined;
       if (name === undefined) return reply.code(404).type('text/plain').send('no such account\n');
       const now = Date.now();
-      const input = {
-        databaseUrl: deps.databaseUrl,
+      const input: FilingFiguresInput = {
         pool: deps.pool,
         accountId,
-        accountName: name,
         valuation: deps.valuation,
+        queue: deps.filingQueue,
         now,
+        waitMs: deps.filingWaitMs ?? DEFAULT_FILING_WAIT_MS,
       };
+      const [uk, de, costs, proceeds] = await Promise.all([
+        filingFigures(input, 'uk'),
+        filingFigures(input, 'de'),
+        unknownCosts(deps.pool, accountId),
+        lackingProceeds(deps.pool, accountId),
+      ]);
       const view = {
         account: { id: accountId, name },
-        uk: await filingYears(input, 'uk'),
-        de: await filingYears(input, 'de'),
-        unknownCosts: await unknownCosts(deps.pool, accountId),
-        lackingProceeds: await lackingProceeds(deps.pool, accountId),
+        uk: uk.years,
+        de: de.years,
+        figures: { uk, de },
+        unknownCosts: costs,
+        lackingProceeds: proceeds,
         now,
       };
+      if (uk.computing || de.computing) reply.header('refresh', String(COMPUTING_REFRESH_SECONDS));
       return sendPage(reply, taxYearsPage(view, pageContext(request, reply)));
     });
   };
