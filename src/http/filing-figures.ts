@@ -61,6 +61,8 @@ export interface MethodFigures {
 
 export interface FilingFiguresInput extends CoverageInput {
   readonly valuation?: ValuationSettings | undefined;
+  /** The account's coverage, read at most once for the view (accountCoverage; see sharedCoverage). */
+  readonly coverage: () => Promise<AccountCoverage>;
   /** Where a computation is asked for (the worker's filing queue). */
   readonly queue: FilingQueue;
   readonly now: number;
@@ -108,7 +110,7 @@ export async function filingFigures(input: FilingFiguresInput, method: RulesMeth
   const shown = current ?? newest;
   const computing = current === undefined;
   return {
-    years: shown === undefined ? [] : await filingYearsOf(input, method, shown, computing),
+    years: shown === undefined ? [] : filingYearsOf(input, method, shown, computing, await input.coverage()),
     computing,
     asOf: shown?.asOfMs,
     lastComputeMs: shown?.computeMs,
@@ -126,21 +128,20 @@ async function storedWithin(input: FilingFiguresInput, method: RulesMethod, vers
   return false;
 }
 
-/** The stored figures as the page's tax years, each year's coverage read now. */
-export async function filingYearsOf(
+/** The stored figures as the page's tax years, each year's coverage from `coverage` (accountCoverage). */
+export function filingYearsOf(
   input: CoverageInput,
   method: RulesMethod,
   stored: StoredFiling,
   computing: boolean,
-): Promise<FilingYear[]> {
+  coverage: AccountCoverage,
+): FilingYear[] {
   const summary = stored.summary;
   if (summary === null) return [];
-  const coverage = await coverageStarts(input);
-  const out: FilingYear[] = [];
-  for (const year of summaryYears(method, summary)) {
+  return summaryYears(method, summary).map((year) => {
     const rows = summary.years[year.label] ?? [];
-    const { gaps, readTo } = await yearCoverage(input, coverage, year);
-    out.push({
+    const { gaps, readTo } = yearCoverage(input.now, coverage, year);
+    return {
       method,
       year,
       complete: rows[0]?.complete === 'true',
@@ -152,51 +153,79 @@ export async function filingYearsOf(
       futures: rows.filter((r) => r.level === 'futures'),
       asOf: stored.asOfMs,
       computing,
-    });
-  }
-  return out;
+    };
+  });
 }
 
-interface CoverageStarts {
-  /** Per stream the walk reads, each scope's first planned window (ms). */
-  readonly history: Map<Stream, Map<string, number>>;
-  readonly positions: Map<string, number>;
+/** Per stream, each scope's first planned window (ms), and the stream's gaps from the earliest of them to now. */
+interface StreamCoverage {
+  readonly starts: Map<string, number>;
+  readonly gaps: PeriodGap[];
+}
+
+/** What the page judges every year's coverage from: read once per view, for both methods. */
+export interface AccountCoverage {
+  /** The streams the gains walk reads. */
+  readonly history: Map<Stream, StreamCoverage>;
+  readonly positions: StreamCoverage;
   /** Closed positions count only before the futures ledger vouches for the results (closed-positions-span.ts). */
   readonly ledgerStart: number;
 }
 
-/** Each scope's first planned window of a stream, in ms. */
-async function scopeStartsMs(input: CoverageInput, stream: Stream): Promise<Map<string, number>> {
-  const starts = await scopeWindowStarts(input.pool, input.accountId, stream);
-  return new Map([...starts].map(([scope, start]) => [scope, start.getTime()]));
+/** Before every tax year any method's figures can have (the Unix epoch: before every record). */
+const EARLIEST = 0;
+
+async function streamCoverage(input: CoverageInput, stream: Stream): Promise<StreamCoverage> {
+  const found = await scopeWindowStarts(input.pool, input.accountId, stream);
+  const starts = new Map([...found].map(([scope, start]) => [scope, start.getTime()]));
+  // The gaps from before any tax year to now: each year takes its part (yearCoverage). A difference
+  // of ranges, so the part of a year is what asking for the year alone would find; the horizon's
+  // split is at the same instant.
+  const gaps = await streamGaps(
+    input.pool,
+    input.accountId,
+    [stream],
+    { start: new Date(EARLIEST), end: new Date(input.now) },
+    undefined,
+    input.now,
+  );
+  return { starts, gaps };
 }
 
-async function coverageStarts(input: CoverageInput): Promise<CoverageStarts> {
-  const history = new Map<Stream, Map<string, number>>();
-  for (const stream of GAINS_WALK_STREAMS) history.set(stream, await scopeStartsMs(input, stream));
+/** accountCoverage read on first call only: the methods of one view share it, and a view with no figures reads none. */
+export function sharedCoverage(input: CoverageInput): () => Promise<AccountCoverage> {
+  let read: Promise<AccountCoverage> | undefined;
+  return () => (read ??= accountCoverage(input));
+}
+
+/**
+ * The account's coverage as the tax years page judges it: one read of each stream's gaps, shared by
+ * every year of both methods (a query per stream, not per stream, year and method).
+ */
+export async function accountCoverage(input: CoverageInput): Promise<AccountCoverage> {
+  const history = new Map<Stream, StreamCoverage>();
+  for (const stream of GAINS_WALK_STREAMS) history.set(stream, await streamCoverage(input, stream));
   const ledgerStart = (await futuresLedgerFrom(input.pool, input.accountId))?.getTime() ?? Infinity;
-  return { history, positions: await scopeStartsMs(input, 'positions'), ledgerStart };
+  return { history, positions: await streamCoverage(input, 'positions'), ledgerStart };
 }
 
 /**
  * The summary carries lots in from the whole history: as an export of the year checks
  * (export-covered.ts), each stream scope from its own first window when that is earlier (the
- * wallets' histories start apart, and so do a horizon-narrowed stream's scopes), to the year's
- * end or now. The year still running: what is not read yet since the last sync is no gap, only
- * where the data ends.
+ * wallets' histories start apart, and so do a horizon-narrowed stream's scopes), else from the
+ * year's start, to the year's end or now. The year still running: what is not read yet since the
+ * last sync is no gap, only where the data ends.
  */
-async function yearCoverage(
-  input: CoverageInput,
-  coverage: CoverageStarts,
+function yearCoverage(
+  now: number,
+  coverage: AccountCoverage,
   year: TaxYear,
-): Promise<{ gaps: PeriodGap[]; readTo: number | undefined }> {
-  const end = Math.min(year.endMs, input.now);
+): { gaps: PeriodGap[]; readTo: number | undefined } {
+  const end = Math.min(year.endMs, now);
   const gaps: PeriodGap[] = [];
-  for (const [stream, scopes] of coverage.history)
-    gaps.push(...(await scopeGaps(input, stream, scopes, year.startMs, end)));
-  const positionsEnd = Math.min(end, coverage.ledgerStart);
-  gaps.push(...(await scopeGaps(input, 'positions', coverage.positions, year.startMs, positionsEnd)));
-  const running = year.endMs > input.now;
+  for (const stream of coverage.history.values()) gaps.push(...clip(stream, year.startMs, end));
+  gaps.push(...clip(coverage.positions, year.startMs, Math.min(end, coverage.ledgerStart)));
+  const running = year.endMs > now;
   const trailing = running ? gaps.filter((g) => g.end === end) : [];
   return {
     gaps: gaps.filter((g) => !trailing.includes(g)),
@@ -204,30 +233,11 @@ async function yearCoverage(
   };
 }
 
-/**
- * A stream's gaps up to `end`, each scope judged from its own first window when that is earlier
- * than the year (the summary carries lots in from the whole history, as export-covered.ts checks).
- */
-async function scopeGaps(
-  input: CoverageInput,
-  stream: Stream,
-  scopes: ReadonlyMap<string, number>,
-  yearStartMs: number,
-  end: number,
-): Promise<PeriodGap[]> {
-  const fromOf = (scope: string) => Math.min(scopes.get(scope) ?? yearStartMs, yearStartMs);
-  const start = Math.min(yearStartMs, ...scopes.values());
-  if (start >= end) return [];
-  const found = await streamGaps(
-    input.pool,
-    input.accountId,
-    [stream],
-    { start: new Date(start), end: new Date(end) },
-    undefined,
-    input.now,
-  );
-  return found.flatMap((gap) => {
-    const from = Math.max(gap.start, fromOf(gap.scope));
-    return from < gap.end ? [{ ...gap, start: from }] : [];
+/** A stream's gaps within [its scope's first window or the year's start, whichever is earlier; end). */
+function clip(stream: StreamCoverage, yearStartMs: number, end: number): PeriodGap[] {
+  return stream.gaps.flatMap((gap) => {
+    const from = Math.max(gap.start, Math.min(stream.starts.get(gap.scope) ?? yearStartMs, yearStartMs));
+    const to = Math.min(gap.end, end);
+    return from < to ? [{ ...gap, start: from, end: to }] : [];
   });
 }

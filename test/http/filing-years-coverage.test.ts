@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeFilingFigures } from '../../src/export/filing/compute-filing-figures.ts';
 import { readFiling } from '../../src/export/filing/filing-figures-store.ts';
 import { filingInputVersion } from '../../src/export/filing/filing-input-version.ts';
-import { filingYearsOf } from '../../src/http/filing-figures.ts';
+import { accountCoverage, filingYearsOf } from '../../src/http/filing-figures.ts';
 import { STREAMS } from '../../src/streams/registry.ts';
 import { insertAccount, insertCoverage, insertSpot } from '../export/seed.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
@@ -31,7 +31,8 @@ async function gapsOf2026(name: string, sync: (accountId: string) => Promise<voi
   await computeFilingFigures({ databaseUrl: db.url, accountId, method: 'uk' }, pool, () => now);
   const version = await filingInputVersion(pool, accountId, 'uk', undefined, now);
   const { current } = await readFiling(pool, accountId, 'uk', version);
-  const years = await filingYearsOf({ pool, accountId, now }, 'uk', current!, false);
+  const input = { pool, accountId, now };
+  const years = filingYearsOf(input, 'uk', current!, false, await accountCoverage(input));
   return years.find((y) => y.year.label === '2026-27')!.gaps.map((g) => g.stream);
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 
 import { isUuid } from '../../export/export-request.ts';
-import { filingFigures, type FilingFiguresInput } from '../filing-figures.ts';
+import { filingFigures, type FilingFiguresInput, sharedCoverage } from '../filing-figures.ts';
 import { taxYearsPage } from '../filing-page.ts';
 import { accountNames, pageContext, sendPage } from '../route-kit.ts';
 import { lackingProceeds, unknownCosts } from '../unknown-costs.ts';
@@ -30,6 +30,8 @@ export function taxYearRoutes(deps: WebAppDeps): FastifyPluginAsync {
         accountId,
         valuation: deps.valuation,
         queue: deps.filingQueue,
+        // Read once, for every year of both methods, once there are figures to judge.
+        coverage: sharedCoverage({ pool: deps.pool, accountId, now }),
         now,
         waitMs: deps.filingWaitMs ?? DEFAULT_FILING_WAIT_MS,
       };
