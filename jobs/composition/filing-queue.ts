@@ -1,4 +1,10 @@
-import { JOB, QUEUE } from '../definitions.ts';
+import type pg from 'pg';
+
+import type { RulesMethod } from '../../src/accounting/gains/gains-method.ts';
+import type { Config } from '../../src/config/config.ts';
+import { hasFiling } from '../../src/export/filing/filing-figures-store.ts';
+import { filingInputVersion } from '../../src/export/filing/filing-input-version.ts';
+import { JOB, QUEUE, type Queues } from '../definitions.ts';
 import { ensureJob } from '../ensure-job.ts';
 import { type FilingJob, filingJobId, type FilingQueue } from '../payloads/filing-job.ts';
 import type { Runtime } from '../runtime.ts';
@@ -30,4 +36,31 @@ export async function requestFilingFigures(queue: FilingQueue, job: FilingJob): 
 /** The filing queue of the process (the web page adds its jobs). */
 export function filingQueueOf(runtime: Pick<Runtime, 'queues'>): FilingQueue {
   return runtime.queues.get(QUEUE.filing);
+}
+
+const RULES_METHODS: readonly RulesMethod[] = ['uk', 'de'];
+
+/**
+ * The account's figures of both methods at the inputs' version now, for those not stored: what an
+ * account's nightly sync asks once its windows are done (after-sync.ts), so the next view finds
+ * them. How many computations were asked for.
+ */
+export async function requestFilingFiguresNow(
+  runtime: { config: Pick<Config, 'valuation'>; pool: pg.Pool; queues: Queues },
+  accountId: string,
+): Promise<number> {
+  let asked = 0;
+  for (const method of RULES_METHODS) {
+    const inputVersion = await filingInputVersion(
+      runtime.pool,
+      accountId,
+      method,
+      runtime.config.valuation,
+      Date.now(),
+    );
+    if (await hasFiling(runtime.pool, accountId, method, inputVersion)) continue;
+    await requestFilingFigures(filingQueueOf(runtime), { accountId, method, inputVersion });
+    asked++;
+  }
+  return asked;
 }
