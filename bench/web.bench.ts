@@ -188,6 +188,11 @@ async function main(): Promise<void> {
   try {
     const cookie = await signIn(base, token);
 
+    // The machine's floor: /healthz with no view running (a shared, loaded machine answers slower).
+    const idle = sampleHealth(base);
+    await sleep(5_000);
+    const healthIdle = await idle.stop();
+
     // Cold: nothing stored for the account (the first run also starts the worker's threads).
     const cold: Awaited<ReturnType<typeof viewUntilCurrent>>[] = [];
     for (let i = 0; i < COLD_RUNS; i++) {
@@ -237,6 +242,7 @@ async function main(): Promise<void> {
     const warmQ = quantiles(warm);
     const concurrentQ = quantiles(concurrent);
     const healthQ = quantiles(healthWarm);
+    const healthIdleQ = quantiles(healthIdle);
     const healthColdQ = quantiles(healthCold);
     const coldReady = quantiles(cold.map((c) => c.readyMs));
     const coldTogether = quantiles(coldViews.map((c) => c.readyMs));
@@ -257,6 +263,10 @@ async function main(): Promise<void> {
       [
         `${CONCURRENT} concurrent warm views`,
         `${viewsPerSecond.toFixed(1)} views/s, p50 ${concurrentQ.p50.toFixed(0)} ms, p95 ${concurrentQ.p95.toFixed(0)} ms (${concurrentQ.n} views)`,
+      ],
+      [
+        '/healthz with no view (the floor)',
+        `p50 ${healthIdleQ.p50.toFixed(1)} ms, p95 ${healthIdleQ.p95.toFixed(1)} ms, max ${healthIdleQ.max.toFixed(1)} ms`,
       ],
       [
         '/healthz meanwhile (target < 100 ms)',
@@ -293,6 +303,7 @@ async function main(): Promise<void> {
         concurrentViewsPerSecond: round(viewsPerSecond, 1),
         concurrentMs: concurrentQ,
         healthzMs: healthQ,
+        healthzIdleMs: healthIdleQ,
         healthzTargetMs: 100,
         webCpuSeconds: round(webCpuSeconds, 2),
         webCpuCores: round(webCpuSeconds / phaseSeconds, 2),
