@@ -1,6 +1,7 @@
 import type { DefaultJobOptions, FlowProducer, Queue } from 'bullmq';
 
 import type { ExportJobData, ExportJobResult } from './payloads/export-job.ts';
+import type { FilingJob, FilingJobResult } from './payloads/filing-job.ts';
 import type { IngestWindowJob } from './payloads/ingest-job.ts';
 import type { ManagementJob } from './payloads/management-job.ts';
 import type { PackJobData } from './payloads/pack-job.ts';
@@ -26,6 +27,8 @@ export const QUEUE = {
   export: 'export',
   /** Management and order-cancellation actions (audited). */
   management: 'management',
+  /** Computes the tax years page's figures per input version (src/export/filing). */
+  filing: 'filing',
 } as const;
 
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
@@ -42,6 +45,7 @@ export interface QueueJobs {
   'market-data': { 'net-flow': NoPayload; 'oi-limits': NoPayload };
   export: { 'write-report': ExportJobData; 'write-pack': PackJobData };
   management: { 'management-action': ManagementJob };
+  filing: { 'filing-figures': FilingJob };
 }
 
 /** What a queue's jobs return, where a producer reads it. */
@@ -52,6 +56,7 @@ export interface QueueResults {
   'market-data': unknown;
   export: ExportJobResult;
   management: unknown;
+  filing: FilingJobResult;
 }
 
 export type JobName<Q extends QueueName> = keyof QueueJobs[Q] & string;
@@ -76,6 +81,7 @@ export const JOB = {
   writeReport: 'write-report',
   writePack: 'write-pack',
   managementAction: 'management-action',
+  filingFigures: 'filing-figures',
 } as const satisfies Record<string, AnyJobName>;
 
 /** The process's queues, built once by the composition root (jobs/composition/queue-registry.ts). */
@@ -130,5 +136,13 @@ export const JOB_OPTIONS: Readonly<Record<QueueName, DefaultJobOptions>> = {
     attempts: 1,
     removeOnComplete: KEEP_FINISHED,
     removeOnFail: KEEP_FINISHED,
+  },
+  // A computation is keyed by its input version: once done, its figures are stored and the job
+  // is only worth keeping a while (the page reads a failure's reason from it).
+  [QUEUE.filing]: {
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 2_000 },
+    removeOnComplete: { age: 3600, count: 1_000 },
+    removeOnFail: { age: 24 * 3600, count: 1_000 },
   },
 };

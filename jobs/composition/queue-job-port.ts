@@ -9,6 +9,7 @@ import { managementJobId } from '../payloads/management-job.ts';
 import { enqueueReconciliation } from '../reconcile/enqueue-reconciliation.ts';
 import { enqueueSyncRun } from '../sync/enqueue-sync-run.ts';
 import { enqueueExport } from './export-queue.ts';
+import { requestFilingFiguresNow } from './filing-queue.ts';
 import { missingSchedules, repairSkewedSchedules, upsertSchedules } from './schedules.ts';
 
 /**
@@ -32,6 +33,7 @@ export function queueJobPort(runtime: { config: Config; pool: pg.Pool; queues: Q
       return added;
     },
     enqueueExport: (request, options) => enqueueExport(queues.get(QUEUE.export), request, options),
+    enqueueFilingFigures: (accountId) => requestFilingFiguresNow(runtime, accountId),
     workerCount: (work) => queues.get(work === 'ingest' ? QUEUE.ingest : QUEUE.management).getWorkersCount(),
     missingSchedules: () => missingSchedules(runtime),
     upsertSchedules: () => upsertSchedules(runtime),

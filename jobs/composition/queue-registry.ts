@@ -35,6 +35,7 @@ export class QueueRegistry implements Queues {
       'market-data': make('market-data'),
       export: make('export'),
       management: make('management'),
+      filing: make('filing'),
     };
   }
 

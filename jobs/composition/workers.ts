@@ -9,15 +9,18 @@ import { planAndEnqueueSync } from '../../src/app/services/plan-and-enqueue-sync
 import type { Config } from '../../src/config/config.ts';
 import { databaseLoss } from '../../src/db/connection-loss.ts';
 import { DatabaseConnectionLostError } from '../../src/errors/index.ts';
+import { FilingThreads } from '../../src/export/filing/filing-threads.ts';
 import { StorageAlarm } from '../../src/ingest/coverage/storage-alarm.ts';
 import { logger } from '../../src/logging/logger.ts';
 import { QUEUE, type QueueName } from '../definitions.ts';
 import { createExportProcessor, type ExportProcessorDeps } from '../export/export-processor.ts';
+import { createFilingProcessor } from '../filing/filing-processor.ts';
 import { createIngestProcessor } from '../ingest/ingest-processor.ts';
 import { markStalledWindowsFailed } from '../ingest/stalled-window-failures.ts';
 import { createManagementProcessor } from '../management/management-processor.ts';
 import { createMarketDataProcessor } from '../market-data/market-data-processor.ts';
 import type { ExportJobData, ExportJobResult } from '../payloads/export-job.ts';
+import type { FilingJob, FilingJobResult } from '../payloads/filing-job.ts';
 import { DetachedRuns } from '../reconcile/detached-runs.ts';
 import { createReconcileProcessor } from '../reconcile/reconcile-processor.ts';
 import { PgRunStore } from '../reconcile/run-fence.ts';
@@ -51,6 +54,8 @@ export interface RunningWorkers {
 const CONCURRENCY: Partial<Record<QueueName, number>> = {
   [QUEUE.marketData]: 1,
   [QUEUE.export]: 2,
+  // Each computation walks a history in a thread of its own: two use the two cores.
+  [QUEUE.filing]: 2,
 };
 
 /** The services the sync processor calls (the same `ledgerline sync` and `backfill` call). */
@@ -126,6 +131,38 @@ export function exportDeps(runtime: Runtime): ExportProcessorDeps {
   };
 }
 
+/** The filing queue's worker and the threads its walks run in (closed together). */
+export interface FilingWorker {
+  worker: Worker<FilingJob, FilingJobResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * The filing queue's worker: the web page runs one beside it (as the export worker), so its
+ * figures get computed before the full worker is deployed. The walks run in threads, never in the
+ * event loop of the process (the web process answers its requests meanwhile).
+ */
+export function createFilingWorker(
+  host: WorkerHost & { config: Pick<Config, 'databaseUrl' | 'valuation'> },
+  options: WorkerOptions = {},
+): FilingWorker {
+  const threads = new FilingThreads(CONCURRENCY[QUEUE.filing]);
+  const processor = createFilingProcessor({
+    databaseUrl: host.config.databaseUrl,
+    valuation: host.config.valuation,
+    threads,
+    log: logger('filing'),
+  });
+  const worker = buildWorker(host, QUEUE.filing, processor, options);
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      await threads.close();
+    },
+  };
+}
+
 /** Starts this process's workers, one per queue, each on its own connection. */
 export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): RunningWorkers {
   let stopping = false;
@@ -146,7 +183,9 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
   );
   markStalledWindowsFailed(ingest, runtime.pool, logger('ingest'));
   const reconcileRuns = new PgRunStore(runtime.pool);
+  const filing = createFilingWorker(runtime, options);
   const workers: Worker[] = [
+    filing.worker,
     ingest,
     buildWorker(runtime, QUEUE.management, createManagementProcessor(runtime, logger('management')), options),
     buildWorker(runtime, QUEUE.sync, createSyncProcessor(runtime, logger('sync'), SYNC_SERVICES), options),
@@ -180,6 +219,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
     async close() {
       stopping = true;
       await Promise.all(workers.map((w) => w.close()));
+      await filing.close();
     },
   };
 }

@@ -29,6 +29,11 @@ export interface JobPort {
   enqueueAction(actionId: string): Promise<boolean>;
   /** An export's job (a finished one is kept unless `replaceFinished`). */
   enqueueExport(request: ExportRequest, options?: { replaceFinished?: boolean }): Promise<{ id?: string }>;
+  /**
+   * The tax years page's figures of the account (uk and de) at their current input version, unless
+   * stored (src/export/filing): computed ahead of a view. How many computations were asked for.
+   */
+  enqueueFilingFigures(accountId: string): Promise<number>;
   /** How many workers listen on the queue of that work (to warn when none does). */
   workerCount(work: 'ingest' | 'management'): Promise<number>;
   /** The ids of the recurring jobs (cron) that the queue does not hold. */

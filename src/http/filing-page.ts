@@ -2,6 +2,8 @@ import { DE_FILING_ROUNDING_RULE, UK_FILING_ROUNDING_RULE } from '../accounting/
 import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-method.ts';
 import { gainsRowsHref, incomeRowsHref } from './figure-links.ts';
 import type { FilingYear, SummaryRow } from './filing-figures.ts';
+import type { MethodFigures } from './filing-figures.ts';
+import { computingNote } from './filing-freshness.ts';
 import { type Html, html } from './html.ts';
 import { packForm } from './pack-form.ts';
 import { header, layout, type PageContext } from './page-layout.ts';
@@ -223,10 +225,20 @@ export interface TaxYearsView {
   /** P2P sells lacking supplied proceeds (unknown-costs.ts lackingProceeds). */
   lackingProceeds: LackingProceeds[];
   now: number;
+  /** How each method's figures stand (filing-figures.ts): being computed, as of when. */
+  figures?: Partial<Record<RulesMethod, MethodFigures>>;
 }
 
-function methodSection(method: RulesMethod, years: FilingYear[], now: number, links: YearLinks): Html {
-  if (years.length === 0) return html`<p>No records yet.</p>`;
+function methodSection(
+  method: RulesMethod,
+  years: FilingYear[],
+  now: number,
+  links: YearLinks,
+  figures?: MethodFigures,
+): Html {
+  if (years.length === 0) {
+    return figures?.computing === true ? computingNote(method, figures) : html`<p>No records yet.</p>`;
+  }
   // Newest year first: the one being prepared.
   return html`${[...years].reverse().map((fy) => (method === 'uk' ? ukYear(fy, now, links) : deYear(fy, now, links)))}`;
 }
@@ -258,9 +270,9 @@ export function taxYearsPage(view: TaxYearsView, context: PageContext): Html {
         proceeds supplied, by whom and when, and withdrawing one.
       </p>
       <h2 id="uk">United Kingdom (HMRC share matching, pounds)</h2>
-      ${methodSection('uk', view.uk, view.now, links)}
+      ${methodSection('uk', view.uk, view.now, links, view.figures?.uk)}
       <h2 id="de">Germany (private sales, euros)</h2>
-      ${methodSection('de', view.de, view.now, links)}`,
+      ${methodSection('de', view.de, view.now, links, view.figures?.de)}`,
     { style: YEAR_STYLE },
   );
 }

@@ -2,7 +2,13 @@ import type { Worker } from 'bullmq';
 
 import { createRuntime } from '../../jobs/composition/create-runtime.ts';
 import { exportQueueOf } from '../../jobs/composition/export-queue.ts';
-import { createExportWorker, exportDeps } from '../../jobs/composition/workers.ts';
+import { filingQueueOf } from '../../jobs/composition/filing-queue.ts';
+import {
+  createExportWorker,
+  createFilingWorker,
+  exportDeps,
+  type FilingWorker,
+} from '../../jobs/composition/workers.ts';
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../errors/index.ts';
 import { logger } from '../logging/logger.ts';
@@ -22,9 +28,16 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
   const { prisma } = runtime;
   const exportQueue = exportQueueOf(runtime);
   let worker: Worker | undefined;
+  // The tax years page's figures: walked in threads of their own (createFilingWorker), never in
+  // this process's event loop, which keeps answering the page meanwhile.
+  let filing: FilingWorker | undefined;
   if (options.worker) {
     worker = createExportWorker(runtime, exportDeps(runtime));
     worker.on('failed', (job, error) => log.warn({ jobId: job?.id, err: error.message }, 'export failed'));
+    filing = createFilingWorker(runtime);
+    filing.worker.on('failed', (job, error) =>
+      log.warn({ jobId: job?.id, err: error.message }, 'filing figures failed'),
+    );
   }
   const app = await buildWebApp({
     tokens,
@@ -33,6 +46,7 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
     pool: runtime.pool,
     prisma,
     exportQueue,
+    filingQueue: filingQueueOf(runtime),
     redis: runtime.redis,
     prefix: runtime.prefix,
     boardQueues: runtime.queues.all(),
@@ -47,6 +61,7 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       await app.close();
       await worker?.close();
+      await filing?.close();
       await runtime.close();
       throw new ConfigError(
         'WEB_PORT',
@@ -66,5 +81,6 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
   });
   await app.close();
   await worker?.close();
+  await filing?.close();
   await runtime.close();
 }

@@ -4,6 +4,7 @@ import type { Cluster, Redis } from 'ioredis';
 import type pg from 'pg';
 
 import type { ExportQueue } from '../../jobs/composition/export-queue.ts';
+import type { FilingQueue } from '../../jobs/composition/filing-queue.ts';
 import type { PrismaClient } from '../db/prisma.ts';
 import type { ValuationSettings } from '../export/export-request.ts';
 import type { WebTokens } from './web-auth.ts';
@@ -17,6 +18,10 @@ export interface WebAppDeps {
   pool: pg.Pool;
   prisma: PrismaClient;
   exportQueue: ExportQueue;
+  /** Where the tax years page asks the worker for figures (src/export/filing). */
+  filingQueue: FilingQueue;
+  /** How long a tax years view waits for figures it asked for (ms; default DEFAULT_FILING_WAIT_MS). */
+  filingWaitMs?: number;
   /** The Redis connection the export queue uses, and the sessions: each request waits for it (requireRedis). */
   redis: Redis | Cluster;
   /** QUEUE_PREFIX: the sessions' keys live under it, beside the queues'. */

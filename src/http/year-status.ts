@@ -1,6 +1,7 @@
 import { type PeriodGap, STREAM_TITLES } from './coverage.ts';
 import { BEYOND_HORIZON } from './coverage-timeline.ts';
 import type { FilingYear } from './filing-figures.ts';
+import { recalculatingStatus } from './filing-freshness.ts';
 import { type Html, html } from './html.ts';
 import { plain, scopeWords } from './plain-words.ts';
 import { dayWords, momentWords, moneyWords } from './tax-year-words.ts';
@@ -76,6 +77,8 @@ function undecidedWords(fy: FilingYear, currency: string): Html[] {
  * (`data-state`), then why.
  */
 export function yearStatus(fy: FilingYear, now: number, currency: string): Html {
+  // Figures of an older input version, shown while the current ones are computed: never a state.
+  if (fy.computing === true) return recalculatingStatus(fy);
   const state = yearState(yearFacts(fy));
   const word = html`<strong class="state-word">${STATE_WORDS[state]}.</strong>`;
   if (state === 'complete') {

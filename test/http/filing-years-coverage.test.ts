@@ -1,7 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { filingYears } from '../../src/http/filing-figures.ts';
+import { computeFilingFigures } from '../../src/export/filing/compute-filing-figures.ts';
+import { readFiling } from '../../src/export/filing/filing-figures-store.ts';
+import { filingInputVersion } from '../../src/export/filing/filing-input-version.ts';
+import { accountCoverage, filingYearsOf } from '../../src/http/filing-figures.ts';
 import { STREAMS } from '../../src/streams/registry.ts';
 import { insertAccount, insertCoverage, insertSpot } from '../export/seed.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
@@ -23,10 +26,13 @@ async function gapsOf2026(name: string, sync: (accountId: string) => Promise<voi
     { recordId: '1', coin: 'USDT', spotTaxType: 'Deposit', amount: '100', balance: '100', ts: '2025-04-10T00:00:00Z' },
   ]);
   await sync(accountId);
-  const years = await filingYears(
-    { databaseUrl: db.url, pool, accountId, accountName: name, now: Date.parse('2027-06-01T00:00:00Z') },
-    'uk',
-  );
+  const now = Date.parse('2027-06-01T00:00:00Z');
+  // The figures as the worker stores them (computed as of `now`), their coverage read as a view does.
+  await computeFilingFigures({ databaseUrl: db.url, accountId, method: 'uk' }, pool, () => now);
+  const version = await filingInputVersion(pool, accountId, 'uk', undefined, now);
+  const { current } = await readFiling(pool, accountId, 'uk', version);
+  const input = { pool, accountId, now };
+  const years = filingYearsOf(input, 'uk', current!, false, await accountCoverage(input));
   return years.find((y) => y.year.label === '2026-27')!.gaps.map((g) => g.stream);
 }
 

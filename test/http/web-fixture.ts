@@ -9,8 +9,9 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 
 import type { ExportQueue } from '../../jobs/composition/export-queue.ts';
+import type { FilingQueue } from '../../jobs/composition/filing-queue.ts';
 import { QueueRegistry } from '../../jobs/composition/queue-registry.ts';
-import { createExportWorker } from '../../jobs/composition/workers.ts';
+import { createExportWorker, createFilingWorker, type FilingWorker } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import { createRedisConnection } from '../../src/app/redis-connection.ts';
 import { loadConfig } from '../../src/config/config.ts';
@@ -25,17 +26,25 @@ export interface WebFixture {
   readonly db: TestDatabase;
   readonly app: FastifyInstance;
   readonly queue: ExportQueue;
+  readonly filingQueue: FilingQueue;
   readonly exportDir: string;
   readonly prefix: string;
 }
 
 /**
  * The accountants' page wired as `ledgerline web` wires it, on a database and a BullMQ prefix of
- * its own, with an export worker running in the test process.
+ * its own, with an export worker and a filing worker (its walks in threads) running in the test
+ * process. A tax years view waits up to `filingWaitMs` (default: a minute, so a test's first view
+ * shows the figures) for the figures it asked for.
  */
 export function useWebApp(
   label: string,
-  options: { trustProxy?: boolean | number | readonly string[]; logger?: FastifyBaseLogger } = {},
+  options: {
+    trustProxy?: boolean | number | readonly string[];
+    logger?: FastifyBaseLogger;
+    filingWaitMs?: number;
+    filingWorker?: boolean;
+  } = {},
 ): WebFixture {
   const db = useTestDatabase(label);
   const prefix = randomPrefix(label);
@@ -44,6 +53,8 @@ export function useWebApp(
   let queues: QueueRegistry | undefined;
   let queue: ExportQueue | undefined;
   let worker: Worker | undefined;
+  let filing: FilingWorker | undefined;
+  let filingQueue: FilingQueue | undefined;
   let exportDir = '';
   let pool: pg.Pool | undefined;
   beforeAll(async () => {
@@ -56,6 +67,8 @@ export function useWebApp(
       { prefix, config, connection: () => connection },
       { databaseUrl: db.url, exportDir, prisma: db.prisma },
     );
+    filingQueue = queues.get(QUEUE.filing);
+    if (options.filingWorker !== false) filing = createFilingWorker({ prefix, config, connection: () => connection });
     app = await buildWebApp({
       tokens: { accountant: TOKEN, admin: ADMIN_TOKEN },
       exportDir,
@@ -63,6 +76,8 @@ export function useWebApp(
       pool: (pool = new pg.Pool({ connectionString: db.url, max: 2 })),
       prisma: db.prisma,
       exportQueue: queue,
+      filingQueue,
+      filingWaitMs: options.filingWaitMs ?? 60_000,
       redis: connection,
       prefix,
       boardQueues: queues.all(),
@@ -73,7 +88,9 @@ export function useWebApp(
   afterAll(async () => {
     await app?.close();
     await worker?.close();
+    await filing?.close();
     await queue?.obliterate({ force: true });
+    await filingQueue?.obliterate({ force: true });
     await queues?.close();
     await pool?.end();
     connection?.disconnect();
@@ -86,6 +103,9 @@ export function useWebApp(
     },
     get queue() {
       return queue!;
+    },
+    get filingQueue() {
+      return filingQueue!;
     },
     get exportDir() {
       return exportDir;

@@ -64,7 +64,7 @@ export function checkpointKey(
   };
 }
 
-function walkVersion(method: GainsMethod): string {
+export function walkVersion(method: GainsMethod): string {
   const inputs = {
     code: WALK_CODE_VERSION,
     rules: RULES_VERSION[method],

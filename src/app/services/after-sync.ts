@@ -50,9 +50,19 @@ const pruneGainsChangeLog: AfterSyncStep = async (runtime, accountId) => {
   }
 };
 
+/**
+ * The tax years page's figures for what the night changed, computed now by the worker (one job per
+ * method and input version) rather than when an accountant first opens the page. After the trade
+ * prices are refreshed (an input of the figures).
+ */
+const filingFigures: AfterSyncStep = async (runtime, accountId) => {
+  await runtime.jobs.enqueueFilingFigures(accountId);
+};
+
 export const AFTER_SYNC_STEPS: AfterSyncStep[] = [
   reconcile,
   refreshAccountTradePrices,
   pruneGainsChangeLog,
+  filingFigures,
   monthlyExports,
 ];
