@@ -83,15 +83,23 @@ async function priceSeries(pool: pg.Pool): Promise<Map<string, PricePoint[]>> {
 }
 
 /**
- * Forgets the synthetic figures an earlier run of the demo imported (their imports, by file name:
- * the lots and sales go with them), so that the "before" exports are as read.
+ * Withdraws the synthetic figures the demo imported (their imports, by file name), as an
+ * accountant withdraws a figure on the page: a logged decision, the imports kept and listed as
+ * withdrawn by `demo`, so that the database's figures are as read and the "after" state is one
+ * import (or the page's list) away. Every gains walk and cached figure notices (the import tables'
+ * trigger logs the change).
  */
 export async function forgetSyntheticAccountant(pool: pg.Pool, accountId: string): Promise<void> {
-  await pool.query('DELETE FROM cost_basis_import WHERE account_id = $1 AND file_name = $2', [
-    accountId,
-    COST_BASIS_FILE,
-  ]);
-  await pool.query('DELETE FROM proceeds_import WHERE account_id = $1 AND file_name = $2', [accountId, PROCEEDS_FILE]);
+  for (const [table, file] of [
+    ['cost_basis_import', COST_BASIS_FILE],
+    ['proceeds_import', PROCEEDS_FILE],
+  ] as const) {
+    await pool.query(
+      `UPDATE ${table} SET withdrawn_at = now(), withdrawn_by = 'demo', withdrawn_reason = $3
+        WHERE account_id = $1 AND file_name = $2 AND withdrawn_at IS NULL`,
+      [accountId, file, 'SYNTHETIC figures of the demo: withdrawn so the database holds the figures as read'],
+    );
+  }
 }
 
 /**

@@ -80,7 +80,7 @@ export function beforeAfterLines(
     `  after files     ${file(after)} (after the accountant's costs and proceeds, SYNTHETIC)`,
     `  coins away      moves to a strategy, Earn or a lock not back after COINS_AWAY_DAYS and undecided ` +
       `(review:coins-away in the summaries' manifests): ${coinsAway(before)} (ledgerline away-decision list)`,
-    `  database        holds the figures as read: the SYNTHETIC imports were removed after the "after" summaries; ` +
+    `  database        holds the figures as read: the SYNTHETIC imports were withdrawn (listed as withdrawn by demo) after the "after" summaries; ` +
       `to see "after" again: ledgerline cost-basis import --file ${relative(supplied.costBasisFile)} and ` +
       `ledgerline proceeds import --file ${relative(supplied.proceedsFile)}`,
   );
