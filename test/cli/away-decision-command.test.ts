@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { importAwayDecisions } from '../../src/accounting/gains/away-decision-import.ts';
+import { importAwayDecisions } from '../../src/accounting/cost-basis/away-decision-import.ts';
 import { coinsAway } from '../../src/accounting/gains/coins-away.ts';
 import { EXIT } from '../../src/cli/exit-codes.ts';
 import { parseExportRequest, reportParams } from '../../src/export/export-request.ts';

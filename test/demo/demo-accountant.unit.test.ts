@@ -161,6 +161,9 @@ describe("the demo's before/after block (print-accountant.ts)", () => {
     expect(lines[5]).toBe(
       "  after files     exports/after-accountant/a/after.csv (after the accountant's costs and proceeds, SYNTHETIC)",
     );
-    expect(lines).toHaveLength(6);
+    expect(lines[6]).toMatch(/^ {2}coins away {6}moves to a strategy, Earn or a lock not back after COINS_AWAY_DAYS/);
+    // Issue 42 item 9: the database keeps the figures as read, the synthetic imports withdrawn.
+    expect(lines[7]).toMatch(/^ {2}database {8}holds the figures as read: the SYNTHETIC imports were withdrawn/);
+    expect(lines).toHaveLength(8);
   });
 });

@@ -6,7 +6,7 @@ import {
   importAwayDecisions,
   listAwayDecisionImports,
   withdrawAwayDecisions,
-} from '../../accounting/gains/away-decision-import.ts';
+} from '../../accounting/cost-basis/away-decision-import.ts';
 import { coinsAway } from '../../accounting/gains/coins-away.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { runTool } from '../run-tool.ts';

@@ -3,6 +3,7 @@ import pg from 'pg';
 
 import type { RulesMethod } from '../../accounting/gains/gains-method.ts';
 import { TAX_YEAR_ZONE, type TaxYear, taxYearsOf } from '../../accounting/gains/tax-years.ts';
+import { openClient } from '../../db/pg-connections.ts';
 import { type ExportRequest, parseExportRequest, reportParams, type ValuationSettings } from '../export-request.ts';
 import type { ReportParams } from '../report-definition.ts';
 import { reportFor } from '../reports/index.ts';
@@ -80,8 +81,7 @@ export async function filingSummary(
 ): Promise<FilingSummary | null> {
   // A client of its own, as an export has (stream-report.ts): the walk's cursors hold it, and the
   // session's zone is the period's.
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'ledgerline-filing' });
-  await client.connect();
+  const client = await openClient({ connectionString: databaseUrl, application_name: 'ledgerline-filing' });
   try {
     const first = await firstRecordMs(client, input.accountId);
     if (first === null) return null;

@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 
 import pg from 'pg';
 
+import { createPool } from '../../db/pg-connections.ts';
 import { createRootLogger, setRootLogger } from '../../logging/logger.ts';
 import { computeFilingFigures, type FilingComputation } from './compute-filing-figures.ts';
 import type { FilingReply, FilingRequest } from './filing-threads.ts';
@@ -19,7 +20,7 @@ const pools = new Map<string, pg.Pool>();
 function poolFor(job: FilingComputation): pg.Pool {
   let pool = pools.get(job.databaseUrl);
   if (pool === undefined) {
-    pool = new pg.Pool({ connectionString: job.databaseUrl, max: 1, application_name: 'ledgerline-filing' });
+    pool = createPool({ connectionString: job.databaseUrl, max: 1, application_name: 'ledgerline-filing' });
     pools.set(job.databaseUrl, pool);
   }
   return pool;

@@ -3,11 +3,11 @@ import type pg from 'pg';
 
 import { ValidationError } from '../../errors/index.ts';
 import { parseInstant } from '../../ingest/time-arguments.ts';
-import { readSuppliedCsv } from '../cost-basis/supplied-csv.ts';
-import { importSuppliedFile, readSuppliedFile, type SuppliedImportResult } from '../cost-basis/supplied-file-import.ts';
+import { AWAY_DECISIONS, type AwayDecisionKind } from '../gains/coins-away.ts';
+import { OWN_MOVE_TYPES } from '../gains/own-moves-away.ts';
 import { coinCode, sourceName } from '../prices/price-point.ts';
-import { AWAY_DECISIONS, type AwayDecisionKind } from './coins-away.ts';
-import { OWN_MOVE_TYPES } from './own-moves-away.ts';
+import { readSuppliedCsv } from './supplied-csv.ts';
+import { importSuppliedFile, readSuppliedFile, type SuppliedImportResult } from './supplied-file-import.ts';
 
 /** The columns of a decisions file (header required, any order, names case-insensitive). */
 export const AWAY_DECISION_COLUMNS = [
