@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { importPrices } from '../../src/accounting/prices/import-prices.ts';
 import { openPriceBook } from '../../src/accounting/prices/open-price-book.ts';
+import { RATE_CARRY_DAYS } from '../../src/accounting/prices/rate-carry.ts';
 import { ValidationError } from '../../src/errors/index.ts';
 import { insertAccount } from '../export/seed.ts';
 import { useTestDatabase } from '../helpers/test-database.ts';
@@ -73,11 +74,21 @@ describe('a daily rate values the transactions of its own date', () => {
     expect(await ratesAt('EUR', ['2024-07-01T21:59:00Z', '2024-07-01T22:30:00Z'])).toEqual(['0.91', '0.92']);
   });
 
-  it('a date with no rate is valued from an earlier one only within the tolerance, never guessed', async () => {
+  it('a date with no rate is valued from the last rate on or before it, at most RATE_CARRY_DAYS back, never guessed', async () => {
     const file = 'date,base,quote,price,source\n2024-07-01,USDT,GBP,0.8,boe\n';
     await importPrices(client, csv(file), { zone: 'Europe/London' });
-    // 1 July 00:00 London is 30 June 23:00 UTC: 36 h later, and 1 ms more.
-    expect(await ratesAt('GBP', ['2024-07-02T11:00:00Z', '2024-07-02T11:00:00.001Z'])).toEqual(['0.8', null]);
+    // 1 July 00:00 London is 30 June 23:00 UTC. Its rate values 1 July and the 4 days after it
+    // (rate-carry.ts: the BoE publishes on working days only), up to 5 July 23:59:59.999 London;
+    // never the instant before its own day, never after those days.
+    expect(RATE_CARRY_DAYS).toBe(4);
+    expect(
+      await ratesAt('GBP', [
+        '2024-06-30T22:59:59.999Z',
+        '2024-07-02T11:00:00.001Z',
+        '2024-07-05T22:59:59.999Z',
+        '2024-07-05T23:00:00Z',
+      ]),
+    ).toEqual([null, '0.8', '0.8', null]);
   });
 });
 
@@ -96,9 +107,10 @@ describe('prices import --period monthly: a month’s rate values its calendar m
         '2024-07-15T12:00:00Z', // two weeks after the month's start: still July's, from its own day
         '2024-07-31T22:30:00Z', // 31 July 23:30 in London
         '2024-07-31T23:30:00Z', // 1 August 00:30 in London
-        '2024-09-01T12:00:00Z', // September has no rate; 31 August's is 37 h old: unpriced
+        '2024-09-01T12:00:00Z', // September has no rate: 31 August's is carried (RATE_CARRY_DAYS)
+        '2024-09-05T12:00:00Z', // beyond the 4 days after 31 August: unpriced
       ]),
-    ).toEqual(['0.79', '0.79', '0.79', '0.81', null]);
+    ).toEqual(['0.79', '0.79', '0.79', '0.81', '0.81', null]);
     // Idempotent like a daily import.
     expect(
       await importPrices(client, csv(file), { source: 'hmrc-monthly', zone: 'Europe/London', period: 'monthly' }),

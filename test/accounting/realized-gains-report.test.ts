@@ -289,12 +289,40 @@ describe('the income report', () => {
       'spot_tax_type',
       'record_id',
       'price_source',
+      'uk_head',
+      'de_head',
     ]);
+    // Each income type's head under each law (income-heads.ts, issue 42 item 7): interest a return
+    // (revenue or capital on the terms, CRYPTO61200 ff.; §22 Nr. 3 EStG), an airdrop income only
+    // for a service (CRYPTO21250; BMF Rz. 70 f.): both left to the facts, so flagged for review.
     expect(rows).toEqual([
-      ['2026-03-05T10:00:00.000+00:00', 'SOL', '0.5', '50', 'USDT', 'Interest', 'spot:d1', 'import:daily'],
-      ['2026-03-06T10:00:00.000+00:00', 'FOO', '7', '', 'USDT', 'Airdrop Reward-A', 'spot:e1', ''],
+      [
+        '2026-03-05T10:00:00.000+00:00',
+        'SOL',
+        '0.5',
+        '50',
+        'USDT',
+        'Interest',
+        'spot:d1',
+        'import:daily',
+        'miscellaneous income (or capital, on the terms)',
+        '§22 Nr. 3 EStG',
+      ],
+      [
+        '2026-03-06T10:00:00.000+00:00',
+        'FOO',
+        '7',
+        '',
+        'USDT',
+        'Airdrop Reward-A',
+        'spot:e1',
+        '',
+        'miscellaneous income if for a service, else none',
+        '§22 Nr. 3 EStG if for a service, else none',
+      ],
     ]);
-    expect(result.review).toEqual({ rows: 1, values: { unpriced: 1 } });
+    // The unpriced one is flagged unpriced (its value is what is missing first); the interest's head.
+    expect(result.review).toEqual({ rows: 2, values: { unpriced: 1, 'income-head': 1 } });
   });
 });
 

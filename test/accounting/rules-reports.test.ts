@@ -129,7 +129,7 @@ beforeAll(async () => {
     ...trade('k', '2024-07-01', ['4', 'SOL'], ['500', 'USDT']),
     ...trade('k', '2024-08-01', ['6', 'SOL'], ['900', 'USDT']),
     ...trade('k', '2024-08-20', ['400', 'USDT'], ['4', 'SOL']),
-    // A sale on a day the GBP series has no close within the tolerance: unpriced, never guessed.
+    // A sale on a day the GBP series has no rate on or within 4 days before: unpriced, never guessed.
     ...trade('k', '2024-09-20', ['1', 'SOL'], ['150', 'USDT']),
   ]);
   await withClient(db.url, async (c) => {
@@ -144,7 +144,9 @@ beforeAll(async () => {
     await importCostBasis(c, over, file);
     await importPrices(c, series('EUR', '0.5', '2022-01-01', '2024-12-31'));
     // No rate for 18 to 20 September: the sale on the 20th finds only the 17th's, 58 hours old.
-    await importPrices(c, series('GBP', '0.8', '2024-06-01', '2024-12-31', ['2024-09-18', '2024-09-19', '2024-09-20']));
+    // A week without a rate before 20 September: longer than any carry (RATE_CARRY_DAYS, rate-carry.ts).
+    const week = ['2024-09-14', '2024-09-15', '2024-09-16', '2024-09-17', '2024-09-18', '2024-09-19', '2024-09-20'];
+    await importPrices(c, series('GBP', '0.8', '2024-06-01', '2024-12-31', week));
   });
 });
 
@@ -285,7 +287,7 @@ describe('--method uk: HMRC share matching, in pounds through a USDT->GBP series
       // 6 sold for GBP 720: 4 bought back on 20 August (GBP 320), 2 from the pool of 6 at GBP 480.
       ['2024-08-01', '30-day', '2024-08-20', '4', '480', '320', '160', '6', '480'],
       ['2024-08-01', 's104', '', '2', '240', '160', '80', '4', '320'],
-      // No GBP close within 36 hours of 20 September: unpriced, left empty and flagged.
+      // No GBP rate on 20 September nor in the 4 days before (the carry): unpriced, left empty and flagged.
       ['2024-09-20', 's104', '', '1', '', '80', '', '3', '240'],
     ]);
     for (const r of rows) {
