@@ -77,7 +77,8 @@ async function seed(fiat: 'GBP' | 'EUR', accountId: string): Promise<void> {
   await insertCoverage(db.url, accountId, '2023-01-01', '2025-06-01');
   await withClient(db.url, async (c) => {
     const { rows } = await c.query<{ id: string }>(
-      `INSERT INTO cost_basis_import (account_id, file_name, sha256, sources, rows) VALUES ($1, 'costs.csv', $2, 'bank', 1) RETURNING id`,
+      `INSERT INTO cost_basis_import (account_id, file_name, sha256, sources, rows, supplied_by)
+       VALUES ($1, 'costs.csv', $2, 'bank', 1, 'web:accountant') RETURNING id`,
       [accountId, 'a'.repeat(64)],
     );
     await c.query(

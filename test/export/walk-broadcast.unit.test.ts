@@ -121,3 +121,33 @@ describe('sharedWalk', () => {
     expect(stats.started).toBe(2);
   });
 });
+
+describe('a walk shared by a batch that replays finished walks (the tax-year pack), joined after it ended', () => {
+  it('is read again from memory, not walked a second time, while every event is still held', async () => {
+    const { walk, stats } = countingWalk(50);
+    const [first, late] = await sharingGainsWalks(
+      async () => {
+        const first = await readAll(sharedWalk('k', () => walk()));
+        // The second export of the batch reaches the walk after the first read it to its end.
+        const late = await readAll(sharedWalk('k', () => walk()));
+        return [first, late];
+      },
+      { replayFinished: true },
+    );
+    expect(first).toEqual(numbers(50));
+    expect(late).toEqual(numbers(50));
+    expect(stats.started).toBe(1);
+  });
+
+  it('is walked again once its events were let go (longer than the join window)', async () => {
+    const { walk, stats } = countingWalk(30_000);
+    await sharingGainsWalks(
+      async () => {
+        await readAll(sharedWalk('k', () => walk()));
+        expect(await readAll(sharedWalk('k', () => walk()))).toHaveLength(30_000);
+      },
+      { replayFinished: true },
+    );
+    expect(stats.started).toBe(2);
+  });
+});

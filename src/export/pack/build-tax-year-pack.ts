@@ -122,7 +122,9 @@ export async function buildTaxYearPack(options: TaxYearPackOptions): Promise<Bui
         const [a, b] = written as Array<PromiseFulfilledResult<Awaited<ReturnType<typeof write>>>>;
         return [a!.value, b!.value] as const;
       },
-      { onWalk: (key) => walks.push(key) },
+      // Replayed: the second file reaching the walk after the first read it to its end (a short
+      // history, a loaded machine) reads the same events, not a second snapshot.
+      { onWalk: (key) => walks.push(key), replayFinished: true },
     );
     const source = (csvPath: string, manifest: ExportManifest): PackSource => ({
       file: path.basename(csvPath),

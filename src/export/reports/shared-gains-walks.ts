@@ -24,6 +24,12 @@ interface SharingOptions {
    * proceeds: from then on an import changes none of its events.
    */
   readonly onInputsRead?: () => void;
+  /**
+   * A walk read to its end with every event held stays joinable for the rest of the batch: files
+   * that must come from one snapshot (the tax-year pack's two) share it however late the second
+   * reaches it. Not for a batch whose later files must see a history that moved on (the demo's).
+   */
+  readonly replayFinished?: boolean;
 }
 
 const sharing = new AsyncLocalStorage<Sharing>();
@@ -62,9 +68,14 @@ export function sharedWalk<T>(key: string, walk: (inputsRead: () => void) => Asy
         shared.inputsRead = true;
         for (; shared.untold > 0; shared.untold--) options.onInputsRead?.();
       }),
+      // Forgotten once its last reader leaves, unless the batch replays finished walks.
       () => {
-        if (walks.get(key) === shared) walks.delete(key);
+        if (walks.get(key) === shared && !(options.replayFinished === true && shared.broadcast.replayable)) {
+          walks.delete(key);
+        }
       },
+      undefined,
+      options.replayFinished === true,
     ),
     inputsRead: false,
     untold: 1,

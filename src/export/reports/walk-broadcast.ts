@@ -31,7 +31,16 @@ export class WalkBroadcast<T> {
     private readonly source: AsyncIterator<T>,
     private readonly onIdle: () => void,
     private readonly limits = { joinWindow: 20_000, maxAhead: 40_000 },
+    private readonly replayAfterEnd = false,
   ) {}
+
+  /**
+   * Walked to its end with every event still held (a walk shorter than the join window): a reader
+   * joining now reads it all again from memory, as if it had been there from the start.
+   */
+  get replayable(): boolean {
+    return this.#done && this.#failure === undefined && this.#joinable;
+  }
 
   /** A reader of every event from the first, or undefined when the first events are let go. */
   join(): AsyncGenerator<T> | undefined {
@@ -68,7 +77,9 @@ export class WalkBroadcast<T> {
       }
       this.#letGo();
       if (this.#readers.size === 0) {
-        this.#joinable = false;
+        // Kept joinable only when asked (replayAfterEnd) and read to its end with every event held:
+        // then it is read again from memory (the source is done with its owner's connection).
+        if (!this.replayAfterEnd || !this.#done || this.#failure !== undefined) this.#joinable = false;
         this.onIdle();
       }
     }

@@ -85,7 +85,7 @@ describe('the tax years page’s figures', () => {
       expect(answer.body).toContain('data-computing="uk"');
       expect(answer.body).toContain('data-computing="de"');
       expect(answer.body).toContain('Being calculated.');
-      expect(answer.body).not.toContain('Complete: the whole year');
+      expect(answer.body).not.toContain('data-state="complete"');
       expect(answer.body).not.toContain('No records yet.');
     }
     // One job per account, method and input version, however many views asked.
@@ -99,7 +99,7 @@ describe('the tax years page’s figures', () => {
     try {
       const current = await viewUntilCurrent();
       expect(current.body).not.toContain('data-computing');
-      expect(current.body).toContain('Complete: the whole year');
+      expect(current.body).toContain('data-state="complete"');
     } finally {
       // Closing waits for the jobs in hand: a job stores its figures before BullMQ marks it completed.
       await worker.close();
@@ -110,7 +110,7 @@ describe('the tax years page’s figures', () => {
   it('never states figures of an older input version as current: a new record shows them as of their time, then the new ones', async () => {
     const before = await view();
     expect(before.headers.refresh).toBeUndefined();
-    const completeYears = before.body.match(/Complete: the whole year/g)?.length ?? 0;
+    const completeYears = before.body.match(/data-state="complete"/g)?.length ?? 0;
     expect(completeYears).toBeGreaterThan(0);
 
     await insertSpot(web.db.url, accountId, trade('2024-07-04', ['6', 'SOL'], ['450', 'GBP']));
@@ -119,13 +119,13 @@ describe('the tax years page’s figures', () => {
     // The last figures are shown, each year marked out of date with their time, none called complete.
     expect(stale.body).toContain('Being recalculated: these figures are out of date.');
     expect(stale.body).toMatch(/They are the figures as of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
-    expect(stale.body).not.toContain('Complete: the whole year');
+    expect(stale.body).not.toContain('data-state="complete"');
 
     const worker = startWorker();
     try {
       const current = await viewUntilCurrent();
       expect(current.body).not.toContain('out of date');
-      expect(current.body.match(/Complete: the whole year/g)?.length ?? 0).toBe(completeYears);
+      expect(current.body.match(/data-state="complete"/g)?.length ?? 0).toBe(completeYears);
     } finally {
       await worker.close();
     }
