@@ -44,7 +44,7 @@ export async function buildWebApp(deps: WebAppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger === undefined ? undefined : webRequestLogger(deps.logger),
     trustProxy,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorPage,
   });
   app.decorateRequest('role', null);

@@ -31,11 +31,11 @@ describe("the demo's prices", () => {
     const from = DateTime.fromISO('2026-01-01T08:00:00Z', { zone: 'utc' });
     const to = DateTime.fromISO('2026-01-10T00:00:00Z', { zone: 'utc' });
     const prices = await loadDemoPrices(pool, dir, accountId, from, to);
-    // 2025-12-31 .. 2026-01-10: 11 days x 6 coins quoted in USDT.
-    expect(prices.imported).toBe(66);
+    // 2025-12-31 .. 2026-01-10: 11 days x 7 coins quoted in USDT (USDC among them: issue 42 item 3).
+    expect(prices.imported).toBe(77);
     expect((await readFile(prices.file, 'utf8')).split('\n')[0]).toBe('date,base,quote,price');
     // Re-runnable: the same file imports again without a change.
-    expect((await loadDemoPrices(pool, dir, accountId, from, to)).imported).toBe(66);
+    expect((await loadDemoPrices(pool, dir, accountId, from, to)).imported).toBe(77);
 
     const client = await pool.connect();
     try {
