@@ -2,6 +2,7 @@ import type pg from 'pg';
 
 import type { RulesMethod } from '../../src/accounting/gains/gains-method.ts';
 import type { Config } from '../../src/config/config.ts';
+import type { ValuationSettings } from '../../src/export/export-request.ts';
 import { hasFiling } from '../../src/export/filing/filing-figures-store.ts';
 import { filingInputVersion } from '../../src/export/filing/filing-input-version.ts';
 import { JOB, QUEUE, type Queues } from '../definitions.ts';
@@ -42,25 +43,31 @@ const RULES_METHODS: readonly RulesMethod[] = ['uk', 'de'];
 
 /**
  * The account's figures of both methods at the inputs' version now, for those not stored: what an
- * account's nightly sync asks once its windows are done (after-sync.ts), so the next view finds
- * them. How many computations were asked for.
+ * account's nightly sync asks once its windows are done (after-sync.ts), and the page once an
+ * accountant supplied or withdrew a figure (supply-routes.ts), so the next view finds them. How
+ * many computations were asked for.
  */
-export async function requestFilingFiguresNow(
-  runtime: { config: Pick<Config, 'valuation'>; pool: pg.Pool; queues: Queues },
+export async function requestCurrentFilings(
+  queue: FilingQueue,
+  pool: pg.Pool,
   accountId: string,
+  valuation: ValuationSettings | undefined,
+  now: number = Date.now(),
 ): Promise<number> {
   let asked = 0;
   for (const method of RULES_METHODS) {
-    const inputVersion = await filingInputVersion(
-      runtime.pool,
-      accountId,
-      method,
-      runtime.config.valuation,
-      Date.now(),
-    );
-    if (await hasFiling(runtime.pool, accountId, method, inputVersion)) continue;
-    await requestFilingFigures(filingQueueOf(runtime), { accountId, method, inputVersion });
+    const inputVersion = await filingInputVersion(pool, accountId, method, valuation, now);
+    if (await hasFiling(pool, accountId, method, inputVersion)) continue;
+    await requestFilingFigures(queue, { accountId, method, inputVersion });
     asked++;
   }
   return asked;
+}
+
+/** requestCurrentFilings on a runtime's filing queue. */
+export function requestFilingFiguresNow(
+  runtime: { config: Pick<Config, 'valuation'>; pool: pg.Pool; queues: Queues },
+  accountId: string,
+): Promise<number> {
+  return requestCurrentFilings(filingQueueOf(runtime), runtime.pool, accountId, runtime.config.valuation);
 }

@@ -37,6 +37,12 @@ export interface WorkerOptions {
   maxStalledCount?: number;
   /** Told of every sync, reconciliation and export written to the run history (alerts, metrics). */
   runListeners?: RunListener[];
+  /**
+   * Start the filing threads with the worker rather than on the first computation, so that the
+   * first tax years view after a start waits for its walk only (a deployed worker and web process
+   * do; tests start many short-lived workers and leave it off).
+   */
+  warmFilingThreads?: boolean;
 }
 
 export interface RunningWorkers {
@@ -147,6 +153,7 @@ export function createFilingWorker(
   options: WorkerOptions = {},
 ): FilingWorker {
   const threads = new FilingThreads(CONCURRENCY[QUEUE.filing]);
+  if (options.warmFilingThreads === true) threads.warm();
   const processor = createFilingProcessor({
     databaseUrl: host.config.databaseUrl,
     valuation: host.config.valuation,

@@ -34,7 +34,7 @@ export async function startWeb(config: Config, options: { worker: boolean }): Pr
   if (options.worker) {
     worker = createExportWorker(runtime, exportDeps(runtime));
     worker.on('failed', (job, error) => log.warn({ jobId: job?.id, err: error.message }, 'export failed'));
-    filing = createFilingWorker(runtime);
+    filing = createFilingWorker(runtime, { warmFilingThreads: true });
     filing.worker.on('failed', (job, error) =>
       log.warn({ jobId: job?.id, err: error.message }, 'filing figures failed'),
     );

@@ -47,7 +47,7 @@ export function registerWorkerCommand(program: Command): void {
         const webhookUrl = config.alerts.webhookUrl;
         const alerts = webhookUrl ? createAlertSender({ url: webhookUrl, log: logger('alerts') }) : undefined;
         const runListeners = alerts ? [observeRunDurations, alertOnRuns(runtime.pool, alerts)] : [observeRunDurations];
-        const running = startWorkers(runtime, { concurrency, runListeners });
+        const running = startWorkers(runtime, { concurrency, runListeners, warmFilingThreads: true });
         const heartbeat = alerts
           ? startSuccessHeartbeat({
               pool: runtime.pool,

@@ -43,7 +43,7 @@ interface Slot {
 /**
  * Threads that walk the filing figures (the walk is the account's whole history: seconds of
  * decimal arithmetic), so that the process asking, the web process above all, keeps answering.
- * Started on first use, one per computation running at once up to `size`, kept for the next; a
+ * Started on first use (or all at once by `warm`), one per computation running at once up to `size`, kept for the next; a
  * computation goes to the thread with the least in hand. `close` ends them.
  */
 export class FilingThreads {
@@ -55,6 +55,14 @@ export class FilingThreads {
   #nextId = 0;
 
   constructor(private readonly size = 2) {}
+
+  /**
+   * Starts every thread now, so that the first computation does not also pay for loading the walk's
+   * modules in a new thread (seconds from the sources): what a worker does when it starts.
+   */
+  warm(): void {
+    while (this.#slots.length < this.size) this.#startSlot();
+  }
 
   compute(job: FilingComputation): Promise<FilingComputed> {
     const slot = this.#slot();
@@ -74,14 +82,16 @@ export class FilingThreads {
   #slot(): Slot {
     const idle = this.#slots.find((s) => s.busy === 0);
     if (idle !== undefined) return idle;
-    if (this.#slots.length < this.size) {
-      const slot: Slot = { worker: startThread(), busy: 0 };
-      slot.worker.on('message', (reply: FilingReply) => this.#settle(reply));
-      slot.worker.on('error', (error) => this.#failSlot(slot, error));
-      this.#slots.push(slot);
-      return slot;
-    }
+    if (this.#slots.length < this.size) return this.#startSlot();
     return this.#slots.reduce((a, b) => (b.busy < a.busy ? b : a));
+  }
+
+  #startSlot(): Slot {
+    const slot: Slot = { worker: startThread(), busy: 0 };
+    slot.worker.on('message', (reply: FilingReply) => this.#settle(reply));
+    slot.worker.on('error', (error) => this.#failSlot(slot, error));
+    this.#slots.push(slot);
+    return slot;
   }
 
   #settle(reply: FilingReply): void {

@@ -1,6 +1,7 @@
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 
+import { requestCurrentFilings } from '../../../jobs/composition/filing-queue.ts';
 import { importCostBasis } from '../../accounting/cost-basis/cost-basis-import.ts';
 import { FILE_LIMIT_WORDS, SUPPLIED_LIMITS } from '../../accounting/cost-basis/supplied-csv.ts';
 import { FILING_CURRENCIES } from '../../accounting/cost-basis/supplied-currency.ts';
@@ -109,11 +110,21 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
       result.alreadyImported ? 'supplied figures already imported' : 'supplied figures imported',
     );
     const done = result.alreadyImported ? 'same' : 'added';
+    if (!result.alreadyImported) await refigure(acc.id);
     return reply
       .code(303)
       .header('location', `${supplyPath(acc.id)}?${done}=${kind}-${result.importId}#supplied`)
       .send();
   };
+
+  /**
+   * The tax years' figures for the changed inputs, asked of the worker now (one job per method and
+   * version, shared with any view): by the time the accountant opens the tax years they are being
+   * walked, or done.
+   */
+  async function refigure(accountId: string): Promise<void> {
+    await requestCurrentFilings(deps.filingQueue, deps.pool, accountId, deps.valuation);
+  }
 
   const by = (request: FastifyRequest) => `web:${request.role ?? 'accountant'}`;
 
@@ -217,6 +228,7 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
         if (!(error instanceof ValidationError)) throw error;
         return page(request, reply, acc, { errors: [error.message], status: 400 });
       }
+      await refigure(acc.id);
       return reply
         .code(303)
         .header('location', `${supplyPath(acc.id)}?withdrawn=${kind}-${importId}#supplied`)

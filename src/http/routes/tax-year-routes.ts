@@ -10,8 +10,12 @@ import type { WebAppDeps } from '../web-deps.ts';
 
 /** How long a view waits for figures it asked the worker for, before showing the last ones (web-deps.ts). */
 export const DEFAULT_FILING_WAIT_MS = 2_500;
-/** While figures are being computed, the page reloads itself this often (the Refresh header). */
-export const COMPUTING_REFRESH_SECONDS = 3;
+/**
+ * While figures are being computed, the page reloads itself this often (the Refresh header): each
+ * reload waits up to DEFAULT_FILING_WAIT_MS on the store, so a browser sees the figures within a
+ * second of their being stored.
+ */
+export const COMPUTING_REFRESH_SECONDS = 1;
 
 /**
  * The figures for the tax return per tax year (filing-figures.ts): the filing summaries' own rows,

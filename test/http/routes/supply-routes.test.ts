@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { importPrices } from '../../../src/accounting/prices/import-prices.ts';
 import { parseExportRequest, reportParams } from '../../../src/export/export-request.ts';
+import { filingInputVersion } from '../../../src/export/filing/filing-input-version.ts';
 import { reportFor } from '../../../src/export/reports/index.ts';
 import { streamReport } from '../../../src/export/stream-report.ts';
 import { lackingProceeds, unknownCosts } from '../../../src/http/unknown-costs.ts';
@@ -176,6 +177,17 @@ describe('the supply page', () => {
     const de = await deRow();
     expect(de.cost).toBe('1500');
     expect(de.flags).not.toContain('unknown-cost');
+    // The tax years' figures of the new inputs are asked of the worker at once, before any view of them.
+    const version = (method: 'uk' | 'de') =>
+      withPool((pool) => filingInputVersion(pool, account, method, undefined, Date.now()));
+    const asked = await web.filingQueue.getJobs(
+      ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'],
+      0,
+      100,
+    );
+    expect(
+      asked.filter((j) => j.data.accountId === account).map((j) => `${j.data.method} ${j.data.inputVersion}`),
+    ).toEqual(expect.arrayContaining([`uk ${await version('uk')}`, `de ${await version('de')}`]));
   });
 
   it('an uploaded file with bad rows lists each one, and writes nothing', async () => {
