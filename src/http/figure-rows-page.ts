@@ -161,14 +161,14 @@ export function streamRowsPage(
   const skip = (spec.page - 1) * ROWS_PER_PAGE;
   async function* render(): AsyncGenerator<string> {
     yield head;
-    yield html`<table>
-      <thead>
+    // The table stays open while its rows stream in: closed after the last (or the error line).
+    yield `<table>${
+      html`<thead>
         <tr>
           ${spec.columns.map((c) => html`<th>${c}</th>`)}
         </tr>
-      </thead>
-      <tbody></tbody>
-    </table>`.text;
+      </thead>`.text
+    }<tbody>`;
     let seen = 0;
     let shown = 0;
     let more = false;

@@ -296,4 +296,58 @@ describe('the tax years page in Chromium', () => {
     );
     await page.close();
   }, 300_000);
+
+  it('leads from a figure to its rows: each a table row of the rows table, its exchange records under it, whole at every width', async () => {
+    const page = await context.newPage();
+    await page.goto(`${base}/login`);
+    await page.fill('input[name="token"]', TOKEN);
+    await Promise.all([page.waitForURL(`${base}/`), page.click('button[type="submit"]')]);
+    for (const [method, year, kind] of [
+      ['uk', '2024-25', 'gains'],
+      ['de', '2024', 'gains'],
+      ['de', '2023', 'futures'],
+    ] as const) {
+      await page.goto(`${base}/tax-years/${accountId}`, { timeout: 120_000 });
+      await page.locator('details.coins-of-year').evaluateAll((ds) => ds.forEach((d) => d.setAttribute('open', '')));
+      const section = page.locator(`section.filing-year[data-method="${method}"][data-year="${year}"]`);
+      const link = section.locator(`a[href*="/${method}/${year}/${kind}"]`).first();
+      await Promise.all([page.waitForURL(new RegExp(`/${kind}`)), link.click()]);
+      const label = `${method} ${year} ${kind}`;
+      // As Chromium built the table: rows inside it, as many cells as headings, none run together.
+      const shape = await page.evaluate(() => {
+        // The gains rows stand in .rows with their exchange records under each; a futures line's rows are the records.
+        const table = document.querySelector('.rows > table') ?? document.querySelector('body table');
+        if (table === null) return { missing: `${location.pathname}: ${document.body.innerText.slice(0, 300)}` };
+        const headings = table.querySelectorAll(':scope > thead th').length;
+        const rows = [...table.querySelectorAll(':scope > tbody > tr:not(.records-row)')];
+        return {
+          headings,
+          rows: rows.length,
+          cells: [...new Set(rows.map((r) => r.querySelectorAll(':scope > td').length))],
+          outside: [...document.querySelectorAll('.rows > :not(table):not(.pager)')].map((e) =>
+            e.tagName.toLowerCase(),
+          ),
+        };
+      });
+      expect([label, shape.missing, shape.rows! > 0, shape.cells, shape.outside]).toEqual([
+        label,
+        undefined,
+        true,
+        [shape.headings],
+        [],
+      ]);
+      if (kind === 'gains') {
+        const records = page.locator('.rows > table > tbody > tr.records-row details').first();
+        await records.locator('summary').click();
+        expect(await records.locator('code.id').count(), label).toBeGreaterThan(0);
+      }
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: path.join(ARTIFACTS, `rows-${method}-${kind}-${width}.png`), fullPage: true });
+        expect([label, width, await layoutFaults(page)]).toEqual([label, width, []]);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+    await page.close();
+  }, 300_000);
 });

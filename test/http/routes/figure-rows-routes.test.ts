@@ -100,9 +100,25 @@ async function exportedGains(method: 'uk' | 'de', from: string, to: string, coin
   return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])));
 }
 
-/** The table rows of a rows page (not the records under them), each as its cells' text. */
-const pageRows = (body: string) =>
-  [...body.matchAll(/<tr>\s*((?:<td>[\s\S]*?<\/td>\s*)+)<\/tr>\s*<tr class="records-row">/g)].map((m) =>
+/**
+ * How deep in tables each rows-page row stands (1: in the rows table, as it must be). A row
+ * written after its table was closed is no row to a browser: it shows its cells run together.
+ */
+function rowDepths(body: string): number[] {
+  const depths: number[] = [];
+  let depth = 0;
+  for (const tag of body.matchAll(/<table\b|<\/table>|<tr class="records-row">/g)) {
+    if (tag[0] === '</table>') depth--;
+    else if (tag[0] === '<table') depth++;
+    else depths.push(depth);
+  }
+  return depths;
+}
+
+/** The table rows of a rows page (not the records under them), each as its cells' text; each must stand in the rows table. */
+const pageRows = (body: string) => {
+  expect(rowDepths(body).filter((depth) => depth !== 1)).toEqual([]);
+  return [...body.matchAll(/<tr>\s*((?:<td>[\s\S]*?<\/td>\s*)+)<\/tr>\s*<tr class="records-row">/g)].map((m) =>
     [...m[1]!.matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) =>
       c[1]!
         .replace(/<[^>]+>/g, '')
@@ -110,6 +126,7 @@ const pageRows = (body: string) =>
         .trim(),
     ),
   );
+};
 
 describe('the rows behind a tax year’s figures', () => {
   it('lists a coin’s UK gains rows of the year as realized-gains writes them, by rule, each with its exchange records', async () => {
