@@ -70,9 +70,8 @@ export class DeFifo implements Sink {
       const share = proceeds === null ? null : money(proceeds.times(p.q).div(quantity));
       const inc = proceeds === null ? new Decimal(0) : money(incidental.times(p.q).div(quantity));
       const taxable =
-        p.acquiredMs === null ||
-        date <= DateTime.fromISO(berlinDate(p.acquiredMs)).plus({ years: 1 }).toISODate()!;
-      if (taxable) this.totals.add(year, share, inc, p.cost);
+        p.acquiredMs === null || date <= DateTime.fromISO(berlinDate(p.acquiredMs)).plus({ years: 1 }).toISODate()!;
+      if (taxable) this.totals.add(year, share, inc, p.cost, `${date} ${coin}`);
       else if (share !== null && p.cost !== null)
         this.taxFree.set(year, (this.taxFree.get(year) ?? new Decimal(0)).plus(share).minus(p.cost));
     }

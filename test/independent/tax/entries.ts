@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 
-import { treatmentOf, type Treatment } from './treatments.ts';
+import { type Treatment, treatmentOf } from './treatments.ts';
 
 /**
  * The four wallets' records as walk entries, written from docs/reports.md "Trades", "Two
@@ -80,7 +80,10 @@ function plain(
   fee: Decimal,
   treatment: Treatment = treatmentOf(ledger, type),
 ): Entry[] {
-  const base = { ms: r.ms, sortId: r.record_id, wallet, ids: `${wallet}:${r.record_id}`, type, treatment };
+  // At one instant spot and futures records sort by their ids, margin and P2P ones by `margin:<id>`,
+  // `p2p:<id>` (after the digits): ledgerline's tie order, which no rule fixes (FIFO within one instant).
+  const sortId = wallet === 'margin' || wallet === 'p2p' ? `${wallet}:${r.record_id}` : r.record_id;
+  const base = { ms: r.ms, sortId, wallet, ids: `${wallet}:${r.record_id}`, type, treatment };
   if (amount.lt(0)) return [{ ...base, sent: { coin, amount: amount.neg() }, fee: fee.neg() }];
   if (amount.isZero() && !fee.isZero()) return [{ ...base, sent: { coin, amount: fee.neg() }, fee: D('0') }];
   if (amount.isZero()) return [];
@@ -88,7 +91,7 @@ function plain(
   if (!fee.isZero())
     out.push({
       ...base,
-      sortId: `${r.record_id}:fee`,
+      sortId: `${sortId}:fee`,
       ids: `${base.ids}:fee`,
       treatment: 'other-fee',
       sent: { coin, amount: fee.neg() },
@@ -112,7 +115,8 @@ function fillEntry(order: string, f: Fill, third: SpotRow | undefined): Entry {
   const rFee = f.legsReceived.some((l) => !D(l.fee).isZero()) ? sum(f.legsReceived, 'fee') : null;
   const sentCoin = f.legsGiven[0]!.coin;
   const receivedCoin = f.legsReceived[0]!.coin;
-  const fee = rFee !== null ? { coin: receivedCoin, amount: rFee } : gFee !== null ? { coin: sentCoin, amount: gFee } : null;
+  const fee =
+    rFee !== null ? { coin: receivedCoin, amount: rFee } : gFee !== null ? { coin: sentCoin, amount: gFee } : null;
   return {
     ms,
     sortId: all.map((l) => l.record_id).sort()[0]!,
@@ -159,7 +163,12 @@ export function spotEntries(rows: readonly SpotRow[]): Entry[] {
   // Third-coin fees: the k-th deduct of an (order, ts) with the k-th fee-less fill of that (order, ts).
   const deducts = new Map<string, SpotRow[]>();
   for (const r of rows)
-    if (r.spot_tax_type === 'Transaction fee deduct' && D(r.amount).lt(0) && D(r.fee).isZero() && orders.has(r.biz_order_id)) {
+    if (
+      r.spot_tax_type === 'Transaction fee deduct' &&
+      D(r.amount).lt(0) &&
+      D(r.fee).isZero() &&
+      orders.has(r.biz_order_id)
+    ) {
       const key = `${r.biz_order_id}@${r.ms}`;
       deducts.set(key, [...(deducts.get(key) ?? []), r]);
     }
@@ -240,13 +249,18 @@ export function marginEntries(rows: readonly MarginRow[]): Entry[] {
       const rFee = D(r.fee).neg();
       out.push({
         ms: g.ms,
-        sortId: g.record_id < r.record_id ? g.record_id : r.record_id,
+        sortId: `margin:${g.record_id}`,
         wallet: 'margin',
         ids: `margin:${g.record_id}+margin:${r.record_id}`,
         type: 'trade',
         treatment: 'trade-leg',
         trade: {
-          sent: { coin: g.coin, amount: D(g.amount).neg().plus(rFee.isZero() ? 0 : gFee) },
+          sent: {
+            coin: g.coin,
+            amount: D(g.amount)
+              .neg()
+              .plus(rFee.isZero() ? 0 : gFee),
+          },
           received: { coin: r.coin, amount: D(r.amount) },
           fee: !rFee.isZero() ? { coin: r.coin, amount: rFee } : !gFee.isZero() ? { coin: g.coin, amount: gFee } : null,
           third: null,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { parse } from 'csv-parse/sync';
@@ -7,13 +7,13 @@ import pg from 'pg';
 
 import { DeFifo } from './de-fifo.ts';
 import {
-  type FuturesRow,
   futuresEntries,
+  type FuturesRow,
   inOrder,
-  type MarginRow,
   marginEntries,
-  type P2pRow,
+  type MarginRow,
   p2pEntries,
+  type P2pRow,
   spotEntries,
   type SpotRow,
 } from './entries.ts';
@@ -87,7 +87,9 @@ function supplied(currency: string, after: boolean) {
 
 /** ledgerline's summary of a method: its `total` rows, and the period from its file name. */
 function summary(dir: string, method: 'uk' | 'de') {
-  const file = readdirSync(dir).find((f) => f.startsWith('realized-gains-summary_') && f.includes(`_${method}_`) && f.endsWith('.csv'));
+  const file = readdirSync(dir).find(
+    (f) => f.startsWith('realized-gains-summary_') && f.includes(`_${method}_`) && f.endsWith('.csv'),
+  );
   if (!file) throw new Error(`no ${method} summary in ${dir}`);
   const [, from, to] = /^realized-gains-summary_(\d{4}-\d\d-\d\d)_(\d{4}-\d\d-\d\d)_/.exec(file)!;
   const years = new Map<string, { proceeds: Decimal; costs: Decimal; gain: Decimal; unpriced: number }>();
@@ -118,6 +120,17 @@ function independent(method: 'uk' | 'de', from: string, to: string, after: boole
     walk(entries, prices, currency, pools, supplied(currency, after), true);
     pools.finish(totals, from, to);
   } else walk(entries, prices, currency, new DeFifo(totals, from, to), supplied(currency, after), false);
+  const detail = process.env.INDEPENDENT_DETAIL;
+  if (detail)
+    writeFileSync(
+      `${detail}-${method}-${after ? 'after' : 'before'}.csv`,
+      totals.parts
+        .map(
+          (p) =>
+            `${p.key.replace(' ', ',')},${p.proceeds?.plus(p.incidental).toFixed() ?? ''},${p.cost?.plus(p.incidental).toFixed() ?? ''}`,
+        )
+        .join('\n'),
+    );
   return totals.years;
 }
 
@@ -127,7 +140,9 @@ const results: Record<string, unknown>[] = [];
 const lines: string[] = [];
 const pad = (s: string, n: number) => s.padStart(n);
 lines.push(
-  ['method', 'state', 'year', 'figure', 'independent', 'ledgerline', 'rel diff'].map((h, i) => pad(h, [6, 7, 8, 9, 18, 18, 11][i]!)).join(' '),
+  ['method', 'state', 'year', 'figure', 'independent', 'ledgerline', 'rel diff']
+    .map((h, i) => pad(h, [6, 7, 8, 9, 18, 18, 11][i]!))
+    .join(' '),
 );
 let worst = 0;
 for (const method of ['uk', 'de'] as const)
@@ -146,7 +161,7 @@ for (const method of ['uk', 'de'] as const)
         worst = Math.max(worst, scaled);
         row[figure] = { independent: mine.toFixed(2), ledgerline: t[figure].toFixed(2), rel: d };
         lines.push(
-          [method, state, year, figure, mine.toFixed(2), t[figure].toFixed(2), `${(d * 100).toFixed(4)}%`]
+          [method, state, year, figure, mine.toFixed(2), t[figure].toFixed(2), `${(d * 100).toExponential(1)}%`]
             .map((c, i) => pad(c, [6, 7, 8, 9, 18, 18, 11][i]!))
             .join(' '),
         );
@@ -162,6 +177,14 @@ for (const method of ['uk', 'de'] as const)
   }
 for (const l of lines) console.log(l);
 console.log(
-  `worst relative difference ${(worst * 100).toFixed(4)}% (the gain's on the proceeds), tolerance ${TOLERANCE * 100}%: ${worst <= TOLERANCE ? 'AGREE' : 'DISAGREE'}`,
+  `worst relative difference ${(worst * 100).toExponential(2)}% (the gain's on the proceeds), tolerance ${TOLERANCE * 100}%: ${worst <= TOLERANCE ? 'AGREE' : 'DISAGREE'}`,
 );
-console.log(JSON.stringify({ agree: worst <= TOLERANCE, worstRelative: worst, tolerance: TOLERANCE, entries: entries.length, results }));
+console.log(
+  JSON.stringify({
+    agree: worst <= TOLERANCE,
+    worstRelative: worst,
+    tolerance: TOLERANCE,
+    entries: entries.length,
+    results,
+  }),
+);

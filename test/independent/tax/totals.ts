@@ -13,9 +13,12 @@ export interface YearTotals {
 
 export class Totals {
   readonly years = new Map<string, YearTotals>();
+  /** Every part, for finding where two calculations part (INDEPENDENT_DETAIL=file). */
+  readonly parts: { key: string; proceeds: Decimal | null; incidental: Decimal; cost: Decimal | null }[] = [];
 
   /** A matched part: proceeds net of its share of the incidental costs; null = unknown. */
-  add(year: string, proceeds: Decimal | null, incidental: Decimal, cost: Decimal | null): void {
+  add(year: string, proceeds: Decimal | null, incidental: Decimal, cost: Decimal | null, key = ''): void {
+    this.parts.push({ key, proceeds, incidental, cost });
     const t = this.years.get(year) ?? {
       proceeds: new Decimal(0),
       costs: new Decimal(0),

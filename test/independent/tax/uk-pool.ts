@@ -79,11 +79,11 @@ export class UkPools implements Sink {
 
   /** Matches every token's days and adds the parts of disposals dated in [from, to] to the totals. */
   finish(totals: Totals, from: string, to: string): void {
-    for (const days of this.coins.values()) matchToken(days, totals, from, to);
+    for (const [coin, days] of this.coins) matchToken(coin, days, totals, from, to);
   }
 }
 
-function matchToken(days: Map<string, Day>, totals: Totals, from: string, to: string): void {
+function matchToken(coin: string, days: Map<string, Day>, totals: Totals, from: string, to: string): void {
   const order = [...days.keys()].sort();
   const left = new Map<string, { q: Decimal; c: Decimal; unknown: boolean }>();
   const parts = new Map<string, { q: Decimal; cost: Decimal | null }[]>();
@@ -150,12 +150,19 @@ function matchToken(days: Map<string, Day>, totals: Totals, from: string, to: st
       }
     }
     if (date < from || date > to || d.disQ.isZero()) continue;
-    // The day's proceeds and incidental costs shared over its parts by quantity.
+    // The day's disposal is one disposal (s105): with its proceeds or any part's cost unknown its
+    // gain is unknown, so it is counted as unpriced and in no sum, whole (as SA108 counts disposals).
     const year = ukTaxYear(date);
-    for (const p of parts.get(date)!) {
-      const proceeds = d.disUnknown ? null : money(d.disP.times(p.q).div(d.disQ));
-      const incidental = d.disUnknown ? Z() : money(d.disInc.times(p.q).div(d.disQ));
-      totals.add(year, proceeds, incidental, p.cost);
+    const ps = parts.get(date)!;
+    if (d.disUnknown || ps.some((p) => p.cost === null)) {
+      totals.add(year, d.disUnknown ? null : d.disP, d.disInc, null, `${date} ${coin}`);
+      continue;
+    }
+    // The day's proceeds and incidental costs shared over its parts by quantity.
+    for (const p of ps) {
+      const proceeds = money(d.disP.times(p.q).div(d.disQ));
+      const incidental = money(d.disInc.times(p.q).div(d.disQ));
+      totals.add(year, proceeds, incidental, p.cost, `${date} ${coin}`);
     }
   }
 }
