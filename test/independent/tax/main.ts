@@ -112,14 +112,26 @@ function summary(dir: string, method: 'uk' | 'de') {
   return { from: from!, to: to!, years };
 }
 
+/** After the accountant: what still came in of unknown cost, by wallet, type and coin. */
+const stillUnknown = new Map<string, { n: number; quantity: Decimal; ids: string[] }>();
+
 function independent(method: 'uk' | 'de', from: string, to: string, after: boolean): Map<string, YearTotals> {
   const totals = new Totals();
   const currency = method === 'uk' ? 'GBP' : 'EUR';
+  const unknown = (coin: string, quantity: Decimal, _ms: number, e: { wallet: string; type: string; ids: string }) => {
+    if (!after) return;
+    const key = `${method} ${e.wallet} ${e.type} ${coin}`;
+    const s = stillUnknown.get(key) ?? { n: 0, quantity: new Decimal(0), ids: [] };
+    s.n += 1;
+    s.quantity = s.quantity.plus(quantity);
+    s.ids.push(e.ids);
+    stillUnknown.set(key, s);
+  };
   if (method === 'uk') {
     const pools = new UkPools();
-    walk(entries, prices, currency, pools, supplied(currency, after), true);
+    walk(entries, prices, currency, pools, supplied(currency, after), true, unknown);
     pools.finish(totals, from, to);
-  } else walk(entries, prices, currency, new DeFifo(totals, from, to), supplied(currency, after), false);
+  } else walk(entries, prices, currency, new DeFifo(totals, from, to), supplied(currency, after), false, unknown);
   const detail = process.env.INDEPENDENT_DETAIL;
   if (detail)
     writeFileSync(
@@ -176,6 +188,9 @@ for (const method of ['uk', 'de'] as const)
     }
   }
 for (const l of lines) console.log(l);
+console.log('after the accountant, still of unknown cost (method, wallet, type, coin: arrivals, quantity, first ids):');
+for (const [key, s] of [...stillUnknown].sort())
+  console.log(`  ${key}: ${s.n}, ${s.quantity.toFixed()} (${s.ids.slice(0, 3).join(' ')})`);
 console.log(
   `worst relative difference ${(worst * 100).toExponential(2)}% (the gain's on the proceeds), tolerance ${TOLERANCE * 100}%: ${worst <= TOLERANCE ? 'AGREE' : 'DISAGREE'}`,
 );

@@ -41,7 +41,10 @@ export function walk(
   sink: Sink,
   supplied: { lots: SuppliedLot[]; proceeds: Map<string, Decimal> },
   uk: boolean,
+  /** Told of every quantity that comes in with no cost anyone supplied (a deposit's, unknown). */
+  unknown?: (coin: string, quantity: Decimal, ms: number, entry: Entry) => void,
 ): void {
+  let current = entries[0]!;
   const lots = supplied.lots.map((l) => ({ ...l })).sort((a, b) => a.acquiredMs - b.acquiredMs);
   const away = new Map<string, Decimal>();
   const value = (coin: string, q: Decimal, ms: number) => prices.value(coin, q, currency, ms);
@@ -57,9 +60,13 @@ export function walk(
       lot.cost = lot.cost.minus(cost);
       left = left.minus(q);
     }
-    if (left.gt(0)) sink.acquire(coin, left, null, ms);
+    if (left.gt(0)) {
+      unknown?.(coin, left, ms, current);
+      sink.acquire(coin, left, null, ms);
+    }
   };
   for (const e of entries) {
+    current = e;
     if (e.trade) {
       walkTrade(e, value, currency, sink, uk);
       continue;
