@@ -58,7 +58,16 @@ async function moves(pool: pg.Pool, accountId: string): Promise<{ movedIn: DemoM
   });
   const byTime = (a: DemoMove, b: DemoMove) => a.atMs - b.atMs || a.recordId.localeCompare(b.recordId);
   const buys = await p2p(P2P_DEPOSIT_TYPES);
-  const sells = await p2p(P2P_SELL_TYPES);
+  // A sale whose proceeds someone already supplied (on the page, say) keeps them: the demo's
+  // accountant never contradicts a live figure (the import would refuse the whole file).
+  const supplied = await pool.query<{ recordId: string }>(
+    `SELECT DISTINCT p.record_id AS "recordId" FROM supplied_proceeds p
+       JOIN proceeds_import i ON i.id = p.import_id
+      WHERE p.account_id = $1 AND i.withdrawn_at IS NULL AND i.file_name <> $2`,
+    [accountId, PROCEEDS_FILE],
+  );
+  const taken = new Set(supplied.rows.map((r) => r.recordId));
+  const sells = (await p2p(P2P_SELL_TYPES)).rows.filter((sell) => !taken.has(sell.recordId));
   // What the gains walk also finds moved in of unknown cost (docs/reports.md "Treatments"): a futures
   // transfer in with no spot side (funded before the spot history) and an own move coming back beyond
   // what went away. Left out, their deposits took the lots supplied for later ones (issue 42 item 3).
@@ -75,7 +84,7 @@ async function moves(pool: pg.Pool, accountId: string): Promise<{ movedIn: DemoM
     movedIn: [...spot.rows, ...buys.rows, ...unseen.rows, ...(await ownMovesBeyond(pool, accountId))]
       .map(toMove)
       .sort(byTime),
-    sells: sells.rows.map(toMove).sort(byTime),
+    sells: sells.map(toMove).sort(byTime),
   };
 }
 
