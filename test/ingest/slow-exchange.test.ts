@@ -22,7 +22,8 @@ const DEADLINE_MS = 2_000;
 /** A byte every this often: never silent for EXCHANGE_TIMEOUT_MS, never finished either. */
 const TRICKLE_EVERY_MS = 250;
 /**
- * docs/operations.md's worst case for one window with these settings: every try spends each of its
+ * The retry policies' worst case for one window with these settings (the failure budget, 180 s by
+ * default, does not run out first; test/ingest/failure-budget.test.ts): every try spends each of its
  * attempts on a whole deadline, plus the backoffs (at most 200 ms between attempts, 200 ms between
  * tries), plus slack for a loaded machine. Several windows run side by side.
  */
