@@ -100,5 +100,13 @@ export class DatabaseCannotWriteError extends TransientError {
       rule: 'the database must accept writes (free disk space, not read-only)',
       cause,
     });
+    this.#said = lead !== 'the database cannot write';
+  }
+
+  readonly #said: boolean;
+
+  /** A command's line is the capitals alone, as `status` prints them: the class name adds nothing. */
+  override toOneLine(): string {
+    return this.#said ? this.message : super.toOneLine();
   }
 }
