@@ -185,6 +185,7 @@ export function startWorkers(runtime: Runtime, options: WorkerOptions = {}): Run
       storage: new StorageAlarm(runtime.redis, runtime.prefix),
       pageFillEvidenceMs: runtime.config.sync.pageFillEvidenceMs,
       pageFillCanaryEvery: runtime.config.sync.pageFillCanaryEvery,
+      failureBudgetMs: runtime.config.exchangeFailureBudgetMs,
     }),
     options,
   );

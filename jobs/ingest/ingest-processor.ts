@@ -3,8 +3,14 @@ import type pg from 'pg';
 
 import type { ClientProvider } from '../../src/accounts/client-provider.ts';
 import { LedgerlineError } from '../../src/errors/index.ts';
-import { type ExchangeError, MalformedResponseError } from '../../src/exchange/errors/exchange-error.ts';
+import {
+  type ExchangeError,
+  ExchangeFailureBudgetError,
+  ExchangeNetworkError,
+  MalformedResponseError,
+} from '../../src/exchange/errors/exchange-error.ts';
 import { reportingFailedRequests } from '../../src/exchange/failed-requests.ts';
+import { DEFAULT_FAILURE_BUDGET_MS } from '../../src/exchange/failure-bound.ts';
 import {
   BACK_BEFORE_TURN_MS,
   BudgetWaitError,
@@ -31,6 +37,8 @@ export interface IngestProcessorDeps {
   pageFillEvidenceMs?: number;
   /** PAGE_FILL_CANARY_EVERY (src/streams/kit/page-fill.ts); default its default. */
   pageFillCanaryEvery?: number;
+  /** EXCHANGE_FAILURE_BUDGET_MS (src/exchange/failure-bound.ts); default its default. */
+  failureBudgetMs?: number;
 }
 
 export type IngestJobResult = WindowRunResult | { discarded: string };
@@ -94,6 +102,15 @@ function resumes(job: Job<IngestWindowJob>): boolean {
   return job.data.handedBackInRun !== undefined && job.data.handedBackInRun === job.attemptsStarted - 1;
 }
 
+/** The queue's backoff before this job's next try (BullMQ's fixed or exponential backoff). */
+function queueBackoffMs(job: Job<IngestWindowJob>): number {
+  const backoff = job.opts.backoff;
+  if (backoff === undefined) return 0;
+  if (typeof backoff === 'number') return backoff;
+  const delay = backoff.delay ?? 0;
+  return backoff.type === 'exponential' ? 2 ** job.attemptsMade * delay : delay;
+}
+
 /**
  * Reads one window. The error's class decides what BullMQ does: a permanent
  * error (bad credentials, a rejected parameter) fails the job at once, a
@@ -136,12 +153,29 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
     const began = Date.now();
     // Each request the exchange fails counts on the window at once, with its error, whether the
     // client retries it or not: a failing exchange shows while the retries go on.
-    const recordFailure = async (failure: ExchangeError): Promise<void> => {
+    // A network error (no answer, one trickled past its deadline) once the window has been failing
+    // for the budget is final: the window fails within its bound (src/exchange/failure-bound.ts).
+    const budgetMs = deps.failureBudgetMs ?? DEFAULT_FAILURE_BUDGET_MS;
+    let failingSince: number | undefined;
+    const recordFailure = async (failure: ExchangeError): Promise<ExchangeError | undefined> => {
       try {
-        await recordFailedRequest(deps.pool, windowId, describe(failure));
+        const failingMs = await recordFailedRequest(deps.pool, windowId, describe(failure));
+        if (failingMs !== undefined) failingSince = Date.now() - failingMs;
       } catch (recordError) {
         deps.log.warn({ ...entity, err: recordError }, 'failed request not recorded on its window');
       }
+      if (!(failure instanceof ExchangeNetworkError) || failingSince === undefined) return undefined;
+      const failingMs = Date.now() - failingSince;
+      return failingMs >= budgetMs ? new ExchangeFailureBudgetError(failure, failingMs, budgetMs) : undefined;
+    };
+    // A try ended by a network error is final too when the budget would run out during the queue's
+    // backoff: none straddles its end, so the bound holds whatever the backoff has grown to.
+    const budgetSpent = (error: unknown, job: Job<IngestWindowJob>): unknown => {
+      if (!(error instanceof ExchangeNetworkError) || failingSince === undefined) return error;
+      const failingMs = Date.now() - failingSince;
+      return failingMs + queueBackoffMs(job) >= budgetMs
+        ? new ExchangeFailureBudgetError(error, failingMs, budgetMs)
+        : error;
     };
     try {
       const client = await deps.clients.forAccount(accountId);
@@ -182,8 +216,9 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       deps.log.info({ ...entity, ...result }, 'ingest window completed');
       await deps.storage?.clear();
       return result;
-    } catch (error) {
-      if (error instanceof DelayedError) throw error;
+    } catch (thrown) {
+      if (thrown instanceof DelayedError) throw thrown;
+      const error = budgetSpent(thrown, job);
       if (error instanceof BudgetWaitError) {
         // Back at its turn in the budget, from the stored cursor (the pages read so far are stored).
         deps.log.debug({ ...entity, waitMs: error.waitMs }, 'ingest window waits for its rate budget');

@@ -6,8 +6,12 @@ import { reasonOf, UNDEFINED_DATABASE } from '../db/connection-loss.ts';
 import { databaseName } from '../db/ensure-database.ts';
 import { assertMigrated } from '../db/migration-state.ts';
 import { DatabaseNotReadyError, ServiceUnreachableError } from '../errors/index.ts';
+import { cannotWrite, DatabaseCannotWriteError } from '../ingest/coverage/storage-alarm.ts';
 
 export type Store = 'postgres' | 'redis';
+
+/** How a command's one line starts when the database cannot write, as `status` says it. */
+export const DATABASE_CANNOT_WRITE = 'DATABASE CANNOT WRITE';
 
 /**
  * How long each store may take to answer the probe. Both are probed at once,
@@ -72,6 +76,9 @@ async function probePostgres(config: Config, migrated: boolean): Promise<void> {
     // Not awaited: ending a connection to a server that never answers waits for that server too.
     client.end().catch(() => undefined);
     if (error instanceof DatabaseNotReadyError) throw error;
+    // The server answers but cannot write a new session's files (a full tablespace): not unreachable.
+    const refused = cannotWrite(error);
+    if (refused) throw new DatabaseCannotWriteError(refused, error, DATABASE_CANNOT_WRITE);
     if ((error as { code?: unknown }).code === UNDEFINED_DATABASE) {
       if (!migrated) return;
       throw DatabaseNotReadyError.missing(databaseName(config.databaseUrl), error);

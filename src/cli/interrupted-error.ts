@@ -6,8 +6,13 @@ import { TransientError } from '../errors/index.ts';
  * is what a person who pressed Ctrl-C expects to read, not an error report.
  */
 export class InterruptedError extends TransientError {
-  constructor(done: number, total: number) {
-    super(`interrupted: ${done} of ${total} windows done; run the same command to resume`, { code: 'INTERRUPTED' });
+  /** `unrecorded`: why the interrupted run is not in the run history (the database refused it), one line. */
+  constructor(done: number, total: number, unrecorded?: string) {
+    super(
+      `interrupted: ${done} of ${total} windows done; run the same command to resume` +
+        (unrecorded === undefined ? '' : ` (not in the run history: ${unrecorded})`),
+      { code: 'INTERRUPTED' },
+    );
   }
 
   override toOneLine(): string {

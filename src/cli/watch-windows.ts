@@ -3,7 +3,9 @@ import type { StartedBackfill } from '../app/services/backfill.ts';
 import { ingestWorkerCount } from '../app/services/backfill.ts';
 import { requeueIdleWindows } from '../app/services/heal.ts';
 import { recordFailedRun, recordInterruptedRun, recordWindowsRun, type RunOrigin } from '../app/services/record-run.ts';
+import { reasonOf } from '../db/connection-loss.ts';
 import { PermanentError } from '../errors/index.ts';
+import { cannotWrite } from '../ingest/coverage/storage-alarm.ts';
 import { failedWindows, type StreamProgress, windowProgress } from '../ingest/coverage/window-progress.ts';
 import { formatInstant } from '../ingest/time-arguments.ts';
 import { InterruptedError, NoWorkerError } from './interrupted-error.ts';
@@ -120,6 +122,8 @@ export async function watchWindows(
   try {
     progress = await follow();
   } catch (error) {
+    // Interrupted while the database refused the watch's read: the interruption is the line.
+    if (interrupted) throw new InterruptedError(started.alreadyDone, total, unrecordedLine(error));
     // Ended by a failure of its own (Postgres lost, say): a failed run, if it can still be written.
     if (options.record && !(error instanceof NoWorkerError)) {
       await recordFailedRun(runtime, { kind: 'sync', ...options.record, startedAt, error }).catch(() => undefined);
@@ -131,10 +135,15 @@ export async function watchWindows(
   }
   if (interrupted) {
     const done = started.alreadyDone + progress.reduce((n, p) => n + p.done, 0);
+    // Interrupted is the line, whatever else fails now: a database that cannot write refuses the
+    // run's record too (a Prisma P2039), and that is said in the same line, not as a stack.
+    let unrecorded: string | undefined;
     if (options.record) {
-      await recordInterruptedRun(runtime, { ...options.record, startedAt, readIds: ids, done, total });
+      await recordInterruptedRun(runtime, { ...options.record, startedAt, readIds: ids, done, total }).catch(
+        (error: unknown) => (unrecorded = unrecordedLine(error)),
+      );
     }
-    throw new InterruptedError(done, total);
+    throw new InterruptedError(done, total, unrecorded);
   }
   if (options.record) {
     await recordWindowsRun(runtime, { ...options.record, startedAt, readIds: ids });
@@ -154,4 +163,10 @@ export async function watchWindows(
   }
   if (failed.length > 0) throw new WindowsFailedError(failed.length);
   return progress;
+}
+
+/** Why an interrupted command's run was not recorded, for its one line. */
+function unrecordedLine(error: unknown): string {
+  const refused = cannotWrite(error);
+  return refused ? `DATABASE CANNOT WRITE (SQLSTATE ${refused.code}): ${refused.message}` : reasonOf(error);
 }

@@ -57,6 +57,8 @@ export interface Config {
   readonly exchangeTimeoutMs: number;
   /** How long one request may take in all (connect, headers and body) before it counts as failed. */
   readonly exchangeDeadlineMs: number;
+  /** How long a window's requests may fail with network errors before the next one is final. */
+  readonly exchangeFailureBudgetMs: number;
   /** The largest answer read from the exchange, in bytes: a larger one is refused as malformed. */
   readonly exchangeMaxAnswerBytes: number;
   /** The nightly reconciliation runs a full check when the last is older than this many days (0: never). */
@@ -163,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exchangeRateFactor: raw.EXCHANGE_RATE_FACTOR,
     exchangeTimeoutMs: raw.EXCHANGE_TIMEOUT_MS,
     exchangeDeadlineMs: raw.EXCHANGE_DEADLINE_MS,
+    exchangeFailureBudgetMs: raw.EXCHANGE_FAILURE_BUDGET_MS,
     exchangeMaxAnswerBytes: raw.EXCHANGE_MAX_ANSWER_BYTES,
     reconcileFullEveryDays: raw.RECONCILE_FULL_EVERY_DAYS,
     reconcileFreshReadHours: raw.RECONCILE_FRESH_READ_HOURS,

@@ -282,6 +282,14 @@ export const envSchema = z.object({
     .min(500, 'must be at least 500')
     .max(600_000, 'must be at most 600000')
     .default(30_000),
+  // How long a window's requests may fail with network errors (timeouts, trickles) before the next
+  // such failure is final: the window then fails within src/exchange/failure-bound.ts's bound.
+  EXCHANGE_FAILURE_BUDGET_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(0, 'must be at least 0')
+    .max(86_400_000, 'must be at most 86400000 (a day)')
+    .default(180_000),
   // The largest answer the client reads: one larger is refused as malformed, unread past the limit.
   EXCHANGE_MAX_ANSWER_BYTES: z.coerce
     .number({ message: 'must be a whole number of bytes' })

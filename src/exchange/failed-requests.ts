@@ -2,8 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 import type { ExchangeError } from './errors/exchange-error.ts';
 
-/** Told of each request the exchange failed; it must not throw (it records, the call goes on). */
-export type FailedRequestListener = (error: ExchangeError) => Promise<void>;
+/**
+ * Told of each request the exchange failed; it must not throw (it records, the call goes on). An
+ * error returned ends the call with it instead of any retry (a failure budget spent).
+ */
+export type FailedRequestListener = (error: ExchangeError) => Promise<ExchangeError | undefined | void>;
 
 const listening = new AsyncLocalStorage<FailedRequestListener>();
 

@@ -90,7 +90,11 @@ export class SignedCaller {
         return data;
       } catch (error) {
         if (!(error instanceof ExchangeError)) throw error;
-        await failedRequestListener()?.(error);
+        const verdict = await failedRequestListener()?.(error);
+        if (verdict) {
+          this.log.warn({ endpoint, attempt, code: verdict.code, status: error.httpStatus }, 'exchange call failed');
+          throw verdict;
+        }
         if (error instanceof ExchangeRateLimitError) await this.budget.pause(rules[0]!.key, PAUSE_AFTER_429_MS);
         const decision = decideRetry(spec.method, error, attempt, this.options.retry);
         if (!decision.retry) {

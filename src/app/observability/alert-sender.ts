@@ -10,7 +10,8 @@ export interface Alert {
     | 'window_lost'
     | 'exchange_shape_drift'
     | 'exchange_answer_refused'
-    | 'schedule_skipped';
+    | 'schedule_skipped'
+    | 'database_cannot_write';
   text: string;
   account?: string | null;
   accountId?: string | null;

@@ -10,11 +10,13 @@ import { watchLostWindows } from '../../app/observability/lost-window-alerts.ts'
 import { observeRunDurations } from '../../app/observability/observe-runs.ts';
 import { watchShapeDrift } from '../../app/observability/shape-drift-alerts.ts';
 import { startMetricsServer } from '../../app/observability/start-metrics-server.ts';
+import { watchStorageAlarm } from '../../app/observability/storage-alerts.ts';
 import { startSuccessHeartbeat } from '../../app/observability/success-heartbeat.ts';
 import { exchangeNow } from '../../app/services/exchange-now.ts';
 import { startHealing } from '../../app/services/heal.ts';
 import { resumeUnfinishedActions } from '../../app/services/resume-actions.ts';
 import { ValidationError } from '../../errors/index.ts';
+import { StorageAlarm } from '../../ingest/coverage/storage-alarm.ts';
 import { logger } from '../../logging/logger.ts';
 import { runTool } from '../run-tool.ts';
 
@@ -69,6 +71,16 @@ export function registerWorkerCommand(program: Command): void {
         const shapeDrift = alerts
           ? watchShapeDrift({ pool: runtime.pool, sender: alerts, log: logger('alerts') })
           : undefined;
+        // A database that cannot write (a full disk, read-only), alerted once per stretch.
+        const storage = alerts
+          ? watchStorageAlarm({
+              alarm: new StorageAlarm(runtime.redis, runtime.prefix),
+              redis: runtime.redis,
+              prefix: runtime.prefix,
+              sender: alerts,
+              log: logger('alerts'),
+            })
+          : undefined;
         // A busy port (a second worker on the host) costs the probes, never the work: the worker runs on.
         const metrics = await startMetricsServer(runtime, config.metrics, logger('metrics')).catch((error: unknown) => {
           log.error({ err: error, ...config.metrics }, 'metrics and probes not served (set METRICS_PORT per worker)');
@@ -86,6 +98,7 @@ export function registerWorkerCommand(program: Command): void {
         heartbeat?.close();
         lostWindows.close();
         shapeDrift?.close();
+        storage?.close();
         await metrics?.close();
         await healer.close();
         await running.close();

@@ -142,3 +142,23 @@ export class AmbiguousResultError extends ExchangeError {
     });
   }
 }
+
+/**
+ * The exchange has failed a window's requests with network errors (timeouts, a trickled answer
+ * past its deadline, a refused connection) for longer than EXCHANGE_FAILURE_BUDGET_MS: final, so
+ * the window fails within its bound (src/exchange/failure-bound.ts) instead of after every retry
+ * of every queue try. Names the last failure, the cause an operator needs.
+ */
+export class ExchangeFailureBudgetError extends ExchangeError {
+  readonly retryable = false;
+
+  constructor(failure: ExchangeNetworkError, failingMs: number, budgetMs: number) {
+    super({
+      endpoint: failure.endpoint,
+      code: failure.code,
+      msg: `${failure.msg} (failing for ${Math.round(failingMs / 1000)} s, past EXCHANGE_FAILURE_BUDGET_MS ${budgetMs})`,
+      httpStatus: failure.httpStatus,
+      cause: failure,
+    });
+  }
+}

@@ -40,6 +40,7 @@ export const ADVANCE_SQL = `UPDATE sync_window
          pages = pages + 1,
          rows = rows + $3,
          last_page_rows = $3,
+         failing_since = NULL,
          status = CASE WHEN $4::boolean THEN 'done'::sync_window_status ELSE 'running'::sync_window_status END,
          finished_at = CASE WHEN $4::boolean THEN now() ELSE finished_at END,
          last_error = CASE WHEN $4::boolean THEN NULL ELSE last_error END,

@@ -10,12 +10,32 @@ import { databaseWriteFailures } from '../../metrics/instruments.ts';
  */
 const CANNOT_WRITE = new Set(['53000', '53100', '53200', '53300', '53400', '58030', '25006']);
 
+/**
+ * A new session's FATAL when it cannot write its relation-cache file (pg_internal.init) into the
+ * database's directory: Postgres (up to 17 at least) says only "could not write init file", as
+ * SQLSTATE XX000, without the kernel's reason. On a full tablespace every session opened after the
+ * file was invalidated (a catalog change, a server restart) meets it, so a pool that opens a
+ * connection fails as if the server were gone.
+ */
+const INIT_FILE = /could not write init file/i;
+
 /** The cause when `error` means the database cannot write; undefined for any other error. */
 export function cannotWrite(error: unknown): { code: string; message: string } | undefined {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
+    // Prisma's pg adapter wraps the server's error (P2039 "Database error"): its SQLSTATE is inside.
+    const adapter = (e as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta
+      ?.driverAdapterError?.cause?.originalCode;
+    const code = typeof adapter === 'string' ? adapter : (e as { code?: unknown }).code;
     if (typeof code === 'string' && CANNOT_WRITE.has(code)) return { code, message: oneLine(e.message) };
     if (/No space left on device/i.test(e.message)) return { code: '53100', message: oneLine(e.message) };
+    if (INIT_FILE.test(e.message)) {
+      return {
+        code: typeof code === 'string' ? code : 'XX000',
+        message:
+          `${oneLine(e.message)}: a new session cannot write its relation-cache file into the database's ` +
+          `directory (No space left on device, most likely: free space where the database's tablespace lies)`,
+      };
+    }
   }
   return undefined;
 }
@@ -68,14 +88,25 @@ export class StorageAlarm {
   }
 }
 
-/** A window's job failed because the database cannot write: the job's error names the cause. */
+/**
+ * A window's job failed because the database cannot write: the job's error names the cause. A
+ * command says it in capitals (`lead`), as `status` does: the one thing to fix before any other.
+ */
 export class DatabaseCannotWriteError extends TransientError {
-  constructor(failure: { code: string; message: string }, cause?: unknown) {
-    super(`the database cannot write (SQLSTATE ${failure.code}): ${failure.message}`, {
+  constructor(failure: { code: string; message: string }, cause?: unknown, lead = 'the database cannot write') {
+    super(`${lead} (SQLSTATE ${failure.code}): ${failure.message}`, {
       code: 'DATABASE_CANNOT_WRITE',
       field: 'DATABASE_URL',
       rule: 'the database must accept writes (free disk space, not read-only)',
       cause,
     });
+    this.#said = lead !== 'the database cannot write';
+  }
+
+  readonly #said: boolean;
+
+  /** A command's line is the capitals alone, as `status` prints them: the class name adds nothing. */
+  override toOneLine(): string {
+    return this.#said ? this.message : super.toOneLine();
   }
 }

@@ -96,6 +96,7 @@ export async function getWindow(db: pg.Pool | pg.ClientBase, id: string): Promis
 export async function startWindow(db: pg.Pool, id: string, newAttempt = true): Promise<SyncWindowRow | undefined> {
   await db.query(
     `UPDATE sync_window SET status = 'running', attempts = attempts + CASE WHEN $2::boolean THEN 1 ELSE 0 END,
+       failing_since = CASE WHEN status = 'failed' THEN NULL ELSE failing_since END,
        started_at = COALESCE(started_at, now()), updated_at = now()
       WHERE id = $1 AND status <> 'done'`,
     [id, newAttempt],
@@ -108,17 +109,24 @@ export async function startWindow(db: pg.Pool, id: string, newAttempt = true): P
  * error is the window's last, at once, so progress and status show a failing exchange while the
  * retries go on.
  */
-export async function recordFailedRequest(db: pg.Pool, id: string, error: string): Promise<void> {
-  await db.query(
-    `UPDATE sync_window SET attempts = attempts + 1, last_error = $2, updated_at = now()
-      WHERE id = $1 AND status <> 'done'`,
+export async function recordFailedRequest(db: pg.Pool, id: string, error: string): Promise<number | undefined> {
+  // failing_since marks the first failure since the window's last stored page: how long it has
+  // been failing decides when a network error is final (EXCHANGE_FAILURE_BUDGET_MS).
+  const result = await db.query<{ failing_ms: string }>(
+    `UPDATE sync_window SET attempts = attempts + 1, last_error = $2, updated_at = now(),
+            failing_since = COALESCE(failing_since, now())
+      WHERE id = $1 AND status <> 'done'
+     RETURNING floor(extract(epoch FROM now() - failing_since) * 1000)::bigint AS failing_ms`,
     [id, error.slice(0, 2000)],
   );
+  const row = result.rows[0];
+  return row ? Number(row.failing_ms) : undefined;
 }
 
 export async function failWindow(db: pg.Pool, id: string, error: string, final: boolean): Promise<void> {
   await db.query(
     `UPDATE sync_window SET last_error = $2, status = CASE WHEN $3::boolean THEN 'failed'::sync_window_status ELSE status END,
+       failing_since = CASE WHEN $3::boolean THEN NULL ELSE failing_since END,
        updated_at = now() WHERE id = $1 AND status <> 'done'`,
     [id, error.slice(0, 2000), final],
   );
