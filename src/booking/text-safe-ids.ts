@@ -43,7 +43,8 @@ export type IdKind = string;
 /** The prefix of a kind's ids; a kind nothing declares is a programming error. */
 export function idPrefix(kind: IdKind): string {
   const prefix = ID_KINDS[kind];
-  if (prefix === undefined) throw new Error(`no id kind ${JSON.stringify(kind)} (text-safe-ids.ts, the registry's wallets)`);
+  if (prefix === undefined)
+    throw new Error(`no id kind ${JSON.stringify(kind)} (text-safe-ids.ts, the registry's wallets)`);
   return prefix;
 }
 

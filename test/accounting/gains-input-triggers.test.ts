@@ -57,7 +57,9 @@ describe('the gains input triggers', () => {
       const events = Object.entries(EVENT_BITS)
         .filter(([, bit]) => logging.some((t) => (t.tgtype & bit) !== 0))
         .map(([event]) => event);
-      expect(`${stream} (${table}): ${events.join(', ')}`).toBe(`${stream} (${table}): insert, delete, update, truncate`);
+      expect(`${stream} (${table}): ${events.join(', ')}`).toBe(
+        `${stream} (${table}): insert, delete, update, truncate`,
+      );
     }
   });
 

@@ -9,11 +9,7 @@ import {
   TREATMENT_BLOCK,
   treatmentBlockIsCurrent,
 } from '../../src/accounting/treatments/treatment-docs.ts';
-import {
-  TREATMENT_KINDS,
-  treatmentOf,
-  treatmentsOf,
-} from '../../src/accounting/treatments/treatment-table.ts';
+import { TREATMENT_KINDS, treatmentOf, treatmentsOf } from '../../src/accounting/treatments/treatment-table.ts';
 import { SPOT_TAX_TYPES } from '../../src/exchange/spot-tax-types.ts';
 import { markedBlock } from '../../src/exchange/tools/doc-blocks.ts';
 import { FUTURE_TAX_TYPES } from '../../src/streams/futures-ledger/tax-types.ts';

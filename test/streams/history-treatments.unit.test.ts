@@ -77,7 +77,9 @@ describe('every history the walk reads declares its treatments', () => {
     const { wallet, byType } = historyTreatments(stream);
     for (const [type, declared] of Object.entries(byType)) {
       const walked = entryTreatment(entryOf(stream, type));
-      expect(`${stream} ${type}: ${walked.ledger} ${walked.kind}`).toBe(`${stream} ${type}: ${wallet} ${declared.kind}`);
+      expect(`${stream} ${type}: ${walked.ledger} ${walked.kind}`).toBe(
+        `${stream} ${type}: ${wallet} ${declared.kind}`,
+      );
     }
   });
 
@@ -92,9 +94,17 @@ describe('every history the walk reads declares its treatments', () => {
       const { wallet, alsoIds = [] } = historyTreatments(stream);
       expect(treatmentsOf(wallet)).toBe(historyTreatments(stream).byType);
       // The gains rows' `wallet` cell names the wallet of every kind of id it declares.
-      for (const kind of [wallet, ...alsoIds]) expect(`${kind}: ${walletsOf(`${idPrefix(kind)}1`)}`).toBe(`${kind}: ${wallet}`);
+      for (const kind of [wallet, ...alsoIds])
+        expect(`${kind}: ${walletsOf(`${idPrefix(kind)}1`)}`).toBe(`${kind}: ${wallet}`);
     }
     // Named in the registry's order, whatever the order of the records.
-    expect(walletsOf([...wallets].reverse().map((w) => `${idPrefix(w)}1`).join(' '))).toBe(wallets.join('+'));
+    expect(
+      walletsOf(
+        [...wallets]
+          .reverse()
+          .map((w) => `${idPrefix(w)}1`)
+          .join(' '),
+      ),
+    ).toBe(wallets.join('+'));
   });
 });

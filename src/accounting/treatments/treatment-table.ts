@@ -1,10 +1,5 @@
+import { type Treatment, treatment, TREATMENT_KINDS, type TreatmentKind } from '../../streams/kit/treatments.ts';
 import { historyTreatments, TAXED_HISTORIES } from '../../streams/registry.ts';
-import {
-  type Treatment,
-  treatment,
-  TREATMENT_KINDS,
-  type TreatmentKind,
-} from '../../streams/kit/treatments.ts';
 
 export { type Treatment, TREATMENT_KINDS, type TreatmentKind };
 
@@ -22,7 +17,9 @@ export const LEDGERS: readonly Ledger[] = TAXED_HISTORIES.map((s) => historyTrea
 
 /** Every wallet's table. */
 export const TREATMENTS: Readonly<Record<Ledger, Readonly<Record<string, Treatment>>>> = Object.freeze(
-  Object.fromEntries(TAXED_HISTORIES.map((s) => [historyTreatments(s).wallet, Object.freeze(historyTreatments(s).byType)])),
+  Object.fromEntries(
+    TAXED_HISTORIES.map((s) => [historyTreatments(s).wallet, Object.freeze(historyTreatments(s).byType)]),
+  ),
 );
 
 /** One wallet's table; a wallet no history declares is a programming error. */
