@@ -11,7 +11,8 @@ import { transfers } from './transfers/stream.ts';
 /**
  * Every history stream ledgerline keeps, by its ledger name (the
  * `sync_stream` enum of the database has the same values; a test checks it).
- * Adding a stream: its folder, its Prisma model and migration, and one line here.
+ * Adding a stream: its folder, its Prisma model and migration, and one line here (a history of
+ * the tax records: its treatments too, kit/treatments.ts; ARCHITECTURE.md has the whole list).
  */
 export const STREAM_DEFINITIONS = {
   positions,
