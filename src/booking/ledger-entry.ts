@@ -1,8 +1,13 @@
 import type { Decimal } from 'decimal.js';
 
-/** The wallets whose ledgers are entries (ledger-entries.ts, wallet-entries.ts). */
-export const ENTRY_WALLETS = ['spot', 'futures', 'margin', 'p2p'] as const;
-export type EntryWallet = (typeof ENTRY_WALLETS)[number];
+import { TAXED_WALLETS } from '../streams/registry.ts';
+
+/**
+ * The wallets whose ledgers are entries (ledger-entries.ts, wallet-entries.ts): each history the
+ * registry declares treatments for (spot, futures, margin, p2p), by its wallet's word.
+ */
+export const ENTRY_WALLETS: readonly string[] = TAXED_WALLETS;
+export type EntryWallet = string;
 
 /**
  * One entry of the spot ledger as the tax-tool reports see it (ledger-entries.ts): a

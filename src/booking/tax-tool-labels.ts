@@ -1,4 +1,5 @@
 import type { SpotTaxType } from '../exchange/spot-tax-types.ts';
+import type { TreatmentKind } from '../streams/kit/treatments.ts';
 import type { AccountingCategory } from './categories.ts';
 import { bookingArrays, bookingOf } from './spot-bookings.ts';
 import type { SqlParams } from './sql-params.ts';
@@ -48,11 +49,11 @@ export interface TaxToolLabels<L extends string> {
   readonly byCategory: Readonly<Record<AccountingCategory, InOut<L>>>;
   readonly byType?: Readonly<Partial<Record<SpotTaxType, InOut<L>>>>;
   /**
-   * A wallet ledger's record (margin, P2P) by its treatment (the ledger's tax-types.ts); a treatment
-   * not named here, or a type the ledger does not list, takes the `unmapped` category's labels.
+   * A wallet ledger's record (margin, P2P) by its treatment's kind (the ledger's declaration); a
+   * kind not named here, or a type the ledger does not list, takes the `unmapped` category's labels.
    * test/export/wallet-labels.unit.test.ts checks that every declared treatment is named.
    */
-  readonly byTreatment: Readonly<Record<string, InOut<L>>>;
+  readonly byTreatment: Readonly<Partial<Record<TreatmentKind, InOut<L>>>>;
 }
 
 /** The labels of a record of this spotTaxType. */

@@ -1,3 +1,5 @@
+import { WALLET_LEDGER_WALLETS } from '../streams/registry.ts';
+
 /**
  * How the exchange's ids are written in every CSV report: `<kind>:<id>`, e.g. `spot:1764227851024000`.
  *
@@ -12,7 +14,7 @@
  * test/export/tax-tool-replay.test.ts scans every CSV report of the demo data for a bare number
  * of 16 or more digits.
  */
-export const ID_KINDS = {
+const OWN_KINDS = {
   /** A spot finance record (spot-record `id`). */
   spot: 'spot:',
   /** A spot order (`bizOrderId`). */
@@ -23,20 +25,35 @@ export const ID_KINDS = {
   position: 'position:',
   /** A broker sub-account deposit or withdrawal (`txId`). */
   transfer: 'transfer:',
-  /** A margin finance record (margin-record `id`), as the margin-ledger report writes it. */
-  margin: 'margin:',
-  /** A P2P finance record (p2p-record `id`), as the p2p-ledger report writes it. */
-  p2p: 'p2p:',
 } as const;
 
-export type IdKind = keyof typeof ID_KINDS;
+/**
+ * Every kind: the ones above and each wallet ledger's records by its wallet (margin-record `id` as
+ * `margin:<id>`, p2p-record `id` as `p2p:<id>`), from the registry: a wallet ledger registered
+ * has its kind.
+ */
+export const ID_KINDS: typeof OWN_KINDS & Readonly<Record<string, string>> = Object.freeze({
+  ...OWN_KINDS,
+  ...Object.fromEntries(WALLET_LEDGER_WALLETS.map((wallet) => [wallet, `${wallet}:`])),
+});
+
+/** A kind of id: one of OWN_KINDS or a wallet ledger's wallet. */
+export type IdKind = string;
+
+/** The prefix of a kind's ids; a kind nothing declares is a programming error. */
+export function idPrefix(kind: IdKind): string {
+  const prefix = ID_KINDS[kind];
+  if (prefix === undefined)
+    throw new Error(`no id kind ${JSON.stringify(kind)} (text-safe-ids.ts, the registry's wallets)`);
+  return prefix;
+}
 
 /** The id in its file form; an empty id stays empty (no order: '' rather than a bare prefix). */
 export function textSafeId(kind: IdKind, id: string): string {
-  return id === '' ? '' : `${ID_KINDS[kind]}${id}`;
+  return id === '' ? '' : `${idPrefix(kind)}${id}`;
 }
 
 /** The same as SQL over a text expression (a null or empty id gives ''). */
 export function textSafeIdSql(kind: IdKind, expression: string): string {
-  return `CASE WHEN coalesce(${expression}, '') = '' THEN '' ELSE '${ID_KINDS[kind]}' || ${expression} END`;
+  return `CASE WHEN coalesce(${expression}, '') = '' THEN '' ELSE '${idPrefix(kind)}' || ${expression} END`;
 }

@@ -12,7 +12,7 @@ const fieldName = (column: string) => column.replace(/_([a-z0-9])/g, (_, c: stri
  * (ledger-entries.ts: they pair with its `spot_moves`). Per ledger, named by its label:
  *   <label>_legs        the period's records: scope, coin, type, change, amount and fee (the
  *                       exchange's own columns when it sends the fee apart, else change and 0),
- *                       treatment (the declaration's; null for a type it does not list)
+ *                       treatment (the declaration's kind; null for a type it does not list)
  *   <label>_trade_legs  the records of its `tradeLegs` types, numbered per (scope, instant, kind of
  *                       trade, side) in record id order
  *   <label>_trades      the k-th leg given with the k-th received of another coin, same kind: one trade
@@ -34,7 +34,7 @@ export function walletLedgerCtes(p: SqlParams, account: string, start: string, e
       'text[]',
     );
     const treatments = p.add(
-      entries.map(([, treatment]) => treatment),
+      entries.map(([, treatment]) => treatment.kind),
       'text[]',
     );
     const kinds = (facts.tradeLegs ?? []).map(
@@ -86,7 +86,7 @@ export function walletLedgerCtes(p: SqlParams, account: string, start: string, e
  *   record moving only its fee a `fee` row; a transfer paired with spot carries the spot record's
  *   id in pair_id (Koinly's transfer matching wants the same TxHash on both sides);
  * - flags: an unlisted type `<typeField>=<type>`, a trade leg left unpaired `unpaired-leg`, a
- *   treatment to review `review:<type>` (the manifest's `review` counts it per type, as spot's:
+ *   type whose treatment says `review` is flagged `review:<type>` (the manifest's `review` counts it per type, as spot's:
  *   `confiscated`, `buy`; the gains reports read the same flags).
  * Sort ids are the file form (`margin:<id>`), so that no entry ties with a spot record of the same
  * digits (a transfer's two sides share their instant and, in the simulator, their digits).
@@ -98,7 +98,11 @@ export function walletLedgerEntries(): string {
     const facts = walletFacts(stream);
     const w = facts.label;
     const id = (column: string) => `'${w}:' || ${column}`;
-    const reviewed = facts.reviewed.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ') || 'NULL';
+    const reviewed =
+      Object.entries(facts.treatments)
+        .filter(([, treatment]) => treatment.review === true)
+        .map(([type]) => `'${type.replace(/'/g, "''")}'`)
+        .join(', ') || 'NULL';
     const describe = (alias: string) => `trim(${alias}.type || ' ' || ${alias}.scope)`;
     return `SELECT t.ts, ${byteOrder(id('t.given_id'))},
              CASE WHEN t.given_fee <> 0 AND t.received_fee <> 0 THEN -t.given - t.given_fee ELSE -t.given END,
@@ -125,7 +129,7 @@ export function walletLedgerEntries(): string {
              NULL::integer, coalesce(l.treatment, 'unmapped'), ${describe('l')}, ${id('l.record_id')}, '',
              CASE WHEN l.treatment IS NULL THEN '${fieldName(facts.type)}=' || l.type
                   WHEN l.record_id IN (SELECT record_id FROM ${w}_trade_legs) THEN '${UNPAIRED_LEG}'
-                  WHEN l.treatment IN (${reviewed}) THEN '${REVIEW_PREFIX}' || l.type END,
+                  WHEN l.type IN (${reviewed}) THEN '${REVIEW_PREFIX}' || l.type END,
              ${id('l.record_id')}, NULL::numeric, NULL::text, NULL::text, false, '${w}',
              CASE WHEN p.spot_id IS NOT NULL THEN '${ID_KINDS.spot}' || p.spot_id END
       FROM ${w}_legs l LEFT JOIN ${w}_pairs p USING (record_id)

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import type { RulesMethod } from '../accounting/gains/gains-method.ts';
-import { ID_KINDS, type IdKind } from '../booking/text-safe-ids.ts';
+import { ID_KINDS, type IdKind, idPrefix } from '../booking/text-safe-ids.ts';
 import { type Html, html } from './html.ts';
 import { scopeWords } from './plain-words.ts';
 import { recordTimeWords } from './tax-year-words.ts';
@@ -129,7 +129,7 @@ export async function exchangeRecords(
     const source = SOURCES[kind]!;
     const { rows } = await pool.query<Row>(source.sql, [accountId, ids]);
     for (const r of rows) {
-      const ref = `${ID_KINDS[kind]}${r.id}`;
+      const ref = `${idPrefix(kind)}${r.id}`;
       const record: ExchangeRecord = {
         ref,
         ledger: source.ledger,

@@ -5,7 +5,7 @@ import { loadSuppliedLots } from '../accounting/cost-basis/supplied-lots.ts';
 import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-method.ts';
 import { SuppliedCosts } from '../accounting/gains/supplied-costs.ts';
 import { minus, plain, plus, ZERO } from '../accounting/lots/lot-arithmetic.ts';
-import { TREATMENTS } from '../accounting/treatments/treatment-table.ts';
+import { typesTreatedAs } from '../accounting/treatments/treatment-table.ts';
 import { type Html, html } from './html.ts';
 
 const METHODS: readonly RulesMethod[] = ['uk', 'de'];
@@ -31,10 +31,7 @@ export interface LackingDeposit {
   lacking: Record<RulesMethod, string>;
 }
 
-const depositTypes = (ledger: 'spot' | 'p2p') =>
-  Object.entries(TREATMENTS[ledger])
-    .filter(([, treatment]) => treatment.kind === 'deposit')
-    .map(([type]) => type);
+const depositTypes = (ledger: 'spot' | 'p2p') => typesTreatedAs(ledger, 'deposit');
 /** Spot deposits: coins moved in from outside, cost unknown until supplied. */
 export const DEPOSIT_TYPES = depositTypes('spot');
 /** P2P buys: bought for fiat the record does not state (docs/reports.md, "Margin and P2P"). */
@@ -158,9 +155,7 @@ export interface LackingProceeds {
 }
 
 /** P2P sells: sold for fiat the record does not state (docs/reports.md, "Unknown proceeds"). */
-export const P2P_SELL_TYPES = Object.entries(TREATMENTS.p2p)
-  .filter(([, treatment]) => treatment.kind === 'unknown-proceeds')
-  .map(([type]) => type);
+export const P2P_SELL_TYPES = typesTreatedAs('p2p', 'unknown-proceeds');
 
 /**
  * What lacks proceeds: each P2P sell of the account whose proceeds no live import supplies in both

@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors/index.ts';
 import { futuresLedger } from './futures-ledger/stream.ts';
 import type { StreamDefinition, WalletFacts } from './kit/stream-definition.ts';
+import type { HistoryTreatments } from './kit/treatments.ts';
 import { marginLedger } from './margin-ledger/stream.ts';
 import { p2pLedger } from './p2p-ledger/stream.ts';
 import { positions } from './positions/stream.ts';
@@ -10,7 +11,8 @@ import { transfers } from './transfers/stream.ts';
 /**
  * Every history stream ledgerline keeps, by its ledger name (the
  * `sync_stream` enum of the database has the same values; a test checks it).
- * Adding a stream: its folder, its Prisma model and migration, and one line here.
+ * Adding a stream: its folder, its Prisma model and migration, and one line here (a history of
+ * the tax records: its treatments too, kit/treatments.ts; ARCHITECTURE.md has the whole list).
  */
 export const STREAM_DEFINITIONS = {
   positions,
@@ -60,6 +62,27 @@ export function walletFacts(stream: WalletLedger): WalletFacts {
   if (!facts) throw new Error(`${stream} declares no wallet`);
   return facts;
 }
+
+/**
+ * The histories whose records the gains walk and the tax files read, each by the treatments it
+ * declares (kit/treatments.ts), in the registry's order: spot, the futures ledger, the wallet
+ * ledgers. Every list of wallets (the entries' wallets, the ids' kinds, the gains rows' `wallet`
+ * cell, the docs' treatment table) derives from it: a history registered with its treatments is in
+ * all of them; test/streams/history-treatments.unit.test.ts fails for one that declares none.
+ */
+export const TAXED_HISTORIES: readonly Stream[] = STREAMS.filter((s) => STREAM_DEFINITIONS[s].treatments !== undefined);
+
+export function historyTreatments(stream: Stream): HistoryTreatments {
+  const treatments = streamDefinition(stream).treatments;
+  if (!treatments) throw new Error(`${stream} declares no treatments`);
+  return treatments;
+}
+
+/** Every wallet the taxed histories move (`spot`, `futures`, `margin`, `p2p`), in the registry's order. */
+export const TAXED_WALLETS: readonly string[] = TAXED_HISTORIES.map((s) => historyTreatments(s).wallet);
+
+/** The wallet ledgers' wallets (`margin`, `p2p`): their entries come from wallet-entries.ts, each by its facts. */
+export const WALLET_LEDGER_WALLETS: readonly string[] = WALLET_LEDGERS.map((s) => walletFacts(s).label);
 
 export function streamDefinition(stream: Stream): StreamDefinition<unknown> {
   return STREAM_DEFINITIONS[stream];

@@ -30,7 +30,7 @@ function margin(day: number, id: string, type: string, sent: Side, received: Sid
 // flagged by the ledger entry as the cursor reads it; 40 days on both sold for 300 USDT (0.8 GBP).
 const history = [
   margin(1, 'b1+margin:b2', 'deal_out / deal_in', ['100', 'USDT'], ['1', 'SOL'], { category: 'trade' }),
-  margin(2, 'comp', 'compensate', null, ['1', 'SOL'], { category: 'review', flag: 'review:compensate' }),
+  margin(2, 'comp', 'compensate', null, ['1', 'SOL'], { category: 'market', flag: 'review:compensate' }),
   margin(40, 's1+margin:s2', 'deal_out / deal_in', ['2', 'SOL'], ['300', 'USDT'], { category: 'trade' }),
 ];
 const points = [price(1, 'SOL', '80'), price(2, 'SOL', '90'), price(40, 'USDT', '0.8')];
@@ -87,7 +87,7 @@ describe('rows consuming a margin compensate lot are flagged review:compensate-l
 
   it('under uk a same-day match with the compensated coins is flagged too (TCGA92 s105(1))', async () => {
     const sameDay = [
-      margin(2, 'comp', 'compensate', null, ['1', 'SOL'], { category: 'review', flag: 'review:compensate' }),
+      margin(2, 'comp', 'compensate', null, ['1', 'SOL'], { category: 'market', flag: 'review:compensate' }),
       margin(2.1, 's1+margin:s2', 'deal_out / deal_in', ['1', 'SOL'], ['150', 'USDT'], { category: 'trade' }),
     ];
     const events = await walkEvents(sameDay, [price(2, 'SOL', '90'), price(2.1, 'USDT', '0.8')], new UkMatcher('GBP'));

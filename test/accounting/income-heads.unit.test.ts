@@ -8,7 +8,7 @@ import {
   incomeHeads,
   UNKNOWN_INCOME_HEAD,
 } from '../../src/accounting/treatments/income-heads.ts';
-import { TREATMENTS } from '../../src/accounting/treatments/treatment-table.ts';
+import { LEDGERS, treatmentsOf } from '../../src/accounting/treatments/treatment-table.ts';
 import { incomeRow } from '../../src/export/reports/income.ts';
 
 /**
@@ -28,8 +28,8 @@ const event = (spotTaxType: string, recordId = 'spot:1', value: string | null = 
 
 describe('income heads', () => {
   it('every income type of every wallet’s treatment table has its heads declared, none left to the fallback', () => {
-    for (const ledger of ['spot', 'margin', 'p2p', 'futures'] as const) {
-      for (const [type, treatment] of Object.entries(TREATMENTS[ledger])) {
+    for (const ledger of LEDGERS) {
+      for (const [type, treatment] of Object.entries(treatmentsOf(ledger))) {
         if (treatment.kind !== 'income') continue;
         const recordId = ledger === 'spot' ? 'spot:1' : `${ledger}:1`;
         expect(`${ledger}:${type} ${incomeHeads(event(type, recordId)) === UNKNOWN_INCOME_HEAD}`).toBe(

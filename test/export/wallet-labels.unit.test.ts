@@ -13,7 +13,7 @@ import { WALLET_LEDGERS, walletFacts } from '../../src/streams/registry.ts';
 describe('the wallet ledgers in the tax-tool files', () => {
   it('names every treatment a wallet ledger declares in Koinly and CoinTracking', () => {
     for (const stream of WALLET_LEDGERS) {
-      for (const treatment of new Set(Object.values(walletFacts(stream).treatments))) {
+      for (const treatment of new Set(Object.values(walletFacts(stream).treatments).map((t) => t.kind))) {
         expect(Object.hasOwn(KOINLY_LABELS.byTreatment, treatment), `Koinly: ${stream} ${treatment}`).toBe(true);
         expect(Object.hasOwn(COINTRACKING_TYPES.byTreatment, treatment), `CoinTracking: ${stream} ${treatment}`).toBe(
           true,

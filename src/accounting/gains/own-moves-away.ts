@@ -4,15 +4,15 @@ import type pg from 'pg';
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
 import { byteOrder } from '../../booking/sql-fragments.ts';
 import { minus, plus, ZERO } from '../lots/lot-arithmetic.ts';
-import { TREATMENTS } from '../treatments/treatment-table.ts';
+import { typesTreatedAs } from '../treatments/treatment-table.ts';
 
 /** Spot <-> futures, margin and P2P transfers: their other side is a ledger of its own. */
 const WALLET_TRANSFERS = /^Transfer (in|out)$/;
 
 /** The spot tax types whose records move coins away and back within the owner's reach (locks, earn, own accounts). */
-export const OWN_MOVE_TYPES: readonly string[] = Object.entries(TREATMENTS.spot)
-  .filter(([type, treatment]) => treatment.kind === 'own-move' && !WALLET_TRANSFERS.test(type))
-  .map(([type]) => type);
+export const OWN_MOVE_TYPES: readonly string[] = typesTreatedAs('spot', 'own-move').filter(
+  (type) => !WALLET_TRANSFERS.test(type),
+);
 
 /**
  * What spot's own moves (locks, earn, strategy and other own accounts: treatment `own-move`) hold

@@ -1,4 +1,5 @@
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
+import { entryTreatment } from '../treatments/entry-treatment.ts';
 import type { GainsEvent } from './gains-event.ts';
 
 /** The lot flag a match carries (lot.ts `review`: the lot engine's and the UK matcher's both can). */
@@ -14,6 +15,18 @@ function disposalIdsOf(match: unknown): string | null {
 }
 
 /**
+ * The entry's review flag when it belongs on the gains rows of what it disposes of and acquires: a
+ * record its history's treatment marks `review` that the walk values at market, for a reason the
+ * record does not state (a margin `confiscated`, `compensate`). A reviewed P2P buy or sell is not:
+ * its rows carry the walk's own unknown-cost / unknown-proceeds flags.
+ */
+function carriedReview(entry: LedgerEntry): string | undefined {
+  if (entry.flag?.startsWith('review:') !== true) return undefined;
+  const treatment = entryTreatment(entry);
+  return treatment.review === true && treatment.kind === 'market' ? entry.flag : undefined;
+}
+
+/**
  * The margin records a person must look at (`confiscated`, `compensate`: the exchange took or gave
  * coins for a reason the record does not state; src/booking/wallet-entries.ts flags them
  * `review:<type>`), remembered as the walk meets them so that the disposal rows of such a record
@@ -24,8 +37,9 @@ export class ReviewedRecords {
   private readonly flags = new Map<string, string>();
 
   note(entry: LedgerEntry): void {
-    if (entry.wallet === 'margin' && entry.flag?.startsWith('review:') === true) {
-      this.flags.set(entry.recordIds, entry.flag);
+    const flag = carriedReview(entry);
+    if (flag !== undefined) {
+      this.flags.set(entry.recordIds, flag);
     }
   }
 
@@ -36,8 +50,8 @@ export class ReviewedRecords {
    * consuming them may come years later, from a walk resumed past the record.
    */
   static lotFlag(entry: LedgerEntry): string | undefined {
-    if (entry.wallet !== 'margin' || entry.flag?.startsWith('review:') !== true) return undefined;
-    return `${entry.flag}-lot`;
+    const flag = carriedReview(entry);
+    return flag === undefined ? undefined : `${flag}-lot`;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type pg from 'pg';
 
-import { ID_KINDS } from '../../booking/text-safe-ids.ts';
+import { idPrefix } from '../../booking/text-safe-ids.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { readSuppliedCsv } from '../cost-basis/supplied-csv.ts';
 import { type CurrencyRule, isoOr, suppliedCurrency } from '../cost-basis/supplied-currency.ts';
@@ -13,16 +13,16 @@ import {
 import { PROVENANCE_COLUMNS, type SuppliedProvenance } from '../cost-basis/supplied-provenance.ts';
 import { type RowProblem, SuppliedRowsError } from '../cost-basis/supplied-rows-error.ts';
 import { sourceName } from '../prices/price-point.ts';
-import { TREATMENTS } from '../treatments/treatment-table.ts';
+import { typesTreatedAs } from '../treatments/treatment-table.ts';
 
 /** The columns of a proceeds file (header required, any order, names case-insensitive). */
 export const PROCEEDS_COLUMNS = ['record_id', 'proceeds', 'currency', 'source', 'note'] as const;
 const REQUIRED = ['record_id', 'proceeds', 'currency', 'source'] as const;
 const PLAIN_DECIMAL = /^\d{1,30}(\.\d{1,18})?$/;
 /** The P2P types whose proceeds no record states (treatment `unknown-proceeds`: `sell`). */
-const SELL_TYPES = Object.entries(TREATMENTS.p2p)
-  .filter(([, treatment]) => treatment.kind === 'unknown-proceeds')
-  .map(([type]) => type);
+const SELL_TYPES = typesTreatedAs('p2p', 'unknown-proceeds');
+/** `p2p:`, as the gains reports write a P2P record's id. */
+const P2P_ID = idPrefix('p2p');
 
 export interface ProceedsRow {
   readonly line: number;
@@ -50,7 +50,7 @@ export function parseProceeds(text: string, currencies: CurrencyRule = ISO_ONLY)
   const seen = new Set<string>();
   return readSuppliedCsv(text, PROCEEDS_COLUMNS, REQUIRED, ({ line, cell, field }) => {
     const recordId = cell('record_id');
-    if (!recordId.startsWith(ID_KINDS.p2p) || recordId.length === ID_KINDS.p2p.length) {
+    if (!recordId.startsWith(P2P_ID) || recordId.length === P2P_ID.length) {
       throw new ValidationError(
         field('record_id'),
         'must name a P2P sell as the gains reports show it (p2p:<id>)',
@@ -88,13 +88,13 @@ export function parseProceeds(text: string, currencies: CurrencyRule = ISO_ONLY)
  * Returns each row's sale instant, or one message per bad row (SuppliedRowsError).
  */
 async function checkAgainstStored(db: pg.ClientBase, accountId: string, rows: readonly ProceedsRow[]) {
-  const ids = rows.map((r) => r.recordId.slice(ID_KINDS.p2p.length));
+  const ids = rows.map((r) => r.recordId.slice(P2P_ID.length));
   const { rows: sales } = await db.query<{ id: string; ms: string }>(
     `SELECT record_id AS id, (extract(epoch FROM ts) * 1000)::bigint::text AS ms FROM p2p_ledger_record
       WHERE account_id = $1::uuid AND record_id = ANY($2::text[]) AND p2p_tax_type = ANY($3::text[])`,
     [accountId, ids, SELL_TYPES],
   );
-  const soldAt = new Map(sales.map((s) => [`${ID_KINDS.p2p}${s.id}`, s.ms]));
+  const soldAt = new Map(sales.map((s) => [`${P2P_ID}${s.id}`, s.ms]));
   const { rows: stored } = await db.query<{ recordId: string; currency: string; proceeds: string; importId: string }>(
     `SELECT p.record_id AS "recordId", p.currency, p.proceeds::text, p.import_id::text AS "importId"
        FROM supplied_proceeds p JOIN proceeds_import i ON i.id = p.import_id AND i.withdrawn_at IS NULL

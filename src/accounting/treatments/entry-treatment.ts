@@ -1,4 +1,5 @@
 import type { LedgerEntry } from '../../booking/ledger-entry.ts';
+import { WALLET_LEDGER_WALLETS } from '../../streams/registry.ts';
 import { type Ledger, listedTreatment, type Treatment, type TreatmentKind } from './treatment-table.ts';
 
 /**
@@ -33,9 +34,12 @@ export const UNSEEN_SIDE: Readonly<Record<'in' | 'out', Treatment>> = {
   out: { kind: 'withdrawal', note: 'a futures transfer out with no spot side: the lots leave' },
 };
 
-/** The ledger and tax type of an entry (ledger-entries.ts names them in `spot_types`). */
+/**
+ * The ledger and tax type of an entry (ledger-entries.ts names them in `spot_types`): a wallet
+ * ledger's entry (every wallet the registry's wallet ledgers declare) by its wallet's own table.
+ */
 export function entryTaxType(entry: LedgerEntry): { ledger: Ledger; taxType: string } {
-  if (entry.wallet === 'margin' || entry.wallet === 'p2p') {
+  if (entry.wallet !== undefined && WALLET_LEDGER_WALLETS.includes(entry.wallet)) {
     // `<type> <scope...>` (wallet-entries.ts); a fee row `<type> ... fee`.
     return { ledger: entry.wallet, taxType: entry.spotTypes.split(' ')[0] ?? '' };
   }

@@ -1,3 +1,5 @@
+import { LEDGERS } from './treatment-table.ts';
+
 /**
  * Under which head of each jurisdiction's income tax each kind of income the walk finds falls
  * (docs/reports.md, "Income: heads"), with the rule it follows and whether the rules leave it to
@@ -144,8 +146,9 @@ export interface IncomeSource {
 
 /** The ledger and tax type an income event came from (its record id names the wallet). */
 export function incomeTypeOf(event: IncomeSource): string {
-  const wallet = /^(margin|p2p|futures):/.exec(event.recordId)?.[1];
-  if (wallet === undefined) return `spot:${event.spotTaxType}`;
+  // A wallet of the registry other than spot (futures, margin, p2p): `<type> <scope...>`.
+  const wallet = event.recordId.slice(0, Math.max(event.recordId.indexOf(':'), 0));
+  if (wallet === 'spot' || !LEDGERS.includes(wallet)) return `spot:${event.spotTaxType}`;
   return `${wallet}:${event.spotTaxType.split(' ')[0] ?? ''}`;
 }
 

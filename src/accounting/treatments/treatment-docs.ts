@@ -4,13 +4,14 @@ import path from 'node:path';
 import { markedBlock, replaceMarkedBlock } from '../../exchange/tools/doc-blocks.ts';
 import { normalizeBlock } from '../../streams/tools/endpoint-table.ts';
 import { INCOME_HEADS } from './income-heads.ts';
-import { LEDGERS, TREATMENT_KINDS, type TreatmentKind, TREATMENTS } from './treatment-table.ts';
+import { LEDGERS, TREATMENT_KINDS, type TreatmentKind, treatmentsOf } from './treatment-table.ts';
 
 /**
- * The treatment tables of docs/reports.md ("Treatments"), written from treatment-table.ts and the
- * walk's rules so the documented treatment cannot drift from the one applied.
- * `npx tsx src/accounting/treatments/treatment-docs.ts` rewrites the block; `--check` only says
- * whether it is current. test/accounting/treatment-table.unit.test.ts runs the same comparison.
+ * The treatment tables of docs/reports.md ("Treatments"), written from the histories' declared
+ * treatments (each stream's own table, read through the registry: treatment-table.ts) and the walk's
+ * rules, so the documented treatment cannot drift from the one applied. `npm run docs:treatments`
+ * rewrites the block; `npm run docs:treatments -- --check` only says whether it is current.
+ * test/accounting/treatment-table.unit.test.ts runs the same comparison.
  */
 export const REPORTS_DOC = path.resolve(import.meta.dirname, '../../../docs/reports.md');
 export const TREATMENT_BLOCK = 'treatment-table';
@@ -92,7 +93,7 @@ export function renderTreatmentBlock(): string {
   ];
   const types = [row(['Ledger', 'Tax type', 'Treatment', 'Note']), separator(4)];
   for (const ledger of LEDGERS) {
-    for (const [type, treatment] of Object.entries(TREATMENTS[ledger])) {
+    for (const [type, treatment] of Object.entries(treatmentsOf(ledger))) {
       types.push(row([ledger, `\`${type}\``, `\`${treatment.kind}\``, treatment.note ?? '']));
     }
   }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import { FILING_CURRENCY, type RulesMethod } from '../../accounting/gains/gains-method.ts';
-import { TREATMENTS } from '../../accounting/treatments/treatment-table.ts';
+import { typesTreatedAs } from '../../accounting/treatments/treatment-table.ts';
 
 /** One figure an accountant supplied (a cost of coins moved in, or the proceeds of a P2P sale). */
 export interface SuppliedFigure {
@@ -29,11 +29,6 @@ export interface OpenItems {
   /** P2P sells without proceeds in the method's currency. */
   readonly lackingProceeds: ReadonlyArray<{ recordId: string; soldAt: string; coin: string; quantity: string }>;
 }
-
-const typesOf = (ledger: 'spot' | 'p2p', kind: string) =>
-  Object.entries(TREATMENTS[ledger])
-    .filter(([, treatment]) => treatment.kind === kind)
-    .map(([type]) => type);
 
 /**
  * The provenance columns of a supplied-figure import table that this database has (SUPPLIED.md:
@@ -133,7 +128,7 @@ export async function openItems(pool: pg.Pool, accountId: string, method: RulesM
        FROM moved m LEFT JOIN supplied s USING (coin)
       WHERE m.quantity > coalesce(s.quantity, 0)
       ORDER BY m.coin`,
-    [accountId, typesOf('spot', 'deposit'), typesOf('p2p', 'deposit'), currency],
+    [accountId, typesTreatedAs('spot', 'deposit'), typesTreatedAs('p2p', 'deposit'), currency],
   );
   const lacking = await pool.query<{ recordId: string; soldAt: string; coin: string; quantity: string }>(
     `SELECT 'p2p:' || r.record_id AS "recordId", to_char(r.ts AT TIME ZONE 'UTC', ${ISO}) AS "soldAt",
@@ -144,7 +139,7 @@ export async function openItems(pool: pg.Pool, accountId: string, method: RulesM
                          WHERE p.account_id = r.account_id AND p.record_id = 'p2p:' || r.record_id
                            AND p.currency = $3 AND ${proceeds.live})
       ORDER BY r.ts, r.record_id`,
-    [accountId, typesOf('p2p', 'unknown-proceeds'), currency],
+    [accountId, typesTreatedAs('p2p', 'unknown-proceeds'), currency],
   );
   return { unknownCosts: unknown.rows, lackingProceeds: lacking.rows };
 }

@@ -69,15 +69,16 @@ export const COINTRACKING_TYPES: TaxToolLabels<CoinTrackingType> = {
     // Moves to and from spot: a Withdrawal from one Exchange and a Deposit to the other.
     'own-move': PLAIN,
     'trade-leg': PLAIN,
-    // A loan and its repayment are not taxed: plain, as spot's loans.
-    loan: PLAIN,
+    // A loan and its repayment: plain, as spot's loans.
+    borrowing: PLAIN,
     // Interest and a liquidation's fee.
-    'incidental-cost': { in: 'Deposit', out: 'Margin Fee' },
+    'other-fee': { in: 'Deposit', out: 'Margin Fee' },
     income: { in: 'Income', out: 'Withdrawal' },
-    review: PLAIN,
+    // Confiscated / compensate (flagged for review in the manifest).
+    market: PLAIN,
     // A P2P buy or sell: the fiat side is not in the record (flagged for review in the manifest).
-    'unknown-cost-acquisition': PLAIN,
-    'unknown-proceeds-disposal': PLAIN,
+    deposit: PLAIN,
+    'unknown-proceeds': PLAIN,
   },
 };
 

@@ -16,7 +16,7 @@ import { openPriceBook } from '../../accounting/prices/open-price-book.ts';
 import type { PriceBook } from '../../accounting/prices/price-book.ts';
 import { loadSuppliedProceeds } from '../../accounting/proceeds/load-supplied-proceeds.ts';
 import { readLedgerEntries } from '../../booking/ledger-entry-cursor.ts';
-import { type Stream, WALLET_LEDGERS } from '../../streams/registry.ts';
+import { type Stream, TAXED_HISTORIES } from '../../streams/registry.ts';
 import type { ReportParams } from '../report-definition.ts';
 import { checkpointedWalk } from './checkpointed-walk.ts';
 import { sharedWalk } from './shared-gains-walks.ts';
@@ -25,11 +25,11 @@ export const DEFAULT_VALUATION_CURRENCY = 'USDT';
 
 /**
  * The streams the gains walk reads (ledger-entry-cursor.ts: the ledger entries with `walletLedgers`):
- * spot, the futures ledger, and every wallet ledger of the registry (margin, P2P), so a gap in any
- * of them refuses or marks the export instead of silently changing lots, pools and gains. A new
- * wallet ledger in the registry is read by the walk and checked here with no edit.
+ * every history declaring treatments (spot, the futures ledger, every wallet ledger: the registry's
+ * TAXED_HISTORIES), so a gap in any of them refuses or marks the export instead of silently
+ * changing lots, pools and gains. A new history in the registry is read and checked with no edit.
  */
-export const GAINS_WALK_STREAMS: readonly Stream[] = ['spot', 'futures-ledger', ...WALLET_LEDGERS];
+export const GAINS_WALK_STREAMS: readonly Stream[] = TAXED_HISTORIES;
 
 export interface LotSettings {
   readonly method: GainsMethod;

@@ -82,15 +82,15 @@ export const KOINLY_LABELS: TaxToolLabels<KoinlyLabel> = {
     'trade-leg': PLAIN,
     // Koinly books a loan as a plain deposit (tagged, the tag changing nothing) and its repayment as
     // a plain withdrawal ("Loans, repayments": no tag needed).
-    loan: { in: 'Margin loan', out: '' },
+    borrowing: { in: 'Margin loan', out: '' },
     // Interest and a liquidation's fee: Koinly's expense tag for margin.
-    'incidental-cost': { in: '', out: 'Margin fee' },
+    'other-fee': { in: '', out: 'Margin fee' },
     income: INCOME,
     // Confiscated / compensate: written plain, flagged for review in the manifest.
-    review: PLAIN,
+    market: PLAIN,
     // A P2P buy or sell: the fiat side is not in the record; Koinly values it at market (flagged for review).
-    'unknown-cost-acquisition': PLAIN,
-    'unknown-proceeds-disposal': PLAIN,
+    deposit: PLAIN,
+    'unknown-proceeds': PLAIN,
   },
 };
 

@@ -2,7 +2,9 @@ import type { Decimal } from 'decimal.js';
 
 import { minus, plain, ZERO } from '../../accounting/lots/lot-arithmetic.ts';
 import type { LotMatch } from '../../accounting/lots/lot-engine.ts';
-import { ID_KINDS } from '../../booking/text-safe-ids.ts';
+import { LEDGERS, typesTreatedAs } from '../../accounting/treatments/treatment-table.ts';
+import { idPrefix } from '../../booking/text-safe-ids.ts';
+import { historyTreatments, TAXED_HISTORIES } from '../../streams/registry.ts';
 import type { ComputedReportDefinition, ReportRow } from '../report-definition.ts';
 import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 import {
@@ -39,22 +41,35 @@ export const WITHDRAWAL_EXCEEDS_HOLDINGS = `${REVIEW_PREFIX}withdrawal-exceeds-h
  */
 export const UNKNOWN_PROCEEDS = `${REVIEW_PREFIX}unknown-proceeds`;
 
+/**
+ * The id prefixes of the wallets with a type whose proceeds no record states (a P2P sell: treated
+ * `unknown-proceeds`), from the histories' declarations.
+ */
+const UNKNOWN_PROCEEDS_IDS: readonly string[] = LEDGERS.filter(
+  (ledger) => typesTreatedAs(ledger, 'unknown-proceeds').length > 0,
+).map((ledger) => idPrefix(ledger));
+
 /** Whether unpriced proceeds are a P2P sell's (its record id among the disposal's): unknown, not unpriced. */
 export function proceedsUnknown(proceeds: unknown, disposalRecordIds: string): boolean {
-  return proceeds === null && disposalRecordIds.split(/[ +]/).some((id) => id.startsWith(ID_KINDS.p2p));
+  return (
+    proceeds === null &&
+    disposalRecordIds.split(/[ +]/).some((id) => UNKNOWN_PROCEEDS_IDS.some((prefix) => id.startsWith(prefix)))
+  );
 }
 
-/** The wallets the record ids name, by their kind (text-safe-ids.ts): a closed position is the futures wallet's. */
-const WALLET_OF_KIND: Readonly<Record<string, string>> = {
-  spot: 'spot',
-  futures: 'futures',
-  position: 'futures',
-  margin: 'margin',
-  p2p: 'p2p',
-};
+/**
+ * The wallet each kind of record id names (text-safe-ids.ts), from the histories' declarations:
+ * each history's wallet names its own ids and any it declares besides (a closed position: futures).
+ */
+const WALLET_OF_KIND: ReadonlyMap<string, string> = new Map(
+  TAXED_HISTORIES.flatMap((stream) => {
+    const { wallet, alsoIds = [] } = historyTreatments(stream);
+    return [wallet, ...alsoIds].map((kind) => [kind, wallet] as const);
+  }),
+);
 
-/** The order wallets are named in, whatever the order of the records (so `spot+margin` is one value). */
-const WALLET_ORDER = ['spot', 'futures', 'margin', 'p2p'];
+/** The order wallets are named in, whatever the order of the records (so `spot+margin` is one value): the registry's. */
+const WALLET_ORDER: readonly string[] = LEDGERS;
 
 /**
  * The `wallet` cell of a gains row: the wallet(s) its disposal's records come from (`spot`,
@@ -64,7 +79,7 @@ const WALLET_ORDER = ['spot', 'futures', 'margin', 'p2p'];
 export function walletsOf(disposalRecordIds: string): string {
   const wallets = new Set<string>();
   for (const id of disposalRecordIds.split(/[ +]/)) {
-    const wallet = WALLET_OF_KIND[id.slice(0, id.indexOf(':'))];
+    const wallet = WALLET_OF_KIND.get(id.slice(0, id.indexOf(':')));
     if (wallet !== undefined) wallets.add(wallet);
   }
   return WALLET_ORDER.filter((w) => wallets.has(w)).join('+');

@@ -6,11 +6,12 @@ import { decimal, REVIEW_PREFIX, text } from '../report-definition.ts';
 
 /**
  * The report of one wallet ledger (margin-ledger, p2p-ledger), derived from its declaration: every
- * record of the period, every field that matters, with its tax treatment (the ledger's
- * tax-types.ts; a type outside the documented list is `unmapped` and flagged), `change` what it
- * moves its wallet by and `total` the running total when the exchange sends one. A treatment a
- * person must look at (margin's confiscated/compensate, a P2P buy's unknown cost) is flagged
- * `review:<treatment>`. `coin` filters by coin. Ids text-safe (`<wallet>:<id>`).
+ * record of the period, every field that matters, with its tax treatment (the kind its ledger's
+ * declaration gives the type, the word the gains walk and docs/reports.md use; a type outside the
+ * documented list is `unmapped` and flagged), `change` what it moves its wallet by and `total` the
+ * running total when the exchange sends one. A type whose treatment a person must look at (margin's
+ * confiscated/compensate, a P2P buy or sell) is flagged `review:<type>`, as in the tax-tool files.
+ * `coin` filters by coin. Ids text-safe (`<wallet>:<id>`).
  */
 export function walletLedgerReport(stream: WalletLedger): SqlReportDefinition {
   const definition = streamDefinition(stream);
@@ -45,10 +46,13 @@ export function walletLedgerReport(stream: WalletLedger): SqlReportDefinition {
         'text[]',
       );
       const treatments = p.add(
-        entries.map(([, treatment]) => treatment),
+        entries.map(([, treatment]) => treatment.kind),
         'text[]',
       );
-      const reviewed = p.add([...facts.reviewed], 'text[]');
+      const reviewed = p.add(
+        entries.filter(([, treatment]) => treatment.review === true).map(([type]) => type),
+        'text[]',
+      );
       const coin = params.coin ? ` AND w.${facts.coin} = ${p.add(params.coin)}` : '';
       const treatment = `(${treatments})[array_position(${types}, w.${facts.type})]`;
       const sql = `SELECT '${facts.label}:' || w.record_id, ${utcTime('w.ts')}, ${localTime('w.ts')}, ${unixMs('w.ts')},
@@ -56,7 +60,7 @@ export function walletLedgerReport(stream: WalletLedger): SqlReportDefinition {
           (${facts.change})::text, ${facts.runningTotal ? `w.${facts.runningTotal}::text` : `''`},
           ${unmappedCell('w.unmapped')},
           coalesce(CASE WHEN ${treatment} IS NULL THEN 'type=' || w.${facts.type} END,
-            CASE WHEN ${treatment} = ANY(${reviewed}) THEN '${REVIEW_PREFIX}' || ${treatment} END,
+            CASE WHEN w.${facts.type} = ANY(${reviewed}) THEN '${REVIEW_PREFIX}' || w.${facts.type} END,
             ${unmappedFlag('w.unmapped')})
         FROM ${definition.table.table} w
         WHERE ${where}${coin}

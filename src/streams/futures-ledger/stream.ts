@@ -7,6 +7,7 @@ import { FUTURE_RECORD_HORIZON_DAYS, futureRecordEndpoint, futureRecordHorizon }
 import { FUTURE_RECORD_PAGING, futureRecordsReadableFrom, pageFutureRecords } from './pager.ts';
 import { futureRecordData } from './response.ts';
 import { futuresLedgerTable, type ScopedFuturesRecord } from './table.ts';
+import { FUTURES_TREATMENTS } from './treatments.ts';
 
 /**
  * The futures wallets' finance records (transfers, realized pnl, fees, funding, liquidations),
@@ -29,6 +30,13 @@ export const futuresLedger: StreamDefinition<ScopedFuturesRecord> = {
   columns: futuresLedgerColumns,
   scopeColumn: PRODUCT_TYPE_COLUMN,
   paging: FUTURE_RECORD_PAGING,
+  treatments: {
+    wallet: 'futures',
+    typeColumn: futuresLedgerColumns.futureTaxType.column,
+    // A closed position's row (history-position, before the ledger starts) is the futures wallet's too.
+    alsoIds: ['position'],
+    byType: FUTURES_TREATMENTS,
+  },
   table: futuresLedgerTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,

@@ -32,3 +32,5 @@ export const FUTURE_TAX_TYPES = [
   'CONTRACT_MAIN_SETTLE_FEE_USER_IN',
   'CONTRACT_MAIN_SETTLE_FEE_USER_OUT',
 ] as const;
+
+export type FutureTaxType = (typeof FUTURE_TAX_TYPES)[number];

@@ -15,6 +15,7 @@ import {
 } from './stream-definition.ts';
 import type { StreamEndpoint } from './stream-endpoint.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
+import type { HistoryTreatments } from './treatments.ts';
 
 /** A history read once per value of one request parameter (productType, marginType), stored in a column of its own. */
 export interface ScopeDeclaration {
@@ -93,7 +94,7 @@ export function declareLedger<C extends Columns>(declaration: LedgerDeclaration<
     table,
     answer: { schema: responseSchema, shape: 'array' },
     responseSchema,
-    ...(declaration.wallet ? { wallet: declaration.wallet } : {}),
+    ...(declaration.wallet ? { wallet: declaration.wallet, treatments: walletTreatments(declaration.wallet) } : {}),
     paging: declaration.paging,
     eligible: ALWAYS_ELIGIBLE,
     lookbackMs: (settings) => settings.lookbackMs,
@@ -123,6 +124,11 @@ export function declareLedger<C extends Columns>(declaration: LedgerDeclaration<
     }),
     runningBalance: false,
   };
+}
+
+/** A wallet ledger's treatments (its facts' table), under its label: the gains walk reads it as every other history. */
+function walletTreatments(wallet: WalletFacts): HistoryTreatments {
+  return { wallet: wallet.label, typeColumn: wallet.type, byType: wallet.treatments };
 }
 
 /** The scope stored beside the record's own columns, after `account_id` (as positions and futures-ledger do). */

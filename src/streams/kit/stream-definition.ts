@@ -8,6 +8,7 @@ import type { Page, ResumedRead } from './page-window.ts';
 import type { PagingStrategy } from './paging-strategy.ts';
 import type { StreamEndpoint } from './stream-endpoint.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
+import type { HistoryTreatments, Treatment } from './treatments.ts';
 
 /** What eligibility looks at of an account (src/accounts' summary has it). */
 export interface StreamAccount {
@@ -76,10 +77,12 @@ export interface WalletFacts {
   /** Types that move the coin in from spot (each paired with a spot `Transfer out`) and out to spot (`Transfer in`). */
   readonly transferIn: string;
   readonly transferOut: string;
-  /** Each listed type's tax treatment (the ledger's tax-types.ts): the reports' category. */
-  readonly treatments: Readonly<Record<string, string>>;
-  /** Treatments a person must look at (flagged `review:<treatment>` in the reports' manifests). */
-  readonly reviewed: readonly string[];
+  /**
+   * Each listed type's tax treatment (the ledger's tax-types.ts): what the gains walk does with it
+   * and the word its report and the tax files show (the kind); `review` ones flagged `review:<type>`.
+   * The stream's `treatments` (HistoryTreatments) are these, under the wallet's `label`.
+   */
+  readonly treatments: Readonly<Record<string, Treatment>>;
   /**
    * The types whose records are the two legs of one trade, per kind of trade (margin: a deal, a
    * swap), the exchange giving no order id: at one instant of one scope, the k-th leg given
@@ -113,6 +116,11 @@ export interface StreamDefinition<R> {
   readonly answer: AnswerShape;
   /** Set for a ledger of a wallet of its own (margin, P2P): reconciliation replays it and pairs its transfers with spot. */
   readonly wallet?: WalletFacts;
+  /**
+   * Set for a history whose records the gains walk reads (spot, futures, every wallet ledger): its
+   * wallet's word and one tax treatment per documented type (kit/treatments.ts).
+   */
+  readonly treatments?: HistoryTreatments;
   /**
    * The exchange endpoint it is read from, declared in the stream's folder: path, rate budget,
    * request rules, the widest window one request may cover, the horizon and the page size.

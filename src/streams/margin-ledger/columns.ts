@@ -9,8 +9,10 @@ import { MARGIN_TAX_TYPES } from './tax-types.ts';
  */
 export const marginLedgerColumns = {
   id: { kind: 'id', column: 'record_id', pgType: 'text', core: true },
-  coin: { kind: 'id', column: 'coin', pgType: 'text', core: true },
+  // symbol before coin: the gains input trigger compares the columns in this order (the
+  // 20261128064500_gains_wallet_ledgers migration, which gains-input-triggers.ts reproduces).
   symbol: { kind: 'optional-text', column: 'symbol', pgType: 'text', core: true },
+  coin: { kind: 'id', column: 'coin', pgType: 'text', core: true },
   // Kept as text (the exact value); an unlisted one is flagged.
   marginTaxType: { kind: 'listed', column: 'margin_tax_type', pgType: 'text', core: true, values: MARGIN_TAX_TYPES },
   amount: { kind: 'decimal', column: 'amount', pgType: 'numeric', core: true },

@@ -2,7 +2,7 @@ import { declareLedger } from '../kit/ledger-declaration.ts';
 import { idLessThanPaging } from '../kit/paging-strategy.ts';
 import { marginLedgerColumns } from './columns.ts';
 import { MARGIN_TYPES, marginRecordEndpoint } from './endpoint.ts';
-import { MARGIN_TAX_TREATMENT } from './tax-types.ts';
+import { MARGIN_TREATMENTS } from './tax-types.ts';
 
 /**
  * The margin account's finance records (docs/exchange-api.md §5.8): windowed by ts on a 30-day
@@ -29,8 +29,8 @@ export const marginLedger = declareLedger({
     runningTotal: 'total',
     transferIn: 'transfer_in',
     transferOut: 'transfer_out',
-    treatments: MARGIN_TAX_TREATMENT,
-    reviewed: ['review'],
+    // confiscated and compensate flagged `review:<type>` (their treatments say so).
+    treatments: MARGIN_TREATMENTS,
     // A margin trade is a deal_out of what was paid and a deal_in of what was bought at one instant; a swap likewise.
     tradeLegs: [
       ['deal_out', 'deal_in'],

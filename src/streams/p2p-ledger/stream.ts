@@ -2,7 +2,7 @@ import { declareLedger } from '../kit/ledger-declaration.ts';
 import { idLessThanPaging } from '../kit/paging-strategy.ts';
 import { p2pLedgerColumns } from './columns.ts';
 import { p2pRecordEndpoint } from './endpoint.ts';
-import { P2P_CHANGE_SQL, P2P_TAX_TREATMENT } from './tax-types.ts';
+import { P2P_CHANGE_SQL, P2P_TREATMENTS } from './tax-types.ts';
 
 /**
  * The P2P wallet's finance records (docs/exchange-api.md §5.9): windowed by ts on a 30-day grid,
@@ -25,8 +25,8 @@ export const p2pLedger = declareLedger({
     change: P2P_CHANGE_SQL,
     transferIn: 'transfer_in',
     transferOut: 'transfer_out',
-    treatments: P2P_TAX_TREATMENT,
-    // No fiat amount in the record: its cost (or proceeds) must come from elsewhere, never invented.
-    reviewed: ['unknown-cost-acquisition', 'unknown-proceeds-disposal'],
+    // No fiat amount in the record: a buy's cost (a sell's proceeds) must come from elsewhere,
+    // never invented; both flagged `review:<type>` (their treatments say so).
+    treatments: P2P_TREATMENTS,
   },
 });

@@ -1,23 +1,29 @@
+import { reviewed, type Treatment, treatment as t } from '../kit/treatments.ts';
+
 /** Every p2pTaxType the exchange's documentation lists for p2p-record (docs/exchange-api.md §5.9). */
 export const P2P_TAX_TYPES = ['transfer_in', 'transfer_out', 'sell', 'buy'] as const;
 
 export type P2pTaxType = (typeof P2P_TAX_TYPES)[number];
 
-/**
- * Each p2pTaxType's category, as the p2p-ledger report shows it; the tax treatment per method is
- * the project's treatment table (src/accounting/treatments/treatment-table.ts), which a test holds
- * to these categories. A `buy` is an acquisition whose cost the record does not give (no fiat
- * amount): `unknown-cost-acquisition`, flagged, never invented (`ledgerline cost-basis import`
- * supplies it); a `sell` a disposal for fiat the record does not give either.
- */
-export type P2pTreatment = 'own-move' | 'unknown-cost-acquisition' | 'unknown-proceeds-disposal';
-
-export const P2P_TAX_TREATMENT: Readonly<Record<P2pTaxType, P2pTreatment>> = {
-  transfer_in: 'own-move',
-  transfer_out: 'own-move',
-  buy: 'unknown-cost-acquisition',
-  sell: 'unknown-proceeds-disposal',
-};
+/** The P2P wallet's records (docs/exchange-api.md §5.9): no fiat amount in any of them. */
+export const P2P_TREATMENTS = {
+  transfer_in: t(
+    'own-move',
+    'from the user’s spot wallet (paired with spot’s `Transfer out`): not a disposal (CRYPTO22100)',
+  ),
+  transfer_out: t(
+    'own-move',
+    'to the user’s spot wallet (paired with spot’s `Transfer in`): not a disposal (CRYPTO22100)',
+  ),
+  buy: reviewed(
+    'deposit',
+    'bought for fiat the record does not state: cost unknown, never invented, until `cost-basis import` (TCGA92 s38(1)(a); BMF Rn. 54 Kauf)',
+  ),
+  sell: reviewed(
+    'unknown-proceeds',
+    'sold for fiat the record does not state: proceeds unknown, never the market value (CRYPTO22100; BMF Rn. 54)',
+  ),
+} satisfies Record<P2pTaxType, Treatment>;
 
 /**
  * SQL: a P2P record's signed change to its wallet. `total` is the record's quantity, unsigned

@@ -5,6 +5,7 @@ import { spotRecordEndpoint } from './endpoint.ts';
 import { pageSpotRecords, SPOT_PAGING } from './pager.ts';
 import { spotRecordData } from './response.ts';
 import { spotRecordTable } from './table.ts';
+import { SPOT_TREATMENTS } from './treatments.ts';
 
 /** The spot account's finance records (the ledger with a running balance), windowed by ts. */
 export const spot: StreamDefinition<SpotLedgerRecord> = {
@@ -16,6 +17,7 @@ export const spot: StreamDefinition<SpotLedgerRecord> = {
   changesAfterTheFact: false,
   columns: spotColumns,
   paging: SPOT_PAGING,
+  treatments: { wallet: 'spot', typeColumn: spotColumns.spotTaxType.column, byType: SPOT_TREATMENTS },
   table: spotRecordTable,
   eligible: ALWAYS_ELIGIBLE,
   lookbackMs: (settings) => settings.lookbackMs,
