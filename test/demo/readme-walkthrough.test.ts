@@ -150,7 +150,9 @@ describe("the README's first hour: the demo, then its next commands as written",
     demo.kill('SIGINT');
     expect(await exited(demo), demo.out()).toBe(0);
     // Ctrl-C says, in one line, what stopped and what is kept.
-    expect(demo.out()).toMatch(new RegExp(`^stopped: the page, the worker and the exchange simulator; kept: the database ${database}, `, 'm'));
+    expect(demo.out()).toMatch(
+      new RegExp(`^stopped: the page, the worker and the exchange simulator; kept: the database ${database}, `, 'm'),
+    );
 
     // A rerun on the same database: no first-run ratio; it says what it read and exported again instead.
     const rerun = start([TSX, DEMO, '--scale', 'tiny'], demoEnv);
