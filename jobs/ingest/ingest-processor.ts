@@ -207,7 +207,13 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
         deps.log.info({ ...entity, pages: result.pages }, 'ingest window released for shutdown');
         throw await handBack(job, Date.now() + 500, token);
       }
-      if (result.readFrom !== undefined) {
+      if (result.readFrom !== undefined && result.plannedAtHorizon) {
+        // Planned at the horizon, read a little later: the horizon slid on meanwhile, as it always does.
+        deps.log.info(
+          { ...entity, readFrom: new Date(result.readFrom) },
+          'ingest window planned at the exchange horizon read from where the horizon had moved to',
+        );
+      } else if (result.readFrom !== undefined) {
         deps.log.warn(
           { ...entity, readFrom: new Date(result.readFrom) },
           'ingest window read from the exchange horizon: older records of the window had passed it unread',

@@ -58,7 +58,17 @@ export async function watchWindows(
       (stillQueued > 0 ? ` (${toRead.length} to read: ${stillQueued} still queued from an earlier run)` : ''),
   );
   if (started.alreadyDone > 0 && toRead.length > 0) {
-    console.log(`resuming: ${started.alreadyDone} of ${total} windows already done`);
+    // An interrupted run counted as done the windows it read up to its own "now": of those, the
+    // newest of each history is read on to this run's now, so it is not "already done" here. Said, so
+    // that the two counts agree (issue 44: "144 of 150 done", then "resuming: 134").
+    const partly = started.partlyDone ?? 0;
+    console.log(
+      `resuming: ${started.alreadyDone} of ${total} windows already done` +
+        (partly > 0
+          ? `, ${partly} more read up to the last run's end (their rest, up to now, is read now): ` +
+            `${started.alreadyDone + partly} read before`
+          : ''),
+    );
   }
   const ids = toRead.map((w) => w.id);
   const waitForWorker =

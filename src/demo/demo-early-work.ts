@@ -19,7 +19,7 @@ export class EarlyWork {
 
   constructor(
     private readonly pool: { query(sql: string): Promise<unknown> },
-    private readonly exports: Pick<DemoExports, 'startReady'>,
+    private readonly exports: Pick<DemoExports, 'startReady'> & Partial<Pick<DemoExports, 'addRulesFiles'>>,
     /** Loads the prices; returns the line that says what it loaded. */
     private readonly loadPrices: () => Promise<string>,
   ) {}
@@ -38,6 +38,9 @@ export class EarlyWork {
         const tables = [...new Set(newly.map((s) => streamDefinition(s).table.table))];
         await this.pool.query(`ANALYZE ${tables.join(', ')}`);
         if (!this.#pricesLoaded && this.#complete.has('spot')) await this.#loadPrices();
+        // Every history complete: the rules' files (their tax years known now) start with the others,
+        // the heaviest first, not after the backfill's last bookkeeping.
+        if (!stillReading) await this.exports.addRulesFiles?.();
         const started = this.exports.startReady(this.#complete, this.#pricesLoaded);
         if (stillReading) this.#filesStarted += started;
       })

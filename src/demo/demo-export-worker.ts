@@ -1,9 +1,10 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
 import { sharingGainsWalks } from '../export/reports/shared-gains-walks.ts';
 import { createRootLogger, setRootLogger } from '../logging/logger.ts';
 import type { ExportJob, WorkerReply } from './demo-export-workers.ts';
 import { exportReport } from './demo-exports.ts';
+import { demoLogger } from './demo-log-file.ts';
 
 /**
  * One thread of the demo's exports (demo-export-workers.ts): each job is a group of files written
@@ -11,14 +12,16 @@ import { exportReport } from './demo-exports.ts';
  * then what it wrote, or why it failed.
  */
 const port = parentPort!;
-setRootLogger(createRootLogger({ level: 'warn' }));
+// The demo's log file, when it has one (demo-log-file.ts): nothing of a thread's reaches the terminal.
+const logFile = (workerData as { logFile?: string } | null)?.logFile;
+setRootLogger(logFile === undefined ? createRootLogger({ level: 'warn' }) : demoLogger(logFile));
 
 port.on('message', (job: ExportJob) => {
   const reply = (message: WorkerReply) => port.postMessage(message);
   sharingGainsWalks(
     async () => {
       const results = await Promise.allSettled(
-        job.runs.map((run) => exportReport(job.config, job.account, run, job.exportDir)),
+        job.runs.map((run, i) => exportReport(job.config, job.account, run, job.exportDir, job.inputs?.[i])),
       );
       const failed = results.find((r) => r.status === 'rejected');
       if (failed) throw failed.reason;

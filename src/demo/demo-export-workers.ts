@@ -11,6 +11,8 @@ export type ExportConfig = Pick<Config, 'databaseUrl' | 'valuation'>;
 export interface ExportJob {
   id: number;
   runs: DemoRun[];
+  /** Each run's inputs fingerprint (demo-inputs.ts), stated in its manifest. */
+  inputs?: string[] | undefined;
   config: ExportConfig;
   /** What the files name the account by (plain data: it crosses to a thread). */
   account: { id: string; name: string };
@@ -34,13 +36,14 @@ export class DemoExportFailedError extends PermanentError {
  * thread registers tsx first, as bin/ledgerline.js does, since a thread inherits no loader hooks.
  * Compiled (dist/), it is the JavaScript beside this file.
  */
-function startThread(): Worker {
+function startThread(logFile: string | undefined): Worker {
   const fromSources = import.meta.url.endsWith('.ts');
   const entry = new URL(`./demo-export-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSources) return new Worker(entry);
+  const workerData = { logFile };
+  if (!fromSources) return new Worker(entry, { workerData });
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 interface Pending {
@@ -62,9 +65,13 @@ export class DemoExportWorkers {
   readonly #pending = new Map<number, Pending & { weight: number }>();
   #nextId = 0;
 
-  constructor(threads = Math.max(1, Math.min(2, availableParallelism()))) {
+  constructor(
+    threads = Math.max(1, Math.min(2, availableParallelism())),
+    /** Where the threads log (the demo's log file); default: stderr. */
+    logFile?: string,
+  ) {
     for (let i = 0; i < threads; i++) {
-      const worker = startThread();
+      const worker = startThread(logFile);
       const slot = { worker, busy: 0 };
       worker.on('message', (reply: WorkerReply) => this.#settle(slot, reply));
       worker.on('error', (error) => this.#failAll(error));

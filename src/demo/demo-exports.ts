@@ -1,5 +1,6 @@
 import type { DateTime } from 'luxon';
 import pLimit from 'p-limit';
+import type pg from 'pg';
 
 import type { RulesMethod } from '../accounting/gains/gains-method.ts';
 import { taxYearsOf } from '../accounting/gains/tax-years.ts';
@@ -10,6 +11,7 @@ import { parseExportRequest } from '../export/export-request.ts';
 import { reportByName, REPORTS } from '../export/reports/index.ts';
 import type { Stream } from '../streams/registry.ts';
 import type { DemoExportWorkers, ExportConfig } from './demo-export-workers.ts';
+import { demoInputs, unchangedReport } from './demo-inputs.ts';
 import { type RulesTotals, rulesTotals } from './demo-rules-totals.ts';
 import { type DeYearFigures, deYearFigures, type UkYearFigures, ukYearFigures } from './demo-tax-figures.ts';
 import { coveredFrom, type LocalPeriod, taxYearsPeriod } from './demo-tax-years.ts';
@@ -42,13 +44,21 @@ const EXPORTS_AT_ONCE = 4;
 /** The reports made from the gains walk: of one method and period, they read one walk together. */
 const GAINS_WALK_REPORTS = new Set(['realized-gains', 'realized-gains-summary', 'income', 'income-summary']);
 
+/** Files that are not gains walks but weigh like one (every wallet's records in one file, or many rows). */
+const HEAVY_FILES: Readonly<Record<string, number>> = {
+  cointracking: 4,
+  koinly: 1.5,
+  'koinly-futures': 1,
+  beancount: 1,
+};
+
 /**
  * A group's work, roughly, in the demo's own measure (node CPU of its files, in seconds, on the demo's
  * year): a gains walk 2, each file of it 0.5 more, the German gains file, which writes every lot part
  * of every sale, 2 more; another file 0.3. The threads share the groups by it, the heaviest first.
  */
 function weightOf(group: { runs: readonly DemoRun[]; walk: boolean }): number {
-  if (!group.walk) return 0.3 * group.runs.length;
+  if (!group.walk) return group.runs.reduce((n, r) => n + (HEAVY_FILES[r.report] ?? 0.3), 0);
   const german = group.runs.some((r) => r.report === 'realized-gains' && r.method === 'de');
   return 2 + 0.5 * group.runs.length + (german ? 2 : 0);
 }
@@ -87,12 +97,17 @@ export class DemoExports {
   /** Gains files whose walk has read the supplied costs and proceeds, and who waits for all of them. */
   #inputsRead = 0;
   #allInputsRead: (() => void) | undefined;
+  #exported = 0;
+  #kept = 0;
+  #rulesAdded = false;
 
   constructor(
     private readonly config: Config,
     private readonly account: AccountSummary,
     private readonly day: DateTime,
     private readonly workers: DemoExportWorkers,
+    /** The demo's database: with it, files whose inputs did not change since a run wrote them are kept. */
+    private readonly pool?: pg.Pool,
   ) {
     const from = day.minus({ days: 365 }).toISODate()!;
     const to = day.minus({ days: 1 }).toISODate()!;
@@ -101,6 +116,8 @@ export class DemoExports {
 
   /** The UK and German files, over the tax years the stored history covers (known once it is stored). */
   async addRulesFiles(): Promise<void> {
+    if (this.#rulesAdded) return;
+    this.#rulesAdded = true;
     const runs: DemoRun[] = [];
     for (const method of ['uk', 'de'] as const) {
       const queryFrom = taxYearsOf(method, this.day.minus({ days: 400 }).toMillis(), this.day.toMillis())[0]!.startMs;
@@ -193,14 +210,42 @@ export class DemoExports {
     return written;
   }
 
-  /** Writes files side by side in one of the export threads, sharing their gains walks. */
-  write(runs: DemoRun[], exportDir: string, onInputsRead: () => void = () => undefined): Promise<WrittenReport[]> {
+  /**
+   * Writes files side by side in one of the export threads, sharing their gains walks; with the
+   * database's pool, each file's manifest states its inputs (demo-inputs.ts), and a group whose
+   * files an earlier run wrote from the same inputs is kept as written (a rerun).
+   */
+  async write(
+    runs: DemoRun[],
+    exportDir: string,
+    onInputsRead: () => void = () => undefined,
+  ): Promise<WrittenReport[]> {
     const config = { databaseUrl: this.config.databaseUrl, valuation: this.config.valuation };
+    const inputs = this.pool
+      ? await Promise.all(runs.map((run) => demoInputs(this.pool!, this.account.id, run, config.valuation)))
+      : undefined;
+    if (inputs !== undefined) {
+      const kept = await Promise.all(
+        runs.map((run, i) => unchangedReport(exportDir, this.account.id, run, inputs[i]!)),
+      );
+      if (kept.every((r) => r !== undefined)) {
+        // What the files read is as it was: the inputs are "read" (an import from now on reaches none).
+        for (const _ of runs) onInputsRead();
+        this.#kept += runs.length;
+        return kept;
+      }
+    }
+    this.#exported += runs.length;
     return this.workers.write(
-      { runs, config, account: { id: this.account.id, name: this.account.name }, exportDir },
+      { runs, inputs, config, account: { id: this.account.id, name: this.account.name }, exportDir },
       onInputsRead,
       weightOf({ runs, walk: runs.some((r) => GAINS_WALK_REPORTS.has(r.report)) }),
     );
+  }
+
+  /** Files written by this run, and files kept as an earlier run wrote them (their inputs unchanged). */
+  counts(): { exported: number; kept: number } {
+    return { exported: this.#exported, kept: this.#kept };
   }
 
   #writtenOf(group: ExportGroup): Promise<WrittenReport[]> {
@@ -240,6 +285,8 @@ export async function exportReport(
   account: { id: string; name: string },
   { report, method, period }: { report: string; method?: RulesMethod; period: LocalPeriod },
   exportDir: string,
+  /** The fingerprint of the file's inputs (demo-inputs.ts), stated in its manifest. */
+  inputs?: string,
 ): Promise<WrittenReport> {
   const request = parseExportRequest({ report, accountId: account.id, ...period, method });
   // The positions older than the exchange's 3-month horizon were never readable: those files are
@@ -251,6 +298,7 @@ export async function exportReport(
     account,
     partial: 'mark',
     valuation: config.valuation,
+    inputs,
   });
   const totals = method !== undefined && report === 'realized-gains' ? await rulesTotals(csvPath) : undefined;
   return {

@@ -1,8 +1,13 @@
+import path from 'node:path';
+
 import { Command, Option } from 'commander';
 
 import { runTool } from '../cli/run-tool.ts';
+import { type Config, DEMO_SETTINGS_FILE } from '../config/config.ts';
+import { databaseName } from '../db/ensure-database.ts';
 import { PermanentError } from '../errors/index.ts';
-import { createRootLogger, setRootLogger } from '../logging/logger.ts';
+import { setRootLogger } from '../logging/logger.ts';
+import { demoLogger, demoLogPath, settleDemoLog } from './demo-log-file.ts';
 import { demoConfig, demoEnvironment, writeDemoSettings } from './demo-settings.ts';
 import { printSummary, rulesMismatched } from './print-summary.ts';
 import { type DemoSummary, runDemo } from './run-demo.ts';
@@ -29,43 +34,60 @@ const options = new Command('npm run demo --')
 await runTool(
   async (installation) => {
     const config = demoConfig(installation);
-    // The demo reports its own progress; the workers it runs log only warnings and errors.
-    setRootLogger(createRootLogger({ level: 'warn' }));
-    const environment = demoEnvironment(installation, config);
-    const file = writeDemoSettings(environment);
-    const explore = () => {
-      console.log('');
-      console.log(`To explore it, the CLI reads these from ${file} (the environment still wins):`);
-      for (const [name, value] of Object.entries(environment)) console.log(`  export ${name}=${value}`);
-    };
-    const summary = await runDemo(config, (line) => console.log(line), {
-      scale: options.scale,
-      ...(options.serve
-        ? {
-            whileRunning: async (done: DemoSummary) => {
-              printSummary(done, config.exportDir);
-              explore();
-              console.log('');
-              console.log(`serving until Ctrl-C: the exchange simulator, a worker and the accountants' page`);
-              console.log(
-                `  sign in at http://${config.web.host}:${config.web.port} with the token ${config.web.token}`,
-              );
-              // Loaded on demand: a plain demo needs neither fastify nor bull-board.
-              const { startWeb } = await import('../http/start-web.ts');
-              // The demo's own workers run the exports the page requests.
-              await startWeb(config, { worker: false });
-              console.log('stopped');
-            },
-          }
-        : {}),
-    });
-    if (!options.serve) {
-      printSummary(summary, config.exportDir);
-      explore();
+    // The demo reports its own progress; the workers it runs log only warnings and errors, into a
+    // file of their own (never raw JSON between the demo's lines), named at the end if it holds any.
+    const logFile = demoLogPath();
+    setRootLogger(demoLogger(logFile));
+    let succeeded = false;
+    try {
+      await demo(installation, config, logFile);
+      succeeded = true;
+    } finally {
+      const kept = settleDemoLog(logFile, succeeded);
+      if (kept !== undefined) console.log(kept);
     }
-    if (!summary.reconciliation.passed || rulesMismatched(summary)) throw new DemoChecksFailedError();
   },
   // The demo creates and migrates a database of its own: the installation's need not exist yet.
   // It never reads its own settings file: it writes it.
   { migrated: false, demoSettings: false },
 );
+
+/** The demo itself: run, then its closing note (or, with --serve, served until Ctrl-C). */
+async function demo(installation: Config, config: Config, logFile: string): Promise<void> {
+  const environment = demoEnvironment(installation, config);
+  const file = writeDemoSettings(environment);
+  const explore = () => {
+    console.log('');
+    console.log(`To explore it, the CLI reads these from ${file} (the environment still wins):`);
+    for (const [name, value] of Object.entries(environment)) console.log(`  export ${name}=${value}`);
+  };
+  const summary = await runDemo(config, (line) => console.log(line), {
+    scale: options.scale,
+    logFile,
+    ...(options.serve
+      ? {
+          whileRunning: async (done: DemoSummary) => {
+            printSummary(done, config.exportDir);
+            explore();
+            console.log('');
+            console.log(`serving until Ctrl-C: the exchange simulator, a worker and the accountants' page`);
+            console.log(`  sign in at http://${config.web.host}:${config.web.port} with the token ${config.web.token}`);
+            // Loaded on demand: a plain demo needs neither fastify nor bull-board.
+            const { startWeb } = await import('../http/start-web.ts');
+            // The demo's own workers run the exports the page requests.
+            await startWeb(config, { worker: false });
+            console.log(
+              `stopped: the page, the worker and the exchange simulator; kept: the database ` +
+                `${databaseName(config.databaseUrl)}, the files in ${path.relative(process.cwd(), config.exportDir) || '.'}/ ` +
+                `and ${DEMO_SETTINGS_FILE} (npm run demo again reuses them)`,
+            );
+          },
+        }
+      : {}),
+  });
+  if (!options.serve) {
+    printSummary(summary, config.exportDir);
+    explore();
+  }
+  if (!summary.reconciliation.passed || rulesMismatched(summary)) throw new DemoChecksFailedError();
+}

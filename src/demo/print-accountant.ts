@@ -45,9 +45,9 @@ function coinsAway(reports: readonly WrittenReport[]): string {
 }
 
 /**
- * The closing note's before/after block: per tax year the filing figures as read (unknown costs
- * and proceeds left out, flagged) and after the accountant's (SYNTHETIC) costs and proceeds, one
- * line each; the unpriced disposals and what the accountants' page lists as lacking, before and
+ * The closing note's before/after block: per tax year the filing figures after the accountant's
+ * (SYNTHETIC) costs and proceeds, one line each (those as read, unknown costs and proceeds left out
+ * and flagged, are the tax years block's just above: printed once); the unpriced disposals and what the accountants' page lists as lacking, before and
  * after; and where each file is.
  */
 export function beforeAfterLines(
@@ -63,10 +63,9 @@ export function beforeAfterLines(
       `proceeds for ${sells.covered} P2P sells (${sells.skipped} left), in GBP and EUR: ` +
       `${relative(supplied.costBasisFile)}, ${relative(supplied.proceedsFile)}`,
   ];
-  for (const [year, figures] of was) {
-    lines.push(`    ${year.padEnd(11)} before ${figures}`);
-    lines.push(`    ${''.padEnd(11)} after  ${now.get(year) ?? 'not in the after-export'}`);
-  }
+  // The years "before" are the tax years block's, printed just above: only the figures after are new.
+  for (const year of was.keys())
+    lines.push(`    ${year.padEnd(11)} after  ${now.get(year) ?? 'not in the after-export'}`);
   const file = (reports: readonly WrittenReport[]) =>
     reports
       .filter((r) => r.years !== undefined)

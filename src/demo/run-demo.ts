@@ -42,6 +42,11 @@ export interface DemoSummary {
   reports: WrittenReport[];
   /** The SYNTHETIC accountant's costs and proceeds imported after the exports, and the summaries again. */
   accountant: { supplied: DemoAccountant; after: WrittenReport[] };
+  /**
+   * A run on a database an earlier run filled: what it read and wrote again (its wall time against a
+   * first run's bound says nothing, so no ratio is printed for it).
+   */
+  rerun?: { windows: number; requests: number; exported: number; kept: number };
 }
 
 /**
@@ -64,6 +69,8 @@ export async function runDemo(
     whileRunning?: (summary: DemoSummary) => Promise<void>;
     /** The simulator's data: `demo`, or `tiny` for a test that runs the demo whole. */
     scale?: 'demo' | 'tiny';
+    /** Where the export threads log (demo-log-file.ts); default: stderr. */
+    logFile?: string;
   } = {},
 ): Promise<DemoSummary> {
   const started = Date.now();
@@ -101,7 +108,7 @@ export async function runDemo(
   log(`exchange simulator at ${sim.url} (rate limits on, as the real exchange)`);
   const workers = startWorkers(runtime);
   // The export threads load their modules while the backfill waits on the exchange.
-  const exportWorkers = new DemoExportWorkers();
+  const exportWorkers = new DemoExportWorkers(undefined, options.logFile);
   try {
     const name = DEMO_ACCOUNT;
     const account = await runtime.accounts.upsert({
@@ -121,7 +128,7 @@ export async function runDemo(
     await forgetSyntheticAccountant(runtime.pool, account.id);
     const fiatLoaded = loadSyntheticFiat(runtime.pool, config.exportDir, DateTime.fromMillis(from).toUTC(), day);
     fiatLoaded.catch(() => undefined); // awaited after the backfill, which reports its failure
-    const exports = new DemoExports(config, account, day, exportWorkers);
+    const exports = new DemoExports(config, account, day, exportWorkers, runtime.pool);
     // The backfill waits on the exchange's budgets, not on the machine: each history's files are
     // written as soon as it is complete, the prices loaded once the spot history is (its trades
     // imply prices). Their lines wait for the progress bars to end.
@@ -205,7 +212,26 @@ export async function runDemo(
     const rows = await rowCounts(runtime.pool, account.id);
     const seconds = (Date.now() - started) / 1000;
     const bound = await demoBound(sentBefore, config.exchangeRateFactor);
-    const summary = { account: name, rows, seconds, bound, phases, reconciliation, reports, accountant };
+    const windowsRead = backfill.windows.filter((w) => w.status !== 'done').length;
+    const rerun =
+      registered === null
+        ? undefined
+        : {
+            windows: windowsRead,
+            requests: Object.values(bound.byEndpoint).reduce((a, b) => a + b, 0),
+            ...exports.counts(),
+          };
+    const summary: DemoSummary = {
+      account: name,
+      rows,
+      seconds,
+      bound,
+      phases,
+      reconciliation,
+      reports,
+      accountant,
+      ...(rerun ? { rerun } : {}),
+    };
     await options.whileRunning?.(summary);
     return summary;
   } finally {

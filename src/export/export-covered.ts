@@ -47,6 +47,8 @@ export async function exportCovered(options: {
    */
   out?: string;
   valuation?: ValuationSettings;
+  /** The fingerprint of the file's inputs, stated in its manifest (manifest.ts `inputs`). */
+  inputs?: string | undefined;
   now?: () => Date;
 }): Promise<CoveredExport> {
   const { request } = options;
@@ -77,6 +79,7 @@ export async function exportCovered(options: {
     csvPath: gap ? partialPath(chosen) : chosen,
     coverage,
     valuation: options.valuation,
+    inputs: options.inputs,
     now: options.now,
   });
   return { ...written, coverage, gap };

@@ -44,6 +44,8 @@ export async function exportToFile(options: {
   coverage?: ExportCoverage;
   /** config.valuation, for the reports that value coins (defaults: USDT, 36 hours). */
   valuation?: ValuationSettings;
+  /** The fingerprint of the file's inputs, stated in its manifest (manifest.ts `inputs`). */
+  inputs?: string | undefined;
   now?: () => Date;
   /** How the files are opened: tests give files that fail like a full disk. */
   openFile?: OpenFile;
@@ -103,6 +105,7 @@ export async function exportToFile(options: {
       unpairedFile: unpaired ? path.basename(unpairedPath) : null,
       coverage: options.coverage ?? null,
       result,
+      inputs: options.inputs,
       generatedAt: (options.now ?? (() => new Date()))(),
     });
     await writeNewFile(openFile, manifestTemp, manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);

@@ -75,6 +75,11 @@ export interface ExportManifest {
    * state them (docs/reports.md, "Opening balances").
    */
   openingBalances: ExportOpeningBalances | null;
+  /**
+   * A fingerprint of everything the file was made from, when its exporter states one (the demo's:
+   * src/demo/demo-inputs.ts): the same inputs again make the same file, so a rerun keeps it.
+   */
+  inputs?: string;
   generatedAt: string;
 }
 
@@ -101,6 +106,7 @@ export function buildManifest(input: {
   unpairedFile: string | null;
   coverage: ExportCoverage | null;
   result: StreamResult;
+  inputs?: string | undefined;
   generatedAt: Date;
 }): ExportManifest {
   const { request, result } = input;
@@ -144,6 +150,7 @@ export function buildManifest(input: {
     review: result.review,
     ...(result.reviewAmounts !== null ? { reviewAmounts: result.reviewAmounts } : {}),
     openingBalances: result.openingBalances,
+    ...(input.inputs !== undefined ? { inputs: input.inputs } : {}),
     generatedAt: input.generatedAt.toISOString(),
   };
 }

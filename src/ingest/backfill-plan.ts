@@ -12,6 +12,11 @@ export interface BackfillPlan {
   notes: string[];
   /** Grid windows of the range that done windows already cover wholly: nothing to read there. */
   alreadyCovered?: number;
+  /**
+   * Grid windows done windows cover in part only: their rest is planned (typically each history's
+   * newest window, read up to an earlier run's "now", read on to this one's).
+   */
+  partlyCovered?: number;
 }
 
 /** A stream's coverage (its done windows merged, oldest first), by stream and scope. */
@@ -48,6 +53,7 @@ export function planBackfill(
   const explicit = choice !== 'all';
   const windows: WindowKey[] = [];
   let alreadyCovered = 0;
+  let partlyCovered = 0;
   for (const stream of streamsOf(choice)) {
     const definition = streamDefinition(stream);
     const eligibility = definition.eligible(account);
@@ -78,9 +84,10 @@ export function planBackfill(
       for (const scope of definition.scopes) {
         const parts = coverage ? uncoveredParts(window, coverage(stream, scope)) : [window];
         if (parts.length === 0) alreadyCovered += 1;
+        else if (parts.reduce((n, p) => n + p.end - p.start, 0) < window.end - window.start) partlyCovered += 1;
         for (const part of parts) windows.push({ accountId: account.id, stream, scope, ...part });
       }
     }
   }
-  return { windows, notes, alreadyCovered };
+  return { windows, notes, alreadyCovered, partlyCovered };
 }

@@ -1,4 +1,4 @@
-import type { ExchangeClient } from '../exchange/index.ts';
+import { type ExchangeClient, HORIZON_MARGIN_MS } from '../exchange/index.ts';
 import type { Page, ResumedRead } from '../streams/kit/page-window.ts';
 import { streamDefinition } from '../streams/registry.ts';
 import { WindowLostError } from './coverage/window-lost-error.ts';
@@ -16,6 +16,12 @@ export interface WindowRunResult {
   revised: number;
   /** Set when the window's start had passed the exchange's horizon: it was read from here. */
   readFrom?: number;
+  /**
+   * With `readFrom`: the window was planned to start at the horizon itself (a backfill's oldest
+   * window) and the horizon moved on by minutes only while it waited its turn: expected, not news
+   * to an operator (a window that waited days lost days of records: that is).
+   */
+  plannedAtHorizon?: boolean;
 }
 
 export interface RunWindowOptions {
@@ -127,6 +133,9 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
   return result;
 }
 
+/** How far the horizon may slide past a window planned at it, while it waits its turn, unremarked. */
+export const HORIZON_SLID_WHILE_QUEUED_MS = 10 * 60_000;
+
 /**
  * For a stream with a horizon, after the window's last request (so no earlier than any start the
  * pager used): a start the horizon has passed is narrowed to where the window was read from, or,
@@ -134,10 +143,18 @@ export async function runWindow(options: RunWindowOptions): Promise<WindowRunRes
  */
 async function checkHorizon(options: RunWindowOptions, result: WindowRunResult): Promise<void> {
   const { store, client, window } = options;
-  const readableFrom = streamDefinition(window.stream).horizon?.servedFrom(client);
-  if (readableFrom !== undefined && readableFrom > window.start) {
+  const horizon = streamDefinition(window.stream).horizon;
+  const readableFrom = horizon?.servedFrom(client);
+  if (horizon !== undefined && readableFrom !== undefined && readableFrom > window.start) {
     if (readableFrom >= window.end) throw new WindowLostError(window.id, window.end, readableFrom);
     await store.narrowWindowStart(window.id, readableFrom);
     result.readFrom = readableFrom;
+    // The planner starts such a window at the horizon of its "now" (oldestReadable, with its margin):
+    // within that margin again of the horizon when the row was made, it was planned there (the
+    // margin absorbs the database's and the exchange's clocks' difference).
+    result.plannedAtHorizon =
+      window.createdAt !== undefined &&
+      window.start <= horizon.oldestReadable(window.createdAt) + HORIZON_MARGIN_MS &&
+      readableFrom - window.start <= HORIZON_SLID_WHILE_QUEUED_MS;
   }
 }

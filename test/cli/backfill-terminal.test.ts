@@ -25,6 +25,9 @@ const backfill = ['backfill', '--account', 'demo', '--stream', 'spot', '--from',
 
 afterAll(killSpawned);
 
+/** What the interrupted run said it had done: the rerun's resuming line must agree with it. */
+let interruptedDone = 0;
+
 async function runs(): Promise<RunSummary[]> {
   const result = await runCliLive(['runs', '--json'], env());
   expect(result.status, result.stderr).toBe(0);
@@ -83,6 +86,7 @@ describe('backfill in a terminal, as a person sees it', () => {
     const interrupted = /^interrupted: (\d+) of (\d+) windows done; run the same command to resume$/m.exec(screen);
     expect(interrupted, screen).not.toBeNull();
     const [done, total] = [Number(interrupted![1]), Number(interrupted![2])];
+    interruptedDone = done;
     expect(done).toBeGreaterThan(0);
     expect(done).toBeLessThan(total);
     const [recorded] = await runs();
@@ -106,7 +110,16 @@ describe('backfill in a terminal, as a person sees it', () => {
     expect(plan, screen).not.toBeNull();
     const [total, complete] = [Number(plan![1]), Number(plan![2])];
     expect(complete).toBeGreaterThanOrEqual(before);
-    expect(screen).toMatch(new RegExp(`^resuming: ${complete} of ${total} windows already done$`, 'm'));
+    // The interrupted run's count and this one agree, or this one says why: the newest window, read up
+    // to the last run's end, is read on to now (not "already done"); the line adds it back.
+    const resuming = new RegExp(
+      `^resuming: ${complete} of ${total} windows already done(?:, (\\d+) more read up to the last run's end ` +
+        `\\(their rest, up to now, is read now\\): (\\d+) read before)?$`,
+      'm',
+    ).exec(screen);
+    expect(resuming, screen).not.toBeNull();
+    if (resuming![1] !== undefined) expect(Number(resuming![2])).toBe(complete + Number(resuming![1]));
+    expect(complete + Number(resuming![1] ?? 0)).toBeGreaterThanOrEqual(interruptedDone);
     // The bar counts the windows still to read: its total and the plan's remainder are one number.
     const bar = screen
       .split('\n')

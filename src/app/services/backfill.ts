@@ -20,6 +20,8 @@ export interface StartedBackfill {
   enqueued: number;
   /** Windows of the plan that were already complete: grid windows wholly covered, or done rows met again. */
   alreadyDone: number;
+  /** Grid windows an earlier read covers in part: their rest is among `windows` (backfill-plan.ts). */
+  partlyDone?: number;
   notes: string[];
 }
 
@@ -38,7 +40,13 @@ export async function startBackfill(runtime: AppRuntime, request: BackfillReques
   const windows = await ensureWindows(runtime.pool, plan.windows, refetch);
   const enqueued = await runtime.jobs.enqueueWindows(windows);
   const doneRows = windows.filter((w) => w.status === 'done').length;
-  return { windows, enqueued, alreadyDone: (plan.alreadyCovered ?? 0) + doneRows, notes: plan.notes };
+  return {
+    windows,
+    enqueued,
+    alreadyDone: (plan.alreadyCovered ?? 0) + doneRows,
+    partlyDone: plan.partlyCovered ?? 0,
+    notes: plan.notes,
+  };
 }
 
 /** How many workers are listening on the ingest queue (to warn when none is). */

@@ -23,17 +23,25 @@ export interface SyncWindowRow extends WindowKey {
   rows: number;
   attempts: number;
   lastError: string | null;
+  /** When the window was first planned (Unix ms; absent from rows a test builds by hand). */
+  createdAt?: number;
 }
 
 // Unix ms <-> timestamptz exactly (to_timestamp goes through a double).
 const WINDOW_COLUMNS = `w.id, w.account_id AS "accountId", w.stream, w.scope,
   (extract(epoch from w.window_start) * 1000)::bigint::text AS start,
   (extract(epoch from w.window_end) * 1000)::bigint::text AS "end",
-  w.status, w.cursor, w.pages, w.rows, w.attempts, w.last_error AS "lastError"`;
+  w.status, w.cursor, w.pages, w.rows, w.attempts, w.last_error AS "lastError",
+  (extract(epoch from w.created_at) * 1000)::bigint::text AS "createdAt"`;
 const SELECT_WINDOW = `SELECT ${WINDOW_COLUMNS} FROM sync_window w`;
 
-type RawRow = Omit<SyncWindowRow, 'start' | 'end'> & { start: string; end: string };
-const toRow = (r: RawRow): SyncWindowRow => ({ ...r, start: Number(r.start), end: Number(r.end) });
+type RawRow = Omit<SyncWindowRow, 'start' | 'end' | 'createdAt'> & { start: string; end: string; createdAt: string };
+const toRow = (r: RawRow): SyncWindowRow => ({
+  ...r,
+  start: Number(r.start),
+  end: Number(r.end),
+  createdAt: Number(r.createdAt),
+});
 
 /**
  * Registers windows (idempotently: an existing window keeps its status and
