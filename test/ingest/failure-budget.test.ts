@@ -90,12 +90,15 @@ let workers: RunningWorkers | undefined;
 const budgetPrefix = randomPrefix('budget');
 
 beforeAll(async () => {
-  // Dense enough that a spot window of the 20 days takes several pages of 500. No rate limits: the
+  // Dense enough that a spot window of the 20 days takes about 9 pages of 500 (its trickled requests,
+  // about one a page, then last well past the budget in sum: with 80,000 records a window took
+  // about 5 pages, (5 - 1) deadlines = the budget, and the check below failed on the split of the
+  // records between the two windows). No rate limits: the
   // client's budget is scaled far past them (for speed), and a 429 answering the `halfway`
   // exchange's forwarded turn made a window's stretch trickle, 429, trickle: two deadlines and the
   // pause after a 429 without a stored page, past the budget (what the budget is for, not what
   // this test sets up).
-  sim = await startSimulator({ scale: { spotRecords: 80_000 }, rateLimits: { enabled: false } });
+  sim = await startSimulator({ scale: { spotRecords: 160_000 }, rateLimits: { enabled: false } });
   proxy = new FaultyProxy(sim.url, trickle);
   await proxy.listen();
   const config = loadConfig({
