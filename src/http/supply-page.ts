@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import { COST_BASIS_COLUMNS } from '../accounting/cost-basis/cost-basis-import.ts';
 import { SUPPLIED_LIMITS } from '../accounting/cost-basis/supplied-csv.ts';
 import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-method.ts';
+import { ARRIVAL_KINDS } from '../accounting/gains/unknown-cost-arrivals.ts';
 import { PROCEEDS_COLUMNS } from '../accounting/proceeds/proceeds-import.ts';
 import { type Html, html } from './html.ts';
 import { csrfField, header, layout, type PageContext } from './page-layout.ts';
@@ -23,7 +24,7 @@ export const LISTED = 50;
 export interface SupplyView {
   account: { id: string; name: string };
   unknownCosts: UnknownCost[];
-  /** The deposits lacking a cost under some method (of the coin asked for, if any), oldest first. */
+  /** The arrivals lacking a cost under some method (of the coin asked for, if any), in the walk's order. */
   deposits: LackingDeposit[];
   sales: LackingProceeds[];
   imports: SuppliedImport[];
@@ -52,13 +53,17 @@ const lackingWords = (lacking: Record<RulesMethod, string>, coin: string) =>
     (m) => `${m} (${FILING_CURRENCY[m]}): ${lacking[m] === '0' ? 'has a cost' : `${lacking[m]} ${coin}`}`,
   ).join('; ');
 
+/** Why the walk takes the coins in of unknown cost, in words ("back from Release beyond what went away"). */
+const arrivalWords = (d: LackingDeposit) =>
+  d.kind === 'own-move-back' ? `back from ${d.taxType} beyond what went away` : ARRIVAL_KINDS[d.kind];
+
 /** One coin moved in, with the form that supplies its cost in the currencies it lacks one in. */
 function depositForm(d: LackingDeposit, accountId: string, csrf: string): Html {
   return html`<form class="entry" method="post" action="${supplyPath(accountId)}/cost" data-deposit="${d.recordId}">
     ${csrfField(csrf)}<input type="hidden" name="deposit" value="${d.recordId}" />
     <p>
-      <strong>${d.quantity} ${d.coin}</strong> moved in ${utc(d.atMs)} (<code>${d.recordId}</code>). Lacking a cost:
-      ${lackingWords(d.lacking, d.coin)}.
+      <strong>${d.quantity} ${d.coin}</strong> moved in ${utc(d.atMs)}: ${arrivalWords(d)} (<code>${d.recordId}</code>).
+      Lacking a cost: ${lackingWords(d.lacking, d.coin)}.
     </p>
     <label
       >Bought on <input type="date" name="acquired_on" value="${utcDay(d.atMs)}" max="${utcDay(d.atMs)}" required

@@ -159,7 +159,9 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
       const acc = await account(request.params.accountId);
       if (acc === undefined) return notFound(reply);
       const named = formField(request.body, 'deposit');
-      const deposit = (await depositsLackingCost(deps.pool, acc.id)).find((d) => d.recordId === named);
+      const arrivals = await depositsLackingCost(deps.pool, acc.id);
+      const at = arrivals.findIndex((d) => d.recordId === named);
+      const deposit = at < 0 ? undefined : arrivals[at];
       let text = '';
       return supply(
         request,
@@ -168,8 +170,8 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
         'cost-basis',
         () => {
           if (deposit === undefined)
-            throw new ValidationError('deposit', 'must be a coin moved into this account', named);
-          text = costEntryCsv(deposit, (name) => formField(request.body, name));
+            throw new ValidationError('deposit', 'must be an arrival of unknown cost of this account', named);
+          text = costEntryCsv(deposit, (name) => formField(request.body, name), arrivals.slice(0, at));
           return { bytes: Buffer.from(text, 'utf8'), fileName: PAGE_FORM, suppliedBy: by(request) };
         },
         (message) => formMessage(message, text),
