@@ -64,7 +64,12 @@ export const lackingDeposits = (deposits: readonly LackingDeposit[]) =>
  * coins where any method lacks one; exact text.
  */
 export function unknownCostsOf(deposits: readonly LackingDeposit[]): UnknownCost[] {
-  type Entry = { deposits: number; movedIn: Decimal; lacking: Record<RulesMethod, Decimal>; count: Record<RulesMethod, number> };
+  type Entry = {
+    deposits: number;
+    movedIn: Decimal;
+    lacking: Record<RulesMethod, Decimal>;
+    count: Record<RulesMethod, number>;
+  };
   const byCoin = new Map<string, Entry>();
   for (const d of deposits) {
     const entry = byCoin.get(d.coin) ?? {

@@ -64,7 +64,10 @@ interface Row {
  *   the walk's OwnMovesAway and the accountant's `lost` decisions (AwayLosses) applied as it does.
  * Reads only the records these kinds name: no ledger pairing, no prices, no walk.
  */
-export async function unknownCostArrivals(db: pg.Pool | pg.ClientBase, accountId: string): Promise<UnknownCostArrival[]> {
+export async function unknownCostArrivals(
+  db: pg.Pool | pg.ClientBase,
+  accountId: string,
+): Promise<UnknownCostArrival[]> {
   const p = new SqlParams();
   const account = p.add(accountId, 'uuid');
   const ever = futuresCtes(p, account, p.add(new Date(0).toISOString(), 'timestamptz'), "'infinity'::timestamptz");

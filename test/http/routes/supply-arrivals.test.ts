@@ -31,7 +31,13 @@ beforeAll(async () => {
   // 500 USDC in the futures wallet on 1 Feb 2025, no spot side (funded before the spot history);
   // moved to spot on 1 Mar (both sides: an own move) and sold for 500 USDT on 2 Jun.
   await insertFuturesLedger(web.db.url, account, [
-    { recordId: 'fin1', marginCoin: 'USDC', futureTaxType: 'TRANSFER_IN', amount: '500', ts: ms('2025-02-01T00:00:00Z') },
+    {
+      recordId: 'fin1',
+      marginCoin: 'USDC',
+      futureTaxType: 'TRANSFER_IN',
+      amount: '500',
+      ts: ms('2025-02-01T00:00:00Z'),
+    },
     {
       recordId: 'fout1',
       marginCoin: 'USDC',
