@@ -1,3 +1,4 @@
+import type { CoinsAwayMove } from '../accounting/gains/coins-away.ts';
 import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-method.ts';
 import { ValidationError } from '../errors/index.ts';
 import type { LackingDeposit, LackingProceeds } from './unknown-costs.ts';
@@ -90,6 +91,28 @@ export function proceedsEntryCsv(sale: LackingProceeds, fields: FormFields): str
     fields('note') ?? '',
   ]);
   return csv([['record_id', 'proceeds', 'currency', 'source', 'note'], ...rows]);
+}
+
+/**
+ * The decisions CSV of one coins-away form (`ledgerline away-decision import` columns): the move
+ * named by the form, its coin from the records; the decision, its date (00:00 UTC), the quantity
+ * (blank: what of the move is still away), source and note as typed. The import checks the rest
+ * as for a file (away-decision-import.ts: the move, the quantity moved, not before the move).
+ */
+export function awayEntryCsv(move: CoinsAwayMove, fields: FormFields): string {
+  const quantity = (fields('quantity') ?? '').trim();
+  return csv([
+    ['record_id', 'coin', 'quantity', 'decision', 'decided_at', 'source', 'note'],
+    [
+      move.recordId,
+      move.coin,
+      quantity === '' ? move.quantity : quantity,
+      (fields('decision') ?? '').trim(),
+      (fields('decided_on') ?? '').trim(),
+      fields('source') ?? '',
+      fields('note') ?? '',
+    ],
+  ]);
 }
 
 /**
