@@ -13,6 +13,7 @@ export {
   lackingDeposits,
   type UnknownCost,
   unknownCosts,
+  unknownCostsOf,
 } from '../accounting/cost-basis/arrivals-lacking-cost.ts';
 export { DEPOSIT_TYPES, P2P_DEPOSIT_TYPES, P2P_SELL_TYPES } from '../accounting/gains/unknown-cost-arrivals.ts';
 

@@ -18,7 +18,7 @@ import { accountNames, formField, pageContext, sendPage } from '../route-kit.ts'
 import { isSuppliedKind, SUPPLIED_KINDS, suppliedImports, type SuppliedKind } from '../supplied-list.ts';
 import { awayEntryCsv, costEntryCsv, formMessage, PAGE_FORM, proceedsEntryCsv } from '../supply-entries.ts';
 import { supplyPage } from '../supply-page.ts';
-import { depositsLackingCost, lackingDeposits, lackingProceeds, supplyPath, unknownCosts } from '../unknown-costs.ts';
+import { depositsLackingCost, lackingDeposits, lackingProceeds, supplyPath, unknownCostsOf } from '../unknown-costs.ts';
 import type { WebAppDeps } from '../web-deps.ts';
 
 /** Each kind's import, as its command line runs it (the page: only the filing currencies GBP and EUR). */
@@ -76,14 +76,14 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
     outcome: { notice?: string; errors?: readonly string[]; status?: number } = {},
   ) => {
     const coin = request.query.coin?.trim().toUpperCase() || undefined;
-    const deposits = lackingDeposits(await depositsLackingCost(deps.pool, acc.id)).filter(
-      (d) => coin === undefined || d.coin === coin,
-    );
+    // One reading of the arrivals for both the per-coin table and the forms.
+    const arrivals = await depositsLackingCost(deps.pool, acc.id);
+    const deposits = lackingDeposits(arrivals).filter((d) => coin === undefined || d.coin === coin);
     const view = {
       account: acc,
       away: await coinsAway(deps.pool, acc.id, new Date(), { days: awayDays }),
       awayDays,
-      unknownCosts: await unknownCosts(deps.pool, acc.id),
+      unknownCosts: unknownCostsOf(arrivals),
       deposits,
       sales: await lackingProceeds(deps.pool, acc.id),
       imports: await suppliedImports(deps.pool, acc.id),
