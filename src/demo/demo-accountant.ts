@@ -1,19 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { Decimal } from 'decimal.js';
 import type pg from 'pg';
 
 import { importCostBasis } from '../accounting/cost-basis/cost-basis-import.ts';
-import { OWN_MOVE_TYPES } from '../accounting/gains/own-moves-away.ts';
+import { P2P_SELL_TYPES, unknownCostArrivals } from '../accounting/gains/unknown-cost-arrivals.ts';
 import { importProceeds } from '../accounting/proceeds/proceeds-import.ts';
-import {
-  DEPOSIT_TYPES,
-  lackingProceeds,
-  P2P_DEPOSIT_TYPES,
-  P2P_SELL_TYPES,
-  unknownCosts,
-} from '../http/unknown-costs.ts';
+import { lackingProceeds, unknownCosts } from '../http/unknown-costs.ts';
 import {
   ACCOUNTANT_CURRENCIES,
   type DemoMove,
@@ -36,28 +29,25 @@ export interface DemoAccountant {
   lacking: { before: { coins: number; sells: number }; after: { coins: number; sells: number } };
 }
 
-/** Coins moved in (as unknownCosts counts them) and P2P sells, each with its instant, oldest first. */
+/**
+ * The arrivals the gains walk takes in of unknown cost (unknownCostArrivals: deposits, P2P buys,
+ * futures transfers in with no spot side, own moves back beyond what went away; the list the
+ * accountants' page offers a form for) and the P2P sells, each with its instant, in walk order.
+ */
 async function moves(pool: pg.Pool, accountId: string): Promise<{ movedIn: DemoMove[]; sells: DemoMove[] }> {
-  const query = (sql: string, types: readonly string[]) =>
-    pool.query<{ recordId: string; coin: string; quantity: string; ms: string }>(sql, [accountId, types]);
-  const spot = await query(
-    `SELECT record_id AS "recordId", coin, amount::text AS quantity, (extract(epoch FROM ts) * 1000)::bigint::text AS ms
-       FROM spot_record WHERE account_id = $1 AND spot_tax_type = ANY($2::text[]) AND amount > 0`,
-    DEPOSIT_TYPES,
+  const { rows } = await pool.query<{ recordId: string; coin: string; quantity: string; ms: string }>(
+    `SELECT 'p2p:' || record_id AS "recordId", coin, abs(total)::text AS quantity,
+            (extract(epoch FROM ts) * 1000)::bigint::text AS ms
+       FROM p2p_ledger_record WHERE account_id = $1 AND p2p_tax_type = ANY($2::text[]) AND total > 0
+      ORDER BY ts, record_id COLLATE "C"`,
+    [accountId, P2P_SELL_TYPES],
   );
-  const p2p = (types: readonly string[]) =>
-    query(
-      `SELECT 'p2p:' || record_id AS "recordId", coin, abs(total)::text AS quantity,
-              (extract(epoch FROM ts) * 1000)::bigint::text AS ms
-         FROM p2p_ledger_record WHERE account_id = $1 AND p2p_tax_type = ANY($2::text[]) AND total > 0`,
-      types,
-    );
-  const toMove = (r: { recordId: string; coin: string; quantity: string; ms: string }): DemoMove => ({
-    ...r,
-    atMs: Number(r.ms),
-  });
-  const byTime = (a: DemoMove, b: DemoMove) => a.atMs - b.atMs || a.recordId.localeCompare(b.recordId);
-  const buys = await p2p(P2P_DEPOSIT_TYPES);
+  const movedIn = (await unknownCostArrivals(pool, accountId)).map(({ recordId, coin, quantity, atMs }) => ({
+    recordId,
+    coin,
+    quantity,
+    atMs,
+  }));
   // A sale whose proceeds someone already supplied (on the page, say) keeps them: the demo's
   // accountant never contradicts a live figure (the import would refuse the whole file).
   const supplied = await pool.query<{ recordId: string }>(
@@ -67,52 +57,8 @@ async function moves(pool: pg.Pool, accountId: string): Promise<{ movedIn: DemoM
     [accountId, PROCEEDS_FILE],
   );
   const taken = new Set(supplied.rows.map((r) => r.recordId));
-  const sells = (await p2p(P2P_SELL_TYPES)).rows.filter((sell) => !taken.has(sell.recordId));
-  // What the gains walk also finds moved in of unknown cost (docs/reports.md "Treatments"): a futures
-  // transfer in with no spot side (funded before the spot history) and an own move coming back beyond
-  // what went away. Left out, their deposits took the lots supplied for later ones (issue 42 item 3).
-  const unseen = await pool.query<{ recordId: string; coin: string; quantity: string; ms: string }>(
-    `SELECT 'futures:' || f.record_id AS "recordId", f.margin_coin AS coin, (f.amount + f.fee)::text AS quantity,
-            (extract(epoch FROM f.ts) * 1000)::bigint::text AS ms
-       FROM futures_ledger_record f
-      WHERE f.account_id = $1 AND f.future_tax_type = 'TRANSFER_IN' AND f.amount + f.fee > 0
-        AND NOT EXISTS (SELECT 1 FROM spot_record s WHERE s.account_id = f.account_id AND s.spot_tax_type = 'Transfer out'
-                           AND s.coin = f.margin_coin AND s.ts = f.ts AND s.amount + s.fee = -(f.amount + f.fee))`,
-    [accountId],
-  );
-  return {
-    movedIn: [...spot.rows, ...buys.rows, ...unseen.rows, ...(await ownMovesBeyond(pool, accountId))]
-      .map(toMove)
-      .sort(byTime),
-    sells: sells.map(toMove).sort(byTime),
-  };
-}
-
-/** Spot own moves (locks, earn, strategy) coming back beyond what went away, as the walk replays them. */
-async function ownMovesBeyond(
-  pool: pg.Pool,
-  accountId: string,
-): Promise<{ recordId: string; coin: string; quantity: string; ms: string }[]> {
-  const { rows } = await pool.query<{ recordId: string; coin: string; amount: string; ms: string }>(
-    `SELECT record_id AS "recordId", coin, amount::text AS amount, (extract(epoch FROM ts) * 1000)::bigint::text AS ms
-       FROM spot_record WHERE account_id = $1 AND spot_tax_type = ANY($2::text[]) AND amount <> 0
-      ORDER BY ts, record_id COLLATE "C"`,
-    [accountId, OWN_MOVE_TYPES],
-  );
-  const away = new Map<string, Decimal>();
-  const beyond: { recordId: string; coin: string; quantity: string; ms: string }[] = [];
-  for (const r of rows) {
-    const amount = new Decimal(r.amount);
-    const held = away.get(r.coin) ?? new Decimal(0);
-    if (amount.isNegative()) away.set(r.coin, held.plus(amount.neg()));
-    else {
-      const back = Decimal.min(held, amount);
-      away.set(r.coin, held.minus(back));
-      if (amount.gt(back))
-        beyond.push({ recordId: r.recordId, coin: r.coin, quantity: amount.minus(back).toFixed(), ms: r.ms });
-    }
-  }
-  return beyond;
+  const sells = rows.filter((r) => !taken.has(r.recordId)).map((r) => ({ ...r, atMs: Number(r.ms) }));
+  return { movedIn, sells };
 }
 
 /** The imported daily closes (source simulator) and the synthetic fiat series, by `<base>/<quote>`. */

@@ -1,3 +1,4 @@
+import type { CoinsAwayMove } from '../accounting/gains/coins-away.ts';
 import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-method.ts';
 import { ValidationError } from '../errors/index.ts';
 import type { LackingDeposit, LackingProceeds } from './unknown-costs.ts';
@@ -34,11 +35,18 @@ function amounts(fields: FormFields, prefix: string, open: readonly RulesMethod[
 }
 
 /**
- * The cost-basis CSV of one deposit's form: per currency given, a lot of the quantity that lacks
- * a cost under that currency's method (recomputed on the server: the form names only the deposit),
- * acquired on the date given (00:00 UTC, at or before the deposit: a later lot would price nothing).
+ * The cost-basis CSV of one arrival's form: per currency given, a lot of the quantity that lacks
+ * a cost under that currency's method (recomputed on the server: the form names only the arrival),
+ * acquired on the date given (00:00 UTC, at or before the arrival: a later lot would price nothing).
+ * A lot names no record: the walk hands the coin's lots to its arrivals in order (SuppliedCosts),
+ * so an earlier arrival of the coin still lacking a cost in that currency, at or after the date,
+ * would take it; `before` (the arrivals ahead of this one in the walk's order) finds one, refused.
  */
-export function costEntryCsv(deposit: LackingDeposit, fields: FormFields): string {
+export function costEntryCsv(
+  deposit: LackingDeposit,
+  fields: FormFields,
+  before: readonly LackingDeposit[] = [],
+): string {
   const open = METHODS.filter((m) => deposit.lacking[m] !== '0');
   if (open.length === 0) throw new ValidationError('deposit', 'already has a cost in GBP and EUR', deposit.recordId);
   const day = (fields('acquired_on') ?? '').trim();
@@ -46,7 +54,20 @@ export function costEntryCsv(deposit: LackingDeposit, fields: FormFields): strin
   if (Date.parse(`${day}T00:00:00Z`) > deposit.atMs) {
     throw new ValidationError('bought on', 'must be on or before the day the coins moved in', day);
   }
-  const rows = amounts(fields, 'cost', open, 'cost').map((a) => [
+  const given = amounts(fields, 'cost', open, 'cost');
+  const dayMs = Date.parse(`${day}T00:00:00Z`);
+  for (const a of given) {
+    const first = before.find((b) => b.coin === deposit.coin && b.atMs >= dayMs && b.lacking[a.method] !== '0');
+    if (first !== undefined) {
+      throw new ValidationError(
+        'bought on',
+        `an earlier arrival of ${first.coin} (${first.recordId}, ${new Date(first.atMs).toISOString()}) lacks a ` +
+          `cost in ${a.currency} and would take this lot: supply its cost first, or a date after it`,
+        day,
+      );
+    }
+  }
+  const rows = given.map((a) => [
     deposit.coin,
     deposit.lacking[a.method],
     day,
@@ -70,6 +91,28 @@ export function proceedsEntryCsv(sale: LackingProceeds, fields: FormFields): str
     fields('note') ?? '',
   ]);
   return csv([['record_id', 'proceeds', 'currency', 'source', 'note'], ...rows]);
+}
+
+/**
+ * The decisions CSV of one coins-away form (`ledgerline away-decision import` columns): the move
+ * named by the form, its coin from the records; the decision, its date (00:00 UTC), the quantity
+ * (blank: what of the move is still away), source and note as typed. The import checks the rest
+ * as for a file (away-decision-import.ts: the move, the quantity moved, not before the move).
+ */
+export function awayEntryCsv(move: CoinsAwayMove, fields: FormFields): string {
+  const quantity = (fields('quantity') ?? '').trim();
+  return csv([
+    ['record_id', 'coin', 'quantity', 'decision', 'decided_at', 'source', 'note'],
+    [
+      move.recordId,
+      move.coin,
+      quantity === '' ? move.quantity : quantity,
+      (fields('decision') ?? '').trim(),
+      (fields('decided_on') ?? '').trim(),
+      fields('source') ?? '',
+      fields('note') ?? '',
+    ],
+  ]);
 }
 
 /**

@@ -1,12 +1,16 @@
 import { DateTime } from 'luxon';
 
+import { AWAY_DECISION_COLUMNS } from '../accounting/cost-basis/away-decision-import.ts';
 import { COST_BASIS_COLUMNS } from '../accounting/cost-basis/cost-basis-import.ts';
 import { SUPPLIED_LIMITS } from '../accounting/cost-basis/supplied-csv.ts';
+import type { CoinsAwayMove } from '../accounting/gains/coins-away.ts';
 import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-method.ts';
+import { ARRIVAL_KINDS } from '../accounting/gains/unknown-cost-arrivals.ts';
 import { PROCEEDS_COLUMNS } from '../accounting/proceeds/proceeds-import.ts';
+import { coinsAwaySection } from './coins-away-section.ts';
 import { type Html, html } from './html.ts';
 import { csrfField, header, layout, type PageContext } from './page-layout.ts';
-import { SUPPLIED_KINDS, type SuppliedImport } from './supplied-list.ts';
+import { SUPPLIED_KINDS, type SuppliedImport, type SuppliedKind } from './supplied-list.ts';
 import {
   type LackingDeposit,
   type LackingProceeds,
@@ -23,10 +27,13 @@ export const LISTED = 50;
 export interface SupplyView {
   account: { id: string; name: string };
   unknownCosts: UnknownCost[];
-  /** The deposits lacking a cost under some method (of the coin asked for, if any), oldest first. */
+  /** The arrivals lacking a cost under some method (of the coin asked for, if any), in the walk's order. */
   deposits: LackingDeposit[];
   sales: LackingProceeds[];
   imports: SuppliedImport[];
+  /** Moves away not back after `awayDays` days (coins-away.ts), each with its decision. */
+  away: CoinsAwayMove[];
+  awayDays: number;
   coin?: string | undefined;
   /** What the last action did, in words (after its redirect). */
   notice?: string | undefined;
@@ -52,13 +59,17 @@ const lackingWords = (lacking: Record<RulesMethod, string>, coin: string) =>
     (m) => `${m} (${FILING_CURRENCY[m]}): ${lacking[m] === '0' ? 'has a cost' : `${lacking[m]} ${coin}`}`,
   ).join('; ');
 
+/** Why the walk takes the coins in of unknown cost, in words ("back from Release beyond what went away"). */
+const arrivalWords = (d: LackingDeposit) =>
+  d.kind === 'own-move-back' ? `back from ${d.taxType} beyond what went away` : ARRIVAL_KINDS[d.kind];
+
 /** One coin moved in, with the form that supplies its cost in the currencies it lacks one in. */
 function depositForm(d: LackingDeposit, accountId: string, csrf: string): Html {
   return html`<form class="entry" method="post" action="${supplyPath(accountId)}/cost" data-deposit="${d.recordId}">
     ${csrfField(csrf)}<input type="hidden" name="deposit" value="${d.recordId}" />
     <p>
-      <strong>${d.quantity} ${d.coin}</strong> moved in ${utc(d.atMs)} (<code>${d.recordId}</code>). Lacking a cost:
-      ${lackingWords(d.lacking, d.coin)}.
+      <strong>${d.quantity} ${d.coin}</strong> moved in ${utc(d.atMs)}: ${arrivalWords(d)} (<code>${d.recordId}</code>).
+      Lacking a cost: ${lackingWords(d.lacking, d.coin)}.
     </p>
     <label
       >Bought on <input type="date" name="acquired_on" value="${utcDay(d.atMs)}" max="${utcDay(d.atMs)}" required
@@ -100,8 +111,18 @@ function saleForm(s: LackingProceeds, accountId: string, csrf: string): Html {
   </form>`;
 }
 
-function uploadForm(kind: 'cost-basis' | 'proceeds', accountId: string, csrf: string): Html {
-  const columns = kind === 'cost-basis' ? COST_BASIS_COLUMNS : PROCEEDS_COLUMNS;
+const COLUMNS: Record<SuppliedKind, readonly string[]> = {
+  'cost-basis': COST_BASIS_COLUMNS,
+  proceeds: PROCEEDS_COLUMNS,
+  'away-decision': AWAY_DECISION_COLUMNS,
+};
+
+function uploadForm(kind: SuppliedKind, accountId: string, csrf: string): Html {
+  const columns = COLUMNS[kind];
+  const currency =
+    kind === 'away-decision'
+      ? 'decision held or lost, decided_at a date or a date-time with an offset'
+      : 'currency GBP (UK figures) or EUR (German figures)';
   return html`<form
     class="upload"
     method="post"
@@ -114,8 +135,8 @@ function uploadForm(kind: 'cost-basis' | 'proceeds', accountId: string, csrf: st
       <legend>${SUPPLIED_KINDS[kind].words}: a CSV file</legend>
       <p>
         Columns: <code>${columns.join(', ')}</code> (<code>note</code> optional), as for
-        <code>ledgerline ${kind} import</code>; currency GBP (UK figures) or EUR (German figures). At most 16 MiB, a
-        cell at most ${SUPPLIED_LIMITS.cellBytes} bytes. Every row is checked first: any bad row and nothing is written.
+        <code>ledgerline ${kind} import</code>; ${currency}. At most 16 MiB, a cell at most ${SUPPLIED_LIMITS.cellBytes}
+        bytes. Every row is checked first: any bad row and nothing is written.
       </p>
       <label>File <input type="file" name="file" accept=".csv,text/csv" required /></label>
       <button type="submit">Upload</button>
@@ -140,9 +161,15 @@ function importState(i: SuppliedImport, accountId: string, csrf: string): Html {
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+const WHAT: Record<SuppliedKind, readonly [string, string]> = {
+  'cost-basis': ['lot', 'lots'],
+  proceeds: ['proceeds figure', 'proceeds figures'],
+  'away-decision': ['decision on coins away', 'decisions on coins away'],
+};
+
 /** "1 lot from 1 row, in EUR, source kraken-statement": what an import added (a row a live import held is not added twice). */
 function whatWords(i: SuppliedImport): string {
-  const [one, many] = i.kind === 'cost-basis' ? ['lot', 'lots'] : ['proceeds figure', 'proceeds figures'];
+  const [one, many] = WHAT[i.kind];
   const currencies = i.currencies ? `, in ${i.currencies}` : '';
   return `${count(i.added, one, many)} from ${count(i.rows, 'row', 'rows')}${currencies}, source ${i.sources}`;
 }
@@ -228,13 +255,16 @@ export function supplyPage(view: SupplyView, context: PageContext): Html {
       <h2>What lacks proceeds</h2>
       ${view.sales.length === 0 ? html`<p>Every P2P sale has supplied proceeds.</p>` : ''}
       ${more(view.sales.length, 'P2P sales')} ${view.sales.slice(0, LISTED).map((s) => saleForm(s, id, context.csrf))}
+      <h2 id="away">Coins away and not back</h2>
+      ${coinsAwaySection(view.away, view.awayDays, view.imports, id, context.csrf, LISTED)}
       <h2>Upload a file</h2>
       ${uploadForm('cost-basis', id, context.csrf)} ${uploadForm('proceeds', id, context.csrf)}
+      ${uploadForm('away-decision', id, context.csrf)}
       <h2 id="supplied">Supplied figures</h2>
       <p>
-        Every import, from the page or <code>ledgerline cost-basis|proceeds import</code>. Withdrawing one keeps it
-        here, marked with who withdrew it, when and why; its figures then count nowhere (the tax figures are walked
-        again without them).
+        Every import, from the page or <code>ledgerline cost-basis|proceeds|away-decision import</code>. Withdrawing one
+        keeps it here, marked with who withdrew it, when and why; its figures then count nowhere (the tax figures are
+        walked again without them).
       </p>
       ${suppliedFiguresSection(view.imports, id, context.csrf)}`,
     { style: STYLE },

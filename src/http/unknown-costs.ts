@@ -1,106 +1,23 @@
-import { Decimal } from 'decimal.js';
 import type pg from 'pg';
 
-import { loadSuppliedLots } from '../accounting/cost-basis/supplied-lots.ts';
+import { RULES_METHODS, type UnknownCost } from '../accounting/cost-basis/arrivals-lacking-cost.ts';
 import { FILING_CURRENCY, type RulesMethod } from '../accounting/gains/gains-method.ts';
-import { SuppliedCosts } from '../accounting/gains/supplied-costs.ts';
-import { minus, plain, plus, ZERO } from '../accounting/lots/lot-arithmetic.ts';
-import { typesTreatedAs } from '../accounting/treatments/treatment-table.ts';
+import { P2P_SELL_TYPES } from '../accounting/gains/unknown-cost-arrivals.ts';
 import { type Html, html } from './html.ts';
 
-const METHODS: readonly RulesMethod[] = ['uk', 'de'];
+const METHODS = RULES_METHODS;
 
-/** Per coin: how much was moved in from outside and how much of it no supplied cost covers, per method. */
-export interface UnknownCost {
-  coin: string;
-  deposits: number;
-  movedIn: string;
-  /** Per method: the quantity its currency's supplied lots cover (GBP lots for uk, EUR for de). */
-  supplied: Record<RulesMethod, string>;
-  /** Per method: the quantity no supplied lot in its currency covers. */
-  lacking: Record<RulesMethod, string>;
-}
+export {
+  depositsLackingCost,
+  type LackingDeposit,
+  lackingDeposits,
+  type UnknownCost,
+  unknownCosts,
+  unknownCostsOf,
+} from '../accounting/cost-basis/arrivals-lacking-cost.ts';
+export { DEPOSIT_TYPES, P2P_DEPOSIT_TYPES, P2P_SELL_TYPES } from '../accounting/gains/unknown-cost-arrivals.ts';
 
-/** One coin moved in (a deposit, a P2P buy) and what of it lacks a cost, per method. */
-export interface LackingDeposit {
-  /** As the gains reports name it: `spot:<id>` or `p2p:<id>`. */
-  recordId: string;
-  coin: string;
-  atMs: number;
-  quantity: string;
-  lacking: Record<RulesMethod, string>;
-}
-
-const depositTypes = (ledger: 'spot' | 'p2p') => typesTreatedAs(ledger, 'deposit');
-/** Spot deposits: coins moved in from outside, cost unknown until supplied. */
-export const DEPOSIT_TYPES = depositTypes('spot');
-/** P2P buys: bought for fiat the record does not state (docs/reports.md, "Margin and P2P"). */
-export const P2P_DEPOSIT_TYPES = depositTypes('p2p');
-
-/**
- * Every coin moved in (spot deposits and P2P buys) with what of it lacks a cost under each method:
- * the supplied lots of live imports in the method's currency (GBP for uk, EUR for de: the walks
- * convert nothing) handed out as the walks hand them out (SuppliedCosts: each deposit, in arrival
- * order, takes from the coin's lots acquired at or before it, oldest first). A lot in another
- * currency (USD), or acquired after the deposit, covers nothing here, as it prices nothing there.
- */
-export async function depositsLackingCost(pool: pg.Pool, accountId: string): Promise<LackingDeposit[]> {
-  const { rows } = await pool.query<{ recordId: string; coin: string; ms: string; quantity: string }>(
-    `SELECT 'spot:' || record_id AS "recordId", coin, (extract(epoch FROM ts) * 1000)::bigint::text AS ms,
-            amount::text AS quantity
-       FROM spot_record WHERE account_id = $1 AND spot_tax_type = ANY($2::text[]) AND amount > 0
-     UNION ALL
-     SELECT 'p2p:' || record_id, coin, (extract(epoch FROM ts) * 1000)::bigint::text, total::text
-       FROM p2p_ledger_record WHERE account_id = $1 AND p2p_tax_type = ANY($3::text[]) AND total > 0
-     ORDER BY 3, 1`,
-    [accountId, DEPOSIT_TYPES, P2P_DEPOSIT_TYPES],
-  );
-  const lots = await loadSuppliedLots(pool, accountId);
-  const costs = Object.fromEntries(METHODS.map((m) => [m, new SuppliedCosts(lots, FILING_CURRENCY[m])])) as Record<
-    RulesMethod,
-    SuppliedCosts
-  >;
-  return rows.map((row) => {
-    const atMs = Number(row.ms);
-    const lacking = {} as Record<RulesMethod, string>;
-    const quantity = new Decimal(row.quantity);
-    for (const method of METHODS) {
-      const covered = costs[method].take(row.coin, quantity, atMs).reduce((sum, p) => plus(sum, p.quantity), ZERO);
-      lacking[method] = plain(minus(quantity, covered));
-    }
-    return { recordId: row.recordId, coin: row.coin, atMs, quantity: row.quantity, lacking };
-  });
-}
-
-const lacks = (d: LackingDeposit) => METHODS.some((m) => d.lacking[m] !== '0');
-
-/**
- * What lacks a cost (docs/reports.md, "Unknown cost"): per coin moved in, how much no supplied cost
- * covers under each method (depositsLackingCost), the coins where any does; exact text.
- */
-export async function unknownCosts(pool: pg.Pool, accountId: string): Promise<UnknownCost[]> {
-  const byCoin = new Map<string, { deposits: number; movedIn: Decimal; lacking: Record<RulesMethod, Decimal> }>();
-  for (const d of await depositsLackingCost(pool, accountId)) {
-    const entry = byCoin.get(d.coin) ?? { deposits: 0, movedIn: ZERO, lacking: { uk: ZERO, de: ZERO } };
-    entry.deposits++;
-    entry.movedIn = plus(entry.movedIn, new Decimal(d.quantity));
-    for (const m of METHODS) entry.lacking[m] = plus(entry.lacking[m], new Decimal(d.lacking[m]));
-    byCoin.set(d.coin, entry);
-  }
-  return [...byCoin]
-    .filter(([, e]) => METHODS.some((m) => !e.lacking[m].isZero()))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([coin, e]) => ({
-      coin,
-      deposits: e.deposits,
-      movedIn: plain(e.movedIn),
-      supplied: { uk: plain(minus(e.movedIn, e.lacking.uk)), de: plain(minus(e.movedIn, e.lacking.de)) },
-      lacking: { uk: plain(e.lacking.uk), de: plain(e.lacking.de) },
-    }));
-}
-
-/** The deposits that lack a cost under some method, oldest first. */
-export const lackingDeposits = (deposits: readonly LackingDeposit[]) => deposits.filter(lacks);
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 const methodHeading = (m: RulesMethod) => `${m} (${FILING_CURRENCY[m]})`;
 
@@ -118,13 +35,24 @@ export function unknownCostsSection(rows: readonly UnknownCost[], supplyHref?: s
       Coins moved in without a cost: their sales are
       <abbr title="flagged review:unknown-cost">marked for review</abbr> and left out of the tax figures until their
       cost and purchase date are supplied, in pounds for the UK figures and in euros for the German ones
-      ${supplyWords(supplyHref, 'ledgerline cost-basis import')}.
+      ${supplyWords(supplyHref, 'ledgerline cost-basis import')}. Coins moved in are deposits, P2P buys, futures
+      transfers in with no spot side, and coins back from a strategy, Earn or a lock beyond what went there.
     </p>
+    <ul class="lacking-counts">
+      ${METHODS.map((m) => {
+        const arrivals = rows.reduce((n, r) => n + r.arrivalsLacking[m], 0);
+        const coins = rows.filter((r) => r.lacking[m] !== '0').length;
+        return html`<li data-method="${m}">
+          ${methodHeading(m)}: ${count(arrivals, 'arrival', 'arrivals')} of ${count(coins, 'coin', 'coins')} lacking a
+          cost
+        </li>`;
+      })}
+    </ul>
     <table class="lacking-costs">
       <thead>
         <tr>
           <th>Coin</th>
-          <th>Deposits</th>
+          <th>Arrivals</th>
           <th>Moved in</th>
           ${METHODS.map((m) => html`<th>Lacking a cost, ${methodHeading(m)}</th>`)}
         </tr>
@@ -153,9 +81,6 @@ export interface LackingProceeds {
   /** The currencies its proceeds were supplied in by live imports, comma-separated ('' for none). */
   suppliedIn: string;
 }
-
-/** P2P sells: sold for fiat the record does not state (docs/reports.md, "Unknown proceeds"). */
-export const P2P_SELL_TYPES = typesTreatedAs('p2p', 'unknown-proceeds');
 
 /**
  * What lacks proceeds: each P2P sell of the account whose proceeds no live import supplies in both

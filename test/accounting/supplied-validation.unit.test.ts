@@ -116,7 +116,14 @@ describe('supplied files: bytes', () => {
 });
 
 describe('the page form as the CSV it amounts to', () => {
-  const deposit = { recordId: 'spot:7', coin: 'ETH', atMs: Date.parse('2025-03-01T10:00:00Z'), quantity: '2' };
+  const deposit = {
+    recordId: 'spot:7',
+    coin: 'ETH',
+    atMs: Date.parse('2025-03-01T10:00:00Z'),
+    quantity: '2',
+    kind: 'deposit' as const,
+    taxType: 'Deposit',
+  };
   const fields =
     (values: Record<string, string>) =>
     (name: string): string | undefined =>
@@ -147,6 +154,27 @@ describe('the page form as the CSV it amounts to', () => {
     const text = costEntryCsv(open, fields({ acquired_on: '2025-03-01', cost_eur: 'lots', source: 'bank' }));
     const error = refusal(() => parseCostBasis(text, FILING_CURRENCIES));
     expect(formMessage(error.message, text)).toBe('EUR cost: must be a plain decimal, 0 or more (got "lots")');
+  });
+
+  it('refuses a lot an earlier arrival of the coin, lacking a cost in that currency at or after its date, would take', () => {
+    const open = { ...deposit, lacking: { uk: '2', de: '2' } };
+    const earlier = {
+      ...deposit,
+      recordId: 'futures:9',
+      kind: 'futures-in' as const,
+      taxType: 'TRANSFER_IN',
+      atMs: Date.parse('2025-02-10T00:00:00Z'),
+      lacking: { uk: '1', de: '0' },
+    };
+    const entry = (day: string, currency: 'gbp' | 'eur') =>
+      costEntryCsv(open, fields({ acquired_on: day, [`cost_${currency}`]: '10', source: 'bank' }), [earlier]);
+    expect(refusal(() => entry('2025-02-01', 'gbp')).message).toBe(
+      'bought on: an earlier arrival of ETH (futures:9, 2025-02-10T00:00:00.000Z) lacks a cost in GBP and would take ' +
+        'this lot: supply its cost first, or a date after it (got "2025-02-01")',
+    );
+    // In euros the earlier arrival has its cost; in pounds a date after it leaves the lot to this one.
+    expect(entry('2025-02-01', 'eur')).toContain('ETH,2,2025-02-01,10,EUR,bank');
+    expect(entry('2025-02-11', 'gbp')).toContain('ETH,2,2025-02-11,10,GBP,bank');
   });
 
   it('a sale form: a row per currency it still lacks', () => {

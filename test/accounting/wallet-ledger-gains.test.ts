@@ -239,6 +239,7 @@ describe('the gains walk over the margin and P2P wallets', () => {
           movedIn: '1000',
           supplied: { uk: '0', de: '0' },
           lacking: { uk: '1000', de: '1000' },
+          arrivalsLacking: { uk: 1, de: 1 },
         },
       ]);
     } finally {
@@ -270,6 +271,7 @@ describe('the gains walk over the margin and P2P wallets', () => {
           movedIn: '1000',
           supplied: { uk: '0', de: '1000' },
           lacking: { uk: '1000', de: '0' },
+          arrivalsLacking: { uk: 1, de: 0 },
         },
       ]);
     } finally {

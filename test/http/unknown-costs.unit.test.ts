@@ -11,12 +11,15 @@ describe('the accountants’ page: what lacks a cost', () => {
       movedIn: '3',
       supplied: { uk: '1', de: '3' },
       lacking: { uk: '2', de: '0' },
+      arrivalsLacking: { uk: 1, de: 0 },
     };
     const page = String(unknownCostsSection([row], '/supplied/a'));
     expect(page).toContain('<td>ETH</td>');
     expect(page).toContain('<th>Lacking a cost, uk (GBP)</th>');
     expect(page).toContain('<td data-method="uk">2</td>');
     expect(page).toContain('<td data-method="de">0</td>');
+    expect(page).toMatch(/<li data-method="uk">\s*uk \(GBP\): 1 arrival of 1 coin lacking a\s+cost\s*<\/li>/);
+    expect(page).toMatch(/<li data-method="de">\s*de \(EUR\): 0 arrivals of 0 coins lacking a\s+cost\s*<\/li>/);
     expect(page).toContain('review:unknown-cost');
     expect(page).toContain('href="/supplied/a"');
     expect(String(unknownCostsSection([]))).toContain('Every coin moved in has a supplied cost.');

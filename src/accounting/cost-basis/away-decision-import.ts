@@ -7,7 +7,13 @@ import { AWAY_DECISIONS, type AwayDecisionKind } from '../gains/coins-away.ts';
 import { OWN_MOVE_TYPES } from '../gains/own-moves-away.ts';
 import { coinCode, sourceName } from '../prices/price-point.ts';
 import { readSuppliedCsv } from './supplied-csv.ts';
-import { importSuppliedFile, readSuppliedFile, type SuppliedImportResult } from './supplied-file-import.ts';
+import {
+  importSuppliedFile,
+  readSuppliedFile,
+  type SuppliedImportResult,
+  type SuppliedInput,
+} from './supplied-file-import.ts';
+import { PROVENANCE_COLUMNS, type SuppliedProvenance } from './supplied-provenance.ts';
 
 /** The columns of a decisions file (header required, any order, names case-insensitive). */
 export const AWAY_DECISION_COLUMNS = [
@@ -151,13 +157,14 @@ async function checkAgainstStored(
 export async function importAwayDecisions(
   db: pg.ClientBase,
   accountId: string,
-  file: string,
-  suppliedBy: string,
+  file: string | SuppliedInput,
+  suppliedBy: string = typeof file === 'string' ? '' : file.suppliedBy,
 ): Promise<SuppliedImportResult> {
   if (!/^(cli|web):\S{1,100}$/.test(suppliedBy)) {
     throw new ValidationError('suppliedBy', 'must be cli:<OS user> or web:<role>', suppliedBy);
   }
-  const input = { ...(await readSuppliedFile(file)), suppliedBy };
+  // A path (the command line) is read within the bound; the page's form or upload brings its bytes.
+  const input = { ...(typeof file === 'string' ? await readSuppliedFile(file) : file), suppliedBy };
   return importSuppliedFile(db, accountId, input, {
     importTable: 'away_decision_import',
     parse: parseAwayDecisions,
@@ -218,17 +225,12 @@ export async function withdrawAwayDecisions(
   );
 }
 
-export interface AwayDecisionImportListing {
+export interface AwayDecisionImportListing extends SuppliedProvenance {
   readonly id: string;
   readonly fileName: string;
   readonly sources: string;
   readonly rows: number;
   readonly decisions: number;
-  readonly importedAt: string;
-  readonly suppliedBy: string;
-  readonly withdrawnAt: string | null;
-  readonly withdrawnBy: string | null;
-  readonly withdrawnReason: string | null;
 }
 
 /** Every decisions import of the account, oldest first, withdrawn ones included (and said so). */
@@ -236,13 +238,10 @@ export async function listAwayDecisionImports(
   db: pg.ClientBase,
   accountId: string,
 ): Promise<AwayDecisionImportListing[]> {
-  const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   const { rows } = await db.query<AwayDecisionImportListing>(
     `SELECT i.id::text AS id, i.file_name AS "fileName", i.sources, i.rows,
             (SELECT count(*)::int FROM away_decision d WHERE d.import_id = i.id) AS decisions,
-            ${utc('i.imported_at')} AS "importedAt", i.supplied_by AS "suppliedBy",
-            ${utc('i.withdrawn_at')} AS "withdrawnAt", i.withdrawn_by AS "withdrawnBy",
-            i.withdrawn_reason AS "withdrawnReason"
+            ${PROVENANCE_COLUMNS}
        FROM away_decision_import i WHERE i.account_id = $1::uuid ORDER BY i.id`,
     [accountId],
   );

@@ -52,7 +52,7 @@ export class AwayLosses {
 }
 
 /** The account's `lost` decisions in effect (imports not withdrawn), for a walk. */
-export async function loadAwayLosses(db: pg.ClientBase, accountId: string): Promise<AwayLoss[]> {
+export async function loadAwayLosses(db: pg.ClientBase | pg.Pool, accountId: string): Promise<AwayLoss[]> {
   const { rows } = await db.query<{ recordId: string; coin: string; quantity: string; ms: string; source: string }>(
     `SELECT d.record_id AS "recordId", d.coin, d.quantity::text AS quantity,
             (extract(epoch FROM d.decided_at) * 1000)::bigint::text AS ms, d.source

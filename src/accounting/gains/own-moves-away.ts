@@ -41,6 +41,17 @@ export class OwnMovesAway {
     return this.away.get(coin) ?? ZERO;
   }
 
+  /**
+   * Coins away decided lost (away-losses.ts): what of `quantity` is still away leaves it; returns
+   * that part (the walk disposes of it for nothing, unknown-cost-arrivals.ts replays it).
+   */
+  lose(coin: string, quantity: Decimal): Decimal {
+    const held = this.held(coin);
+    const lost = held.lt(quantity) ? held : quantity;
+    if (!lost.isZero()) this.back(coin, lost);
+    return lost;
+  }
+
   /** Takes what comes back from what is away; returns the part beyond it. */
   back(coin: string, quantity: Decimal): Decimal {
     const held = this.away.get(coin) ?? ZERO;

@@ -139,10 +139,8 @@ export async function* walkHistory<M = LotMatch>(
  */
 function* lose<M>(due: readonly AwayLoss[], engine: LotSink<M>, away: OwnMovesAway): Generator<GainsEvent<M>> {
   for (const loss of due) {
-    const held = away.held(loss.coin);
-    const quantity = held.lt(loss.quantity) ? held : loss.quantity;
+    const quantity = away.lose(loss.coin, loss.quantity);
     if (quantity.isZero()) continue;
-    away.back(loss.coin, quantity);
     for (const match of engine.advance?.(loss.lostAtMs) ?? []) yield { kind: 'disposal', match };
     for (const match of engine.dispose(loss.coin, quantity, ZERO, loss.lostAtMs, AwayLosses.recordIds(loss)))
       yield { kind: 'disposal', match };

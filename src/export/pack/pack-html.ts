@@ -179,13 +179,13 @@ function openSection(view: PackView): string {
         )}${table(['Review flag', 'Coin', 'Rows', 'Quantity', 'Proceeds', 'Rows without proceeds'], amounts, [0, 1, 2, 3, 4, 5])}`;
   const costs =
     view.open.unknownCosts.length === 0
-      ? `<p>None: the costs supplied in ${esc(present(view.summary.total.currency))} cover the quantity of every deposit and P2P buy.${
+      ? `<p>None: the costs supplied in ${esc(present(view.summary.total.currency))} cover every arrival of unknown cost (deposits, P2P buys, futures transfers in with no spot side, coins back from a strategy, Earn or a lock beyond what went away).${
           (m.review.values['unknown-cost'] ?? 0) > 0
-            ? ' The rows of unknown cost above are parts the walk matched to no supplied cost (a cost dated after the sale, coins back from locks or earn beyond what went away): their rows in S2 have no allowable cost.'
+            ? ' The rows of unknown cost above are parts the walk matched to no supplied cost: their rows in S2 have no allowable cost.'
             : ''
         }</p>`
       : table(
-          ['Coin', 'Deposits', 'Quantity lacking a cost'],
+          ['Coin', 'Arrivals lacking a cost', 'Quantity lacking a cost'],
           view.open.unknownCosts.map((u) => [u.coin, String(u.deposits), u.lacking]),
           [0, 1, 2],
         );

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 
+import { unknownCosts } from '../../accounting/cost-basis/arrivals-lacking-cost.ts';
 import { FILING_CURRENCY, type RulesMethod } from '../../accounting/gains/gains-method.ts';
 import { typesTreatedAs } from '../../accounting/treatments/treatment-table.ts';
 
@@ -24,7 +25,7 @@ export interface SuppliedFigure {
 
 /** What still lacks a figure, account-wide (as the tax years page lists it). */
 export interface OpenItems {
-  /** Per coin: the quantity moved in that no supplied cost covers. */
+  /** Per coin: the arrivals of unknown cost lacking one in the method's currency, and their quantity lacking. */
   readonly unknownCosts: ReadonlyArray<{ coin: string; deposits: number; lacking: string }>;
   /** P2P sells without proceeds in the method's currency. */
   readonly lackingProceeds: ReadonlyArray<{ recordId: string; soldAt: string; coin: string; quantity: string }>;
@@ -101,35 +102,18 @@ export async function suppliedFigures(
 }
 
 /**
- * What lacks a figure for the method, account-wide: coins moved in (deposits, P2P buys) beyond the
- * supplied costs in its currency, and P2P sells without proceeds in its currency (docs/reports.md,
- * "Unknown cost", "Unknown proceeds"). Withdrawn figures count as not supplied.
+ * What lacks a figure for the method, account-wide: the arrivals of unknown cost (deposits, P2P
+ * buys, futures transfers in with no spot side, own moves back beyond what went away: the list the
+ * accountants' page offers a form for, arrivals-lacking-cost.ts) beyond the supplied costs in its
+ * currency, and P2P sells without proceeds in its currency (docs/reports.md, "Unknown cost",
+ * "Unknown proceeds"). Withdrawn figures count as not supplied.
  */
 export async function openItems(pool: pg.Pool, accountId: string, method: RulesMethod): Promise<OpenItems> {
   const currency = FILING_CURRENCY[method];
-  const costs = await provenance(pool, 'cost_basis_import');
   const proceeds = await provenance(pool, 'proceeds_import');
-  const unknown = await pool.query<{ coin: string; deposits: number; lacking: string }>(
-    `WITH moved AS (
-       SELECT coin, count(*)::int AS deposits, sum(quantity) AS quantity FROM (
-         SELECT coin, amount AS quantity FROM spot_record
-          WHERE account_id = $1 AND spot_tax_type = ANY($2::text[]) AND amount > 0
-         UNION ALL
-         SELECT coin, total FROM p2p_ledger_record
-          WHERE account_id = $1 AND p2p_tax_type = ANY($3::text[]) AND total > 0
-       ) d GROUP BY coin
-     ), supplied AS (
-       SELECT l.coin, sum(l.quantity) AS quantity
-         FROM cost_basis_lot l JOIN cost_basis_import i ON i.id = l.import_id
-        WHERE l.account_id = $1 AND l.currency = $4 AND ${costs.live}
-        GROUP BY l.coin
-     )
-     SELECT m.coin, m.deposits, (m.quantity - coalesce(s.quantity, 0))::text AS lacking
-       FROM moved m LEFT JOIN supplied s USING (coin)
-      WHERE m.quantity > coalesce(s.quantity, 0)
-      ORDER BY m.coin`,
-    [accountId, typesTreatedAs('spot', 'deposit'), typesTreatedAs('p2p', 'deposit'), currency],
-  );
+  const unknown = (await unknownCosts(pool, accountId))
+    .filter((u) => u.lacking[method] !== '0')
+    .map((u) => ({ coin: u.coin, deposits: u.arrivalsLacking[method], lacking: u.lacking[method] }));
   const lacking = await pool.query<{ recordId: string; soldAt: string; coin: string; quantity: string }>(
     `SELECT 'p2p:' || r.record_id AS "recordId", to_char(r.ts AT TIME ZONE 'UTC', ${ISO}) AS "soldAt",
             r.coin, abs(r.total)::text AS quantity
@@ -141,5 +125,5 @@ export async function openItems(pool: pg.Pool, accountId: string, method: RulesM
       ORDER BY r.ts, r.record_id`,
     [accountId, typesTreatedAs('p2p', 'unknown-proceeds'), currency],
   );
-  return { unknownCosts: unknown.rows, lackingProceeds: lacking.rows };
+  return { unknownCosts: unknown, lackingProceeds: lacking.rows };
 }

@@ -1,22 +1,35 @@
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
 
 import { requestCurrentFilings } from '../../../jobs/composition/filing-queue.ts';
+import { importAwayDecisions } from '../../accounting/cost-basis/away-decision-import.ts';
 import { importCostBasis } from '../../accounting/cost-basis/cost-basis-import.ts';
 import { FILE_LIMIT_WORDS, SUPPLIED_LIMITS } from '../../accounting/cost-basis/supplied-csv.ts';
 import { FILING_CURRENCIES } from '../../accounting/cost-basis/supplied-currency.ts';
 import type { SuppliedImportResult, SuppliedInput } from '../../accounting/cost-basis/supplied-file-import.ts';
 import { problemLines } from '../../accounting/cost-basis/supplied-rows-error.ts';
 import { withdrawSuppliedImport } from '../../accounting/cost-basis/supplied-withdrawal.ts';
+import { coinsAway, DEFAULT_COINS_AWAY_DAYS } from '../../accounting/gains/coins-away.ts';
 import { importProceeds } from '../../accounting/proceeds/proceeds-import.ts';
 import { ValidationError } from '../../errors/index.ts';
 import { isUuid } from '../../export/export-request.ts';
 import { accountNames, formField, pageContext, sendPage } from '../route-kit.ts';
 import { isSuppliedKind, SUPPLIED_KINDS, suppliedImports, type SuppliedKind } from '../supplied-list.ts';
-import { costEntryCsv, formMessage, PAGE_FORM, proceedsEntryCsv } from '../supply-entries.ts';
+import { awayEntryCsv, costEntryCsv, formMessage, PAGE_FORM, proceedsEntryCsv } from '../supply-entries.ts';
 import { supplyPage } from '../supply-page.ts';
-import { depositsLackingCost, lackingDeposits, lackingProceeds, supplyPath, unknownCosts } from '../unknown-costs.ts';
+import { depositsLackingCost, lackingDeposits, lackingProceeds, supplyPath, unknownCostsOf } from '../unknown-costs.ts';
 import type { WebAppDeps } from '../web-deps.ts';
+
+/** Each kind's import, as its command line runs it (the page: only the filing currencies GBP and EUR). */
+const IMPORTS: Record<
+  SuppliedKind,
+  (db: pg.ClientBase, accountId: string, input: SuppliedInput) => Promise<SuppliedImportResult>
+> = {
+  'cost-basis': (db, accountId, input) => importCostBasis(db, accountId, input, FILING_CURRENCIES),
+  proceeds: (db, accountId, input) => importProceeds(db, accountId, input, FILING_CURRENCIES),
+  'away-decision': (db, accountId, input) => importAwayDecisions(db, accountId, input),
+};
 
 type AccountParams = { Params: { accountId: string }; Querystring: Record<string, string | undefined> };
 
@@ -63,12 +76,14 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
     outcome: { notice?: string; errors?: readonly string[]; status?: number } = {},
   ) => {
     const coin = request.query.coin?.trim().toUpperCase() || undefined;
-    const deposits = lackingDeposits(await depositsLackingCost(deps.pool, acc.id)).filter(
-      (d) => coin === undefined || d.coin === coin,
-    );
+    // One reading of the arrivals for both the per-coin table and the forms.
+    const arrivals = await depositsLackingCost(deps.pool, acc.id);
+    const deposits = lackingDeposits(arrivals).filter((d) => coin === undefined || d.coin === coin);
     const view = {
       account: acc,
-      unknownCosts: await unknownCosts(deps.pool, acc.id),
+      away: await coinsAway(deps.pool, acc.id, new Date(), { days: awayDays }),
+      awayDays,
+      unknownCosts: unknownCostsOf(arrivals),
       deposits,
       sales: await lackingProceeds(deps.pool, acc.id),
       imports: await suppliedImports(deps.pool, acc.id),
@@ -93,10 +108,7 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
       const given = input();
       const client = await deps.pool.connect();
       try {
-        result =
-          kind === 'cost-basis'
-            ? await importCostBasis(client, acc.id, given, FILING_CURRENCIES)
-            : await importProceeds(client, acc.id, given, FILING_CURRENCIES);
+        result = await IMPORTS[kind](client, acc.id, given);
       } finally {
         client.release();
       }
@@ -127,6 +139,7 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
   }
 
   const by = (request: FastifyRequest) => `web:${request.role ?? 'accountant'}`;
+  const awayDays = deps.valuation?.coinsAwayDays ?? DEFAULT_COINS_AWAY_DAYS;
 
   return async (app) => {
     await app.register(fastifyMultipart, {
@@ -159,7 +172,9 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
       const acc = await account(request.params.accountId);
       if (acc === undefined) return notFound(reply);
       const named = formField(request.body, 'deposit');
-      const deposit = (await depositsLackingCost(deps.pool, acc.id)).find((d) => d.recordId === named);
+      const arrivals = await depositsLackingCost(deps.pool, acc.id);
+      const at = arrivals.findIndex((d) => d.recordId === named);
+      const deposit = at < 0 ? undefined : arrivals[at];
       let text = '';
       return supply(
         request,
@@ -168,8 +183,8 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
         'cost-basis',
         () => {
           if (deposit === undefined)
-            throw new ValidationError('deposit', 'must be a coin moved into this account', named);
-          text = costEntryCsv(deposit, (name) => formField(request.body, name));
+            throw new ValidationError('deposit', 'must be an arrival of unknown cost of this account', named);
+          text = costEntryCsv(deposit, (name) => formField(request.body, name), arrivals.slice(0, at));
           return { bytes: Buffer.from(text, 'utf8'), fileName: PAGE_FORM, suppliedBy: by(request) };
         },
         (message) => formMessage(message, text),
@@ -198,6 +213,34 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
       );
     });
 
+    app.post<AccountParams>('/supplied/:accountId/away', async (request, reply) => {
+      const acc = await account(request.params.accountId);
+      if (acc === undefined) return notFound(reply);
+      const named = formField(request.body, 'move');
+      const move = (await coinsAway(deps.pool, acc.id, new Date(), { days: awayDays })).find(
+        (m) => m.recordId === named,
+      );
+      let text = '';
+      return supply(
+        request,
+        reply,
+        acc,
+        'away-decision',
+        () => {
+          if (move === undefined) {
+            throw new ValidationError(
+              'move',
+              `must be a move away of this account not back after ${awayDays} days`,
+              named,
+            );
+          }
+          text = awayEntryCsv(move, (name) => formField(request.body, name));
+          return { bytes: Buffer.from(text, 'utf8'), fileName: PAGE_FORM, suppliedBy: by(request) };
+        },
+        (message) => formMessage(message, text),
+      );
+    });
+
     app.post<AccountParams>('/supplied/:accountId/withdraw', async (request, reply) => {
       const acc = await account(request.params.accountId);
       if (acc === undefined) return notFound(reply);
@@ -205,7 +248,9 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
       const importId = formField(request.body, 'import') ?? '';
       const reason = formField(request.body, 'reason');
       try {
-        if (!isSuppliedKind(kind)) throw new ValidationError('kind', 'must be cost-basis or proceeds', kind);
+        if (!isSuppliedKind(kind)) {
+          throw new ValidationError('kind', `must be one of ${Object.keys(SUPPLIED_KINDS).join(', ')}`, kind);
+        }
         const client = await deps.pool.connect();
         try {
           const done = await withdrawSuppliedImport(
@@ -239,7 +284,7 @@ export function supplyRoutes(deps: WebAppDeps): FastifyPluginAsync {
 
 /** What the last action did, from its redirect's query (`added=cost-basis-12`), in words. */
 function noticeOf(query: Record<string, string | undefined>): string | undefined {
-  const said = (key: string) => /^(cost-basis|proceeds)-(\d{1,18})$/.exec(query[key] ?? '');
+  const said = (key: string) => /^(cost-basis|proceeds|away-decision)-(\d{1,18})$/.exec(query[key] ?? '');
   const added = said('added');
   if (added) return `Supplied: ${added[1]} import ${added[2]}. The tax figures are walked again with it.`;
   const same = said('same');
