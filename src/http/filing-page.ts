@@ -173,11 +173,11 @@ function deYear(fy: FilingYear, now: number, links: YearLinks): Html {
         ${figure(
           f,
           'taxable_proceeds',
-          'Private sales held one year or less (§ 23 EStG): sale price (Veräußerungspreis)',
+          'Private sales held one year or less (§ 23 EStG): sale price (Veräußerungs\u00adpreis)',
           money,
         )}
-        ${figure(f, 'taxable_cost', 'Their cost (Anschaffungskosten)', money)}
-        ${figure(f, 'taxable_selling_costs', 'Fees of the sales (Werbungskosten)', money)}
+        ${figure(f, 'taxable_cost', 'Their cost (Anschaffungs\u00adkosten)', money)}
+        ${figure(f, 'taxable_selling_costs', 'Fees of the sales (Werbungs\u00adkosten)', money)}
         ${figure(f, 'taxable_gain', 'Gain or loss', money)}
         <tr data-field="below_freigrenze">
           <th>Freigrenze (§ 23 (3) EStG)</th>
@@ -215,7 +215,7 @@ td.words{min-width:10rem}caption{text-align:left;font-weight:600;padding:.25rem 
 .filing-year code{word-break:normal;white-space:nowrap}
 .status.state-complete .state-word{color:#067647}.status.state-partial .state-word,.status.state-undecided .state-word{color:#9a6700}
 .rule{font-size:.85rem;color:#57606a}details.coins-of-year{margin:.5rem 0 1rem}
-@media (max-width:640px){table.filing th,table.review th{width:55%}td.words{min-width:0}th{overflow-wrap:anywhere;hyphens:auto}.filing-year code{white-space:normal}}`;
+@media (max-width:640px){table.filing th,table.review th{width:55%;overflow-wrap:anywhere}td.words{min-width:0}th{overflow-wrap:break-word;hyphens:manual}.filing-year code{white-space:normal}}`;
 
 export interface TaxYearsView {
   account: { id: string; name: string };
