@@ -8,8 +8,12 @@ import { accountNames, pageContext, sendPage } from '../route-kit.ts';
 import { lackingProceeds, unknownCosts } from '../unknown-costs.ts';
 import type { WebAppDeps } from '../web-deps.ts';
 
-/** How long a view waits for figures it asked the worker for, before showing the last ones (web-deps.ts). */
-export const DEFAULT_FILING_WAIT_MS = 2_500;
+/**
+ * How long a view waits for figures it asked the worker for, before showing the last ones
+ * (web-deps.ts): the demo account's walk takes 2-3 s, so a first view mostly shows them at once,
+ * and a longer walk answers with the last figures, marked, and reloads.
+ */
+export const DEFAULT_FILING_WAIT_MS = 4_000;
 /**
  * While figures are being computed, the page reloads itself this often (the Refresh header): each
  * reload waits up to DEFAULT_FILING_WAIT_MS on the store, so a browser sees the figures within a
