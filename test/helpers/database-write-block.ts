@@ -60,7 +60,7 @@ export function readOnlyDatabase(): WriteBlock {
  * next page a table or index needs is refused with ENOSPC (53100), the failure record included;
  * unblocking grows it again. WAL stays on the server's own disk, as on a data volume that fills.
  */
-export function fullDisk(): WriteBlock & { fillToTheByte(): void } {
+export function fullDisk(): WriteBlock & { fillToTheByte(options?: { initFile?: 'removed' | 'kept' }): void } {
   const mount = mkdtempSync(path.join(tmpdir(), 'll-full-'));
   const tablespace = `ll_full_${path.basename(mount).replace(/\W/g, '').toLowerCase()}`;
   let url = '';
@@ -88,13 +88,11 @@ export function fullDisk(): WriteBlock & { fillToTheByte(): void } {
      * After `block`: the database's relation-cache init file gone (as a catalog change or a server
      * restart leaves it) and its space taken by a filler, to the byte: every new session must write
      * the file again and cannot (FATAL "could not write init file"), while sessions already open go on.
+     * `initFile: 'kept'`: the file stays, so new sessions start and only writes needing a page fail.
      */
-    fillToTheByte() {
-      sh(
-        'sh',
-        '-c',
-        `rm -f ${mount}/PG_*/*/pg_internal.init && (dd if=/dev/zero of=${mount}/filler bs=1k 2>/dev/null; true)`,
-      );
+    fillToTheByte(options: { initFile?: 'removed' | 'kept' } = {}) {
+      const remove = options.initFile === 'kept' ? 'true' : `rm -f ${mount}/PG_*/*/pg_internal.init`;
+      sh('sh', '-c', `${remove} && (dd if=/dev/zero of=${mount}/filler bs=1k 2>/dev/null; true)`);
     },
     async unblock() {
       sh('rm', '-f', path.join(mount, 'filler'));

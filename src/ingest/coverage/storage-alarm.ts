@@ -22,17 +22,20 @@ const INIT_FILE = /could not write init file/i;
 /** The cause when `error` means the database cannot write; undefined for any other error. */
 export function cannotWrite(error: unknown): { code: string; message: string } | undefined {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    // Prisma's pg adapter wraps the server's error (P2039 "Database error"): its SQLSTATE is inside.
-    const adapter = (e as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta
-      ?.driverAdapterError?.cause?.originalCode;
-    const code = typeof adapter === 'string' ? adapter : (e as { code?: unknown }).code;
-    if (typeof code === 'string' && CANNOT_WRITE.has(code)) return { code, message: oneLine(e.message) };
-    if (/No space left on device/i.test(e.message)) return { code: '53100', message: oneLine(e.message) };
-    if (INIT_FILE.test(e.message)) {
+    // Prisma's pg adapter wraps the server's error (P2039 "Database error"): its SQLSTATE and its
+    // words are inside; the wrapper's own ("Invalid `prisma.run.create()` invocation") name no cause.
+    const adapter = (
+      e as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; originalMessage?: unknown } } } }
+    ).meta?.driverAdapterError?.cause;
+    const code = typeof adapter?.originalCode === 'string' ? adapter.originalCode : (e as { code?: unknown }).code;
+    const message = oneLine(typeof adapter?.originalMessage === 'string' ? adapter.originalMessage : e.message);
+    if (typeof code === 'string' && CANNOT_WRITE.has(code)) return { code, message };
+    if (/No space left on device/i.test(message)) return { code: '53100', message };
+    if (INIT_FILE.test(message)) {
       return {
         code: typeof code === 'string' ? code : 'XX000',
         message:
-          `${oneLine(e.message)}: a new session cannot write its relation-cache file into the database's ` +
+          `${message}: a new session cannot write its relation-cache file into the database's ` +
           `directory (No space left on device, most likely: free space where the database's tablespace lies)`,
       };
     }
@@ -50,7 +53,7 @@ export interface StorageFailure {
   windowId: string;
 }
 
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').slice(0, 300);
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 /**
  * Where a worker says that the database refuses its writes (disk full, read-only), where nothing
