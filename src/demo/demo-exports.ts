@@ -44,36 +44,23 @@ const EXPORTS_AT_ONCE = 4;
 /** The reports made from the gains walk: of one method and period, they read one walk together. */
 const GAINS_WALK_REPORTS = new Set(['realized-gains', 'realized-gains-summary', 'income', 'income-summary']);
 
-/**
- * The node CPU of a file that is not a gains walk, in seconds on the demo's year (measured alone, at a
- * load of ~7 on two cores): most are streamed out of Postgres (cointracking's 28k rows cost the thread
- * 0.1 s, the database the rest), so they weigh little in a thread's share; 0.1 if not listed.
- */
-const FILE_CPU: Readonly<Record<string, number>> = {
-  cointracking: 0.2,
-  koinly: 0.3,
-  'koinly-futures': 0.2,
-  beancount: 0.5,
+/** Files that are not gains walks but weigh like one (every wallet's records in one file, or many rows). */
+const HEAVY_FILES: Readonly<Record<string, number>> = {
+  cointracking: 4,
+  koinly: 1.5,
+  'koinly-futures': 1,
+  beancount: 1,
 };
 
 /**
- * A gains walk's node CPU by its method, in the same measure: the German one values every record in
- * euros through the fiat series, the share-matching one in pounds; fifo stays in the account's coins.
- */
-const WALK_CPU: Readonly<Record<string, number>> = { de: 2.5, uk: 1.8, fifo: 1.4 };
-
-/**
  * A group's work, roughly, in the demo's own measure (node CPU of its files, in seconds, on the demo's
- * year): its walk, each further file of it 0.2 more, the German gains file, which writes every lot part
- * of every sale (and is read back for its totals), 0.6 more; another file FILE_CPU. The threads share
- * the groups by it, the heaviest first: with the two walks of the "after" summaries (2.5 and 1.8) the
- * two threads then end about together, each near 6 s of the demo's year.
+ * year): a gains walk 2, each file of it 0.5 more, the German gains file, which writes every lot part
+ * of every sale, 2 more; another file 0.3. The threads share the groups by it, the heaviest first.
  */
 function weightOf(group: { runs: readonly DemoRun[]; walk: boolean }): number {
-  if (!group.walk) return group.runs.reduce((n, r) => n + (FILE_CPU[r.report] ?? 0.1), 0);
-  const method = group.runs[0]?.method ?? 'fifo';
+  if (!group.walk) return group.runs.reduce((n, r) => n + (HEAVY_FILES[r.report] ?? 0.3), 0);
   const german = group.runs.some((r) => r.report === 'realized-gains' && r.method === 'de');
-  return WALK_CPU[method]! + 0.2 * (group.runs.length - 1) + (german ? 0.6 : 0);
+  return 2 + 0.5 * group.runs.length + (german ? 2 : 0);
 }
 
 export interface DemoRun {
