@@ -103,7 +103,7 @@ export class DemoExports {
 
   constructor(
     private readonly config: Config,
-    private readonly account: AccountSummary,
+    private readonly account: Pick<AccountSummary, 'id' | 'name'>,
     private readonly day: DateTime,
     private readonly workers: DemoExportWorkers,
     /** The demo's database: with it, files whose inputs did not change since a run wrote them are kept. */

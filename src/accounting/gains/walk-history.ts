@@ -171,42 +171,38 @@ async function* single<M>(
   if (ownAway) away.out(entry.sentCoin, entry.sentAmount);
   const coin = entry.sentCoin;
   const fee = entry.feeCoin === coin && entry.feeAmount !== null ? entry.feeAmount : ZERO;
-  const dispose = function* (
-    quantity: Decimal,
-    proceeds: Decimal | null,
-    incidental: Decimal | null = null,
-  ): Generator<GainsEvent<M>> {
-    for (const match of engine.dispose(coin, quantity, proceeds, atMs, recordIds, incidental))
-      yield { kind: 'disposal', match };
-  };
-  // The own fee's value at the disposal's own price (proceeds / amount): an incidental cost of it.
-  const feeAt = (proceeds: Decimal | null) =>
-    proceeds === null || fee.isZero() || entry.sentAmount === null || entry.sentAmount.isZero()
-      ? null
-      : money(proceeds.times(fee).div(entry.sentAmount));
-  const atMarket = async (quantity: Decimal) => (await valueOf(coin, quantity, atMs))?.value ?? null;
+  // Module functions, not closures: this runs for every record of every walk (and under tsx each
+  // closure made is also named at run time).
+  const disposed = { engine, coin, atMs, recordIds };
   if (kind === 'other-fee' || kind === 'trade-fee' || kind === 'income') {
     // A fee paying no trade (or income paid back, e.g. interest paid): tokens used to pay it are
     // disposed of at market value, with no further allowable cost (HMRC CRYPTO22150, CRYPTO22280).
     const total = plus(entry.sentAmount, fee);
-    yield* dispose(total, await atMarket(total));
+    yield* disposalEvents(disposed, total, await marketValue(valueOf, coin, atMs, total));
   } else if (kind === 'own-move' || kind === 'withdrawal') {
     // A withdrawal's coins leave the lots: nothing realized.
     if (kind === 'withdrawal') {
       for (const match of engine.withdraw(coin, entry.sentAmount, atMs, recordIds)) yield { kind: 'disposal', match };
     }
     // The move's own fee pays for no trade: a disposal at market value.
-    yield* dispose(fee, await atMarket(fee));
+    yield* disposalEvents(disposed, fee, await marketValue(valueOf, coin, atMs, fee));
   } else if (kind === 'unknown-proceeds') {
     // Sold for fiat the record does not state (a P2P sell): the proceeds `proceeds import` supplied
     // (from the bank statement; the row's record ids name their source, as a supplied lot's do), or
     // none: never the market value (the row is flagged review:unknown-proceeds).
     const sale = proceeds.of(recordIds);
     const quantity = plus(entry.sentAmount, fee);
-    if (sale === undefined) yield* dispose(quantity, null);
+    if (sale === undefined) yield* disposalEvents(disposed, quantity, null);
     else {
       const ids = `${recordIds}<${sale.source}`;
-      for (const match of engine.dispose(coin, quantity, sale.proceeds, atMs, ids, feeAt(sale.proceeds)))
+      for (const match of engine.dispose(
+        coin,
+        quantity,
+        sale.proceeds,
+        atMs,
+        ids,
+        feeAt(sale.proceeds, fee, entry.sentAmount),
+      ))
         yield { kind: 'disposal', match };
     }
   } else if (ledger === 'futures') {
@@ -215,14 +211,36 @@ async function* single<M>(
     // the fee's too, is disposed of at market value, as an open's fee and a profitable close's
     // `:fee` row are (other-fee; CRYPTO22150, CRYPTO22280). Never both, never for nothing.
     const paid = plus(entry.sentAmount, fee);
-    yield* dispose(paid, await atMarket(paid));
+    yield* disposalEvents(disposed, paid, await marketValue(valueOf, coin, atMs, paid));
   } else {
     // A disposal at market value, its own fee an incidental cost (it brings no proceeds): so is a
     // repaid margin loan (`borrowing`: the coins returned are disposed of at market value, the
     // release of the debt their consideration; CRYPTO61620, BGB §607: docs/reports.md).
-    const value = await atMarket(entry.sentAmount);
-    yield* dispose(plus(entry.sentAmount, fee), value, feeAt(value));
+    const value = await marketValue(valueOf, coin, atMs, entry.sentAmount);
+    yield* disposalEvents(disposed, plus(entry.sentAmount, fee), value, feeAt(value, fee, entry.sentAmount));
   }
+}
+
+/** The disposal of `quantity` of a record's sent coin, as events. */
+function* disposalEvents<M>(
+  { engine, coin, atMs, recordIds }: { engine: LotSink<M>; coin: string; atMs: number; recordIds: string },
+  quantity: Decimal,
+  proceeds: Decimal | null,
+  incidental: Decimal | null = null,
+): Generator<GainsEvent<M>> {
+  for (const match of engine.dispose(coin, quantity, proceeds, atMs, recordIds, incidental))
+    yield { kind: 'disposal', match };
+}
+
+/** The own fee's value at the disposal's own price (proceeds / amount): an incidental cost of it. */
+function feeAt(proceeds: Decimal | null, fee: Decimal, sent: Decimal | null): Decimal | null {
+  return proceeds === null || fee.isZero() || sent === null || sent.isZero()
+    ? null
+    : money(proceeds.times(fee).div(sent));
+}
+
+async function marketValue(valueOf: ValueOf, coin: string, atMs: number, quantity: Decimal): Promise<Decimal | null> {
+  return (await valueOf(coin, quantity, atMs))?.value ?? null;
 }
 
 async function* acquireIncoming<M>(

@@ -65,22 +65,20 @@ export class LatestPrices {
     return null;
   }
 
+  // Called for every valuation of every walk: no closure made per call (under tsx each one made is
+  // also named at run time, which cost the demo's walks more than the lookups themselves).
   private leg(from: string, to: string, atMs: number, toleranceMs: number, carryMs: number): Rate | null {
-    const fresh = (point: PricePoint | undefined) =>
-      point !== undefined &&
-      point.atMs <= atMs &&
-      (atMs - point.atMs <= toleranceMs || (carries(point) && atMs - point.atMs < carryMs))
-        ? point
-        : undefined;
-    const source = (point: PricePoint) =>
-      `${valuationSource(point.source)}${atMs - point.atMs > toleranceMs ? CARRIED_MARK : ''}`;
-    const direct = fresh(this.pairs.get(pairKey(from, to)));
-    const inverse = fresh(this.pairs.get(pairKey(to, from)));
+    const direct = fresh(this.pairs.get(pairKey(from, to)), atMs, toleranceMs, carryMs);
+    const inverse = fresh(this.pairs.get(pairKey(to, from)), atMs, toleranceMs, carryMs);
     if (direct !== undefined && (inverse === undefined || direct.atMs >= inverse.atMs)) {
-      return { price: direct.price, atMs: direct.atMs, source: source(direct) };
+      return { price: direct.price, atMs: direct.atMs, source: legSource(direct, atMs, toleranceMs) };
     }
     if (inverse !== undefined) {
-      return { price: roundedQuotient(1, inverse.price), atMs: inverse.atMs, source: source(inverse) };
+      return {
+        price: roundedQuotient(1, inverse.price),
+        atMs: inverse.atMs,
+        source: legSource(inverse, atMs, toleranceMs),
+      };
     }
     return null;
   }
@@ -101,6 +99,28 @@ export class LatestPrices {
     }
     set.add(partner);
   }
+}
+
+/**
+ * The point if it prices `atMs`: no later than it, and no older than `toleranceMs` (or, a fiat rate
+ * that carries, younger than `carryMs`).
+ */
+function fresh(
+  point: PricePoint | undefined,
+  atMs: number,
+  toleranceMs: number,
+  carryMs: number,
+): PricePoint | undefined {
+  return point !== undefined &&
+    point.atMs <= atMs &&
+    (atMs - point.atMs <= toleranceMs || (carries(point) && atMs - point.atMs < carryMs))
+    ? point
+    : undefined;
+}
+
+/** A leg's source, marked as carried when its point is older than the tolerance. */
+function legSource(point: PricePoint, atMs: number, toleranceMs: number): string {
+  return `${valuationSource(point.source)}${atMs - point.atMs > toleranceMs ? CARRIED_MARK : ''}`;
 }
 
 function pairKey(base: string, quote: string): string {

@@ -16,10 +16,14 @@ const Quotient = Decimal.clone({ precision: 28, rounding: Decimal.ROUND_HALF_EVE
 /** Significant digits a quotient is rounded to (half to even). */
 export const QUOTIENT_DIGITS = 28;
 
+// A Decimal passed to another clone's constructor is copied digit for digit (no text, no rounding).
+// A zero result is handed back as +0, as the text it went through before (no `-0` reaches a caller).
+const unsigned = (value: Decimal): Decimal => new Decimal(value.isZero() ? 0 : value);
+
 export function exactProduct(a: Decimal.Value, b: Decimal.Value): Decimal {
-  return new Decimal(new Exact(a.toString()).mul(new Exact(b.toString())).toString());
+  return unsigned(new Exact(a).mul(b));
 }
 
 export function roundedQuotient(numerator: Decimal.Value, denominator: Decimal.Value): Decimal {
-  return new Decimal(new Quotient(numerator.toString()).div(new Quotient(denominator.toString())).toString());
+  return unsigned(new Quotient(numerator).div(denominator));
 }
