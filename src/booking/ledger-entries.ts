@@ -126,23 +126,46 @@ export function ledgerEntriesCte(p: SqlParams, params: EntryScope, options: Entr
       FROM numbered
       GROUP BY biz_order_id, fill
     ),
-    fee_deducts AS (
-      SELECT l.record_id, l.ts, l.coin, -l.amount AS amount, l.biz_order_id,
-             row_number() OVER (PARTITION BY l.biz_order_id, l.ts ORDER BY ${byteOrder('l.record_id')}) AS k
-      FROM ledger l
-      WHERE l.category = 'fee' AND l.amount < 0 AND l.fee = 0 AND l.biz_order_id IN (SELECT biz_order_id FROM orders)
-    ),
-    feeless_fills AS (
-      SELECT biz_order_id, fill, ts, given_coin, received_coin,
+    -- A fill's third-coin fee (the k-th fee deduct of its order and ts with its k-th fee-less fill)
+    -- and the fill's row with it are found by grouping and a window, not by joins: Postgres has no
+    -- statistics for a CTE, plans a join between two as a nested loop, and on a year of trades
+    -- that loop was most of the walk's read (trade-orders.ts says the same of the trades' pairing).
+    fee_pairing AS (
+      SELECT biz_order_id, ts, fill, given_coin, received_coin,
+             NULL::text AS record_id, NULL::numeric AS amount, NULL::text AS coin,
              row_number() OVER (PARTITION BY biz_order_id, ts ORDER BY sort_id) AS k
       FROM fills
       WHERE given_fee IS NULL AND received_fee IS NULL AND ts >= ${start} AND ts < ${end}
+      UNION ALL
+      SELECT l.biz_order_id, l.ts, NULL, NULL, NULL, l.record_id, -l.amount, l.coin,
+             row_number() OVER (PARTITION BY l.biz_order_id, l.ts ORDER BY ${byteOrder('l.record_id')})
+      FROM ledger l
+      WHERE l.category = 'fee' AND l.amount < 0 AND l.fee = 0 AND l.biz_order_id <> ''
     ),
     third_fees AS (
-      SELECT f.biz_order_id, f.fill, d.record_id, d.amount, d.coin
-      FROM feeless_fills f
-      JOIN fee_deducts d ON d.biz_order_id = f.biz_order_id AND d.ts = f.ts AND d.k = f.k
-      WHERE d.coin <> f.given_coin AND d.coin <> f.received_coin
+      SELECT biz_order_id, max(fill) AS fill, max(record_id) AS record_id, max(amount) AS amount, max(coin) AS coin
+      FROM fee_pairing
+      GROUP BY biz_order_id, ts, k
+      HAVING count(fill) = 1 AND count(record_id) = 1
+         AND max(coin) <> max(given_coin) AND max(coin) <> max(received_coin)
+    ),
+    trade_fills AS (
+      SELECT * FROM (
+        SELECT u.*, max(u.third_amount) OVER w AS third_fee_amount, max(u.third_coin) OVER w AS third_fee_coin,
+               max(u.third_record_id) OVER w AS third_fee_record_id
+        FROM (
+          SELECT fills.*, true AS is_fill, NULL::numeric AS third_amount, NULL::text AS third_coin,
+                 NULL::text AS third_record_id
+          FROM fills
+          WHERE ts >= ${start} AND ts < ${end}
+          UNION ALL
+          SELECT biz_order_id, NULL, ${byteOrder('NULL::text')}, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                 NULL, fill, false, amount, coin, record_id
+          FROM third_fees
+        ) u
+        WINDOW w AS (PARTITION BY u.biz_order_id, u.fill)
+      ) paired
+      WHERE is_fill
     ),
     ${futuresCtes(p, account, start, end)},${
       options.walletLedgers
@@ -163,12 +186,10 @@ export function ledgerEntriesCte(p: SqlParams, params: EntryScope, options: Entr
                || CASE WHEN given_fee IS NOT NULL AND received_fee IS NOT NULL
                        THEN ' (sent includes its fee ' || given_fee::text || ')' ELSE '' END AS spot_types,
              record_ids, biz_order_id, NULL::text AS flag,
-             ${spotId('first_given')} AS row_id, t.amount AS third_fee_amount, t.coin AS third_fee_coin,
-             '${ID_KINDS.spot}' || t.record_id AS third_fee_ids, false AS attached,
+             ${spotId('first_given')} AS row_id, third_fee_amount, third_fee_coin,
+             '${ID_KINDS.spot}' || third_fee_record_id AS third_fee_ids, false AS attached,
              'spot' AS wallet, NULL::text AS pair_id
-      FROM fills
-      LEFT JOIN third_fees t USING (biz_order_id, fill)
-      WHERE ts >= ${start} AND ts < ${end}
+      FROM trade_fills
       UNION ALL
       SELECT l.ts, ${byteOrder('l.record_id')},
              CASE WHEN l.amount < 0 THEN -l.amount WHEN l.amount = 0 AND l.fee <> 0 THEN -l.fee END,

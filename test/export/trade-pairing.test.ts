@@ -123,6 +123,38 @@ beforeAll(async () => {
       bizOrderId: 'd',
       ts: '2026-06-02T01:00:00Z',
     },
+    // Order k: three fee-less fills at one instant and three fee deducts at it: the k-th deduct (by
+    // record id) goes with the k-th fill (by its first leg's id), unless it is in one of the fill's coins.
+    ...(['3', '1', '2'] as const).flatMap((k) => [
+      {
+        recordId: `ka${k}`,
+        coin: 'USDT',
+        spotTaxType: 'Sell',
+        amount: `${k}00`,
+        bizOrderId: 'k',
+        ts: '2026-07-07T07:00:00Z',
+      },
+      {
+        recordId: `kb${k}`,
+        coin: 'ETH',
+        spotTaxType: 'Sell',
+        amount: `-0.${k}`,
+        bizOrderId: 'k',
+        ts: '2026-07-07T07:00:00Z',
+      },
+    ]),
+    ...[
+      ['kd2', 'BGB', '-0.2'],
+      ['kd3', 'USDT', '-0.3'],
+      ['kd1', 'BGB', '-0.1'],
+    ].map(([recordId, coin, amount]) => ({
+      recordId: recordId!,
+      coin: coin!,
+      spotTaxType: 'Transaction fee deduct',
+      amount: amount!,
+      bizOrderId: 'k',
+      ts: '2026-07-07T07:00:00Z',
+    })),
     // Order w: received legs in two coins cannot be one trade: both legs unpaired, counted and listed.
     { recordId: 'w1', coin: 'XRP', spotTaxType: 'Buy', amount: '10', bizOrderId: 'w', ts: '2026-04-20T12:00:00Z' },
     { recordId: 'w2', coin: 'DOGE', spotTaxType: 'Buy', amount: '50', bizOrderId: 'w', ts: '2026-04-20T12:00:01Z' },
@@ -226,6 +258,34 @@ describe('trades paired by bizOrderId', () => {
     expect(ct.filter((r) => r[9]!.includes('order:g')).map((r) => [r[0], ...r.slice(1, 7), r[11]])).toEqual([
       ['Trade', '800', 'USDT', '0.01', 'BTC', '', '', 'spot:g1+spot:g2'],
       ['Other Fee', '', '', '0.16', 'BGB', '', '', 'spot:g3'],
+    ]);
+  });
+
+  it('pairs fee deducts with fills at one instant in order, and leaves one in a side of its fill on its own row', async () => {
+    const { rows: july } = await rows('koinly', '2026-07-01', '2026-07-31');
+    expect(july.map((r) => [r[0], ...r.slice(1, 7), r[10]])).toEqual([
+      [
+        '2026-07-07 07:00:00 UTC',
+        '0.1',
+        'ETH',
+        '100',
+        'USDT',
+        '0.1',
+        'BGB',
+        'Sell [trade] spot:kb1+spot:ka1 order:k, fee spot:kd1',
+      ],
+      [
+        '2026-07-07 07:00:00 UTC',
+        '0.2',
+        'ETH',
+        '200',
+        'USDT',
+        '0.2',
+        'BGB',
+        'Sell [trade] spot:kb2+spot:ka2 order:k, fee spot:kd2',
+      ],
+      ['2026-07-07 07:00:00 UTC', '0.3', 'ETH', '300', 'USDT', '', '', 'Sell [trade] spot:kb3+spot:ka3 order:k'],
+      ['2026-07-07 07:00:00 UTC', '0.3', 'USDT', '', '', '', '', 'Transaction fee deduct [fee] spot:kd3 order:k'],
     ]);
   });
 
