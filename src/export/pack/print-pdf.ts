@@ -1,5 +1,3 @@
-import { chromium } from 'playwright-core';
-
 import { TransientError } from '../../errors/index.ts';
 
 /** Debian's chromium, as the browser tests use it; CHROMIUM_PATH (config.chromiumPath) points elsewhere. */
@@ -36,6 +34,9 @@ export class PdfPrintError extends TransientError {
 export async function printPdf(html: string, executablePath = DEFAULT_CHROMIUM_PATH): Promise<Buffer> {
   let browser;
   try {
+    // Loaded here, not at the top: playwright-core takes ~0.4 s of CPU to load, and every CLI
+    // command, export thread and worker imports this module while few ever print a pack.
+    const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath, headless: true, args: ARGS });
     const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
     const page = await context.newPage();
