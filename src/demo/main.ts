@@ -11,6 +11,7 @@ import { demoLogger, demoLogPath, settleDemoLog } from './demo-log-file.ts';
 import { demoConfig, demoEnvironment, writeDemoSettings } from './demo-settings.ts';
 import { printSummary, rulesMismatched } from './print-summary.ts';
 import { type DemoSummary, runDemo } from './run-demo.ts';
+import { holdThroughStop } from './stop-signals.ts';
 
 class DemoChecksFailedError extends PermanentError {
   constructor() {
@@ -74,10 +75,13 @@ async function demo(installation: Config, config: Config, logFile: string): Prom
             console.log(`  sign in at http://${config.web.host}:${config.web.port} with the token ${config.web.token}`);
             // Loaded on demand: a plain demo needs neither fastify nor bull-board.
             const { startWeb } = await import('../http/start-web.ts');
+            // Till the process ends: Ctrl-C at a terminal reaches the demo twice (stop-signals.ts).
+            holdThroughStop((line) => console.log(line));
             // The demo's own workers run the exports the page requests.
             await startWeb(config, { worker: false });
+            // A terminal has echoed the Ctrl-C ("^C") where the cursor was: the line starts on its own.
             console.log(
-              `stopped: the page, the worker and the exchange simulator; kept: the database ` +
+              `${process.stdout.isTTY ? '\n' : ''}stopped: the page, the worker and the exchange simulator; kept: the database ` +
                 `${databaseName(config.databaseUrl)}, the files in ${path.relative(process.cwd(), config.exportDir) || '.'}/ ` +
                 `and ${DEMO_SETTINGS_FILE} (npm run demo again reuses them)`,
             );

@@ -24,6 +24,7 @@ import { DemoExportWorkers } from './demo-export-workers.ts';
 import { DemoExports, type WrittenReport } from './demo-exports.ts';
 import { loadSyntheticFiat, SYNTHETIC_FIAT_SOURCE } from './demo-fiat.ts';
 import { loadDemoPrices } from './demo-prices.ts';
+import { registeredAt } from './demo-registered-at.ts';
 
 const DAY = 86_400_000;
 
@@ -82,29 +83,29 @@ export async function runDemo(
     phases.push([name, (now - mark) / 1000]);
     mark = now;
   };
-  const applied = await migrateDatabase(config.databaseUrl);
+  // The simulator starts beside the migrations (each takes about a second): the day its history is
+  // laid out from is the day the account was first registered, read before migrating from the
+  // database an earlier run left; a new database has none, and the history starts today.
+  const registered = await registeredAt(config.databaseUrl, DEMO_ACCOUNT);
+  const day = DateTime.fromJSDate(registered ?? new Date())
+    .toUTC()
+    .startOf('day');
+  const simulator = spawnSimulator([
+    ...['--port', '0', '--seed', '42', '--scale', options.scale ?? 'demo', '--anchor', String(day.toMillis())],
+    // A client whose budgets are scaled (EXCHANGE_RATE_FACTOR) meets an exchange scaled alike.
+    ...['--rate-limit-factor', String(config.exchangeRateFactor)],
+  ]);
+  const [migrated, spawned] = await Promise.allSettled([migrateDatabase(config.databaseUrl), simulator]);
+  if (migrated.status === 'rejected' || spawned.status === 'rejected') {
+    if (spawned.status === 'fulfilled') await spawned.value.stop();
+    throw migrated.status === 'rejected' ? migrated.reason : (spawned as PromiseRejectedResult).reason;
+  }
+  const applied = migrated.value;
+  const sim = spawned.value;
   log(
     `database ${databaseName(config.databaseUrl)}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`,
   );
-
   const runtime = createRuntime(config);
-  // The history is laid out from the day the account was first registered, kept by the account
-  // itself: every later run (a --serve days later) meets the history it stored, whatever the day.
-  const registered = await runtime.prisma.account.findUnique({ where: { name: DEMO_ACCOUNT } });
-  const day = DateTime.fromJSDate(registered?.createdAt ?? new Date())
-    .toUTC()
-    .startOf('day');
-  let sim;
-  try {
-    sim = await spawnSimulator([
-      ...['--port', '0', '--seed', '42', '--scale', options.scale ?? 'demo', '--anchor', String(day.toMillis())],
-      // A client whose budgets are scaled (EXCHANGE_RATE_FACTOR) meets an exchange scaled alike.
-      ...['--rate-limit-factor', String(config.exchangeRateFactor)],
-    ]);
-  } catch (error) {
-    await runtime.close();
-    throw error;
-  }
   log(`exchange simulator at ${sim.url} (rate limits on, as the real exchange)`);
   const workers = startWorkers(runtime);
   // The export threads load their modules while the backfill waits on the exchange.

@@ -19,10 +19,17 @@ export interface PtyRun {
   exited: Promise<number | null>;
 }
 
-export function runInPty(args: string[], env: Record<string, string>): PtyRun {
+export function runInPty(
+  args: string[],
+  env: Record<string, string>,
+  /** The program and its first words (default: `node <the CLI>`), and where it runs. */
+  options: { entry?: string[]; cwd?: string } = {},
+): PtyRun {
   // `exec` so the terminal's foreground process is the CLI itself; 80 columns, as most terminals open.
-  const command = `stty cols 80 rows 24; exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
+  const words = [...(options.entry ?? [process.execPath, BIN]), ...args];
+  const command = `stty cols 80 rows 24; exec ${words.map(shellQuote).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
