@@ -11,7 +11,7 @@ import { demoLogger, demoLogPath, settleDemoLog } from './demo-log-file.ts';
 import { demoConfig, demoEnvironment, writeDemoSettings } from './demo-settings.ts';
 import { printSummary, rulesMismatched } from './print-summary.ts';
 import { type DemoSummary, runDemo } from './run-demo.ts';
-import { holdThroughStop } from './stop-signals.ts';
+import { holdSignalEchoes } from './stop-signals.ts';
 
 class DemoChecksFailedError extends PermanentError {
   constructor() {
@@ -38,6 +38,8 @@ await runTool(
     // The demo reports its own progress; the workers it runs log only warnings and errors, into a
     // file of their own (never raw JSON between the demo's lines), named at the end if it holds any.
     const logFile = demoLogPath();
+    // First of the signal listeners, for the whole run: Ctrl-C at a terminal reaches the demo twice.
+    holdSignalEchoes((line) => console.log(`\n${line}`));
     setRootLogger(demoLogger(logFile));
     let succeeded = false;
     try {
@@ -75,8 +77,6 @@ async function demo(installation: Config, config: Config, logFile: string): Prom
             console.log(`  sign in at http://${config.web.host}:${config.web.port} with the token ${config.web.token}`);
             // Loaded on demand: a plain demo needs neither fastify nor bull-board.
             const { startWeb } = await import('../http/start-web.ts');
-            // Till the process ends: Ctrl-C at a terminal reaches the demo twice (stop-signals.ts).
-            holdThroughStop((line) => console.log(line));
             // The demo's own workers run the exports the page requests.
             await startWeb(config, { worker: false });
             // A terminal has echoed the Ctrl-C ("^C") where the cursor was: the line starts on its own.

@@ -1,24 +1,25 @@
 /**
- * Holds the process through its stop once the first Ctrl-C (SIGINT) or SIGTERM has come. A terminal
- * sends Ctrl-C to every process of its foreground group and tsx passes it on to the demo as well, so
- * the demo meets that one Ctrl-C twice, milliseconds apart. With no listener left for the second
- * (the page's is a `once`), Node's default (tsx's: exit 130) ended the process halfway through
- * stopping the page, the worker and the simulator. A signal within `graceMs` of the first is that
- * echo and is ignored; a later one is a person pressing again, and stops the process at once.
+ * Ctrl-C at a terminal reaches the demo twice: the terminal sends SIGINT to every process of its
+ * foreground group, and tsx (`npm run demo` runs the demo under it) passes it on as well,
+ * milliseconds later. The demo's own handlers are `once` (the backfill's watch says how far it got,
+ * the page stops), so the second came to Node's default (tsx's: exit 130) and ended the process
+ * before it said anything, or halfway through stopping. Installed first, this listener sees every
+ * signal before the others: within `graceMs` of the last one it is that echo and is ignored; a
+ * signal no other listener takes (a person pressing again while the demo stops, or at a moment no
+ * handler is waiting) stops the process at once, saying so.
  */
-export function holdThroughStop(
+export function holdSignalEchoes(
   say: (line: string) => void,
   graceMs = 1_000,
   exit: (code: number) => void = (code) => process.exit(code),
 ): () => void {
-  let first: number | undefined;
+  let last: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     const now = Date.now();
-    if (first === undefined || now - first < graceMs) {
-      first ??= now;
-      return;
-    }
-    say(`${signal} again while stopping: stopped at once (the database and the files are kept)`);
+    const echo = last !== undefined && now - last < graceMs;
+    last = now;
+    if (echo || process.listenerCount(signal) > 1) return;
+    say(`${signal}: the demo stopped at once; what it stored is kept (npm run demo again resumes)`);
     exit(130);
   };
   process.on('SIGINT', onSignal);

@@ -21,7 +21,8 @@ import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+// What `npm run demo` runs (package.json): node with tsx's loader in its own process, no tsx parent.
+const RUN_DEMO = [process.execPath, '--import', import.meta.resolve('tsx')];
 const DEMO = path.join(ROOT, 'src/demo/main.ts');
 
 /** The shell lines of the README's "Exploring what it built", in order, comments cut off. */
@@ -97,12 +98,12 @@ describe("the README's first hour: the demo, then its next commands as written",
     const next = commands.slice(1);
     expect(next.map((c) => c.split(/\s+/)[2])).toEqual(['status', 'runs', 'reconcile', 'export', 'web']);
 
-    // `npm run demo -- --serve` is `tsx src/demo/main.ts --serve` (package.json), here on tiny data.
+    // `npm run demo -- --serve` is `node --import tsx src/demo/main.ts --serve` (package.json), here on tiny data.
     const scripts = (
       JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     ).scripts;
-    expect(scripts.demo).toBe('tsx src/demo/main.ts');
-    const demo = start([TSX, DEMO, '--serve', '--scale', 'tiny'], demoEnv);
+    expect(scripts.demo).toBe('node --import tsx src/demo/main.ts');
+    const demo = start([...RUN_DEMO, DEMO, '--serve', '--scale', 'tiny'], demoEnv);
     children.push(demo);
     await until(demo, 'serving until Ctrl-C', 400_000);
     // The environment it printed is the one it wrote for the CLI.
@@ -155,7 +156,7 @@ describe("the README's first hour: the demo, then its next commands as written",
     );
 
     // A rerun on the same database: no first-run ratio; it says what it read and exported again instead.
-    const rerun = start([TSX, DEMO, '--scale', 'tiny'], demoEnv);
+    const rerun = start([...RUN_DEMO, DEMO, '--scale', 'tiny'], demoEnv);
     children.push(rerun);
     expect(await exited(rerun), rerun.out()).toBe(0);
     expect(rerun.out()).not.toMatch(/wall \/ bound/);
