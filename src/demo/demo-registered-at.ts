@@ -1,4 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
+
+import { openClient } from '../db/pg-connections.ts';
 
 /** The database does not exist yet (3D000), or holds no accounts table yet (42P01). */
 const NOT_YET = new Set(['3D000', '42P01']);
@@ -10,15 +12,15 @@ const NOT_YET = new Set(['3D000', '42P01']);
  * one, never a guess.
  */
 export async function registeredAt(databaseUrl: string, name: string): Promise<Date | null> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  let client: pg.Client | undefined;
   try {
-    await client.connect();
+    client = await openClient({ connectionString: databaseUrl });
     const { rows } = await client.query<{ created_at: Date }>('SELECT created_at FROM account WHERE name = $1', [name]);
     return rows[0]?.created_at ?? null;
   } catch (error) {
     if (NOT_YET.has((error as { code?: string }).code ?? '')) return null;
     throw error;
   } finally {
-    await client.end().catch(() => undefined);
+    await client?.end().catch(() => undefined);
   }
 }
