@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { createRuntime } from '../../jobs/composition/create-runtime.ts';
-import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
 import type { Runtime } from '../../jobs/runtime.ts';
 import { createMetricsRegistry } from '../../src/app/observability/scrape-metrics.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { migrateDatabase } from '../../src/db/migrations.ts';
 import { windowProgress } from '../../src/ingest/coverage/window-progress.ts';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runCliLive } from '../helpers/cli.ts';
 import { fullDisk, readOnlyDatabase } from '../helpers/database-write-block.ts';
-import { freshDatabaseUrl } from '../helpers/test-database.ts';
-import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
+import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
+import { useWriteBlockRig } from '../helpers/write-block-rig.ts';
 
 const DAY = 86_400_000;
 
@@ -23,45 +18,19 @@ const DAY = 86_400_000;
  * cause, say so without writing, and lose nothing once the database writes again.
  */
 describe.each([readOnlyDatabase(), fullDisk()])('a database that cannot write: $name', (way) => {
-  const url = freshDatabaseUrl('cannotwrite');
-  const prefix = randomPrefix('cannotwrite').replaceAll(':', '-');
-  let sim: RunningSimulator;
+  const rig = useWriteBlockRig('cannotwrite', way);
+  const { url, prefix, runtimeNow } = rig;
   let planner: Runtime;
-  const opened: Runtime[] = [];
-  let workers: RunningWorkers | undefined;
-
-  /** A runtime of its own: a read-only database's setting reaches only sessions opened after it. */
-  function runtimeNow(): Runtime {
-    const config = loadConfig({ DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-    const runtime = createRuntime(config, {
-      prefix,
-      jobOptions: { ingest: { attempts: 2, backoff: { type: 'fixed', delay: 100 } } },
-    });
-    opened.push(runtime);
-    return runtime;
-  }
 
   beforeAll(async () => {
-    await way.create(url);
-    await migrateDatabase(url);
-    sim = await startSimulator({ scale: 'tiny' });
     planner = runtimeNow();
     await planner.accounts.add({
       name: 'main',
-      baseUrl: sim.url,
-      ...sim.demo,
+      baseUrl: rig.sim.url,
+      ...rig.sim.demo,
       isBrokerParent: true,
       isUnifiedAccount: true,
     });
-  }, 120_000);
-  afterAll(async () => {
-    await workers?.close();
-    await way.unblock().catch(() => undefined);
-    const keys = await planner.redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await planner.redis.del(...keys);
-    for (const runtime of opened) await runtime.close();
-    await sim?.close();
-    await way.remove();
   });
 
   it('fails the windows’ jobs with the cause, shows it in status and the metrics without writing, and loses nothing once it writes again', async () => {
@@ -78,7 +47,7 @@ describe.each([readOnlyDatabase(), fullDisk()])('a database that cannot write: $
     await way.block();
 
     const stuck = runtimeNow();
-    workers = startWorkers(stuck, { concurrency: 2 });
+    const workers = await rig.startWorkers(stuck);
     const queue = stuck.queues.get(QUEUE.ingest);
     const failedJobs = async () => (await queue.getJobs(['failed'])).filter((j) => j.name !== undefined);
     for (const deadline = Date.now() + 60_000; (await failedJobs()).length < started.enqueued;) {
@@ -101,12 +70,11 @@ describe.each([readOnlyDatabase(), fullDisk()])('a database that cannot write: $
     );
     expect(status.status).toBe(1);
     await workers.close();
-    workers = undefined;
 
     // Writable again: the same backfill finishes every window, and every record is stored once.
     await way.unblock();
     const back = runtimeNow();
-    workers = startWorkers(back, { concurrency: 2 });
+    await rig.startWorkers(back);
     const again = await startBackfill(back, { account: 'main', stream: 'spot', from: now - 60 * DAY, to: now, now });
     expect(again.enqueued).toBe(started.enqueued);
     for (const deadline = Date.now() + 60_000; ;) {
@@ -120,7 +88,7 @@ describe.each([readOnlyDatabase(), fullDisk()])('a database that cannot write: $
     }
     const start = Math.min(...again.windows.map((w) => w.start));
     const end = Math.max(...again.windows.map((w) => w.end));
-    const expected = sim.truth('spot').filter((r) => Number(r.ts) >= start && Number(r.ts) < end).length;
+    const expected = rig.sim.truth('spot').filter((r) => Number(r.ts) >= start && Number(r.ts) < end).length;
     expect(expected).toBeGreaterThan(0);
     const stored = await back.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM spot_record`);
     expect(stored.rows[0]!.n).toBe(expected);

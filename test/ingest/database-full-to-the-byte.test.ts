@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { createRuntime } from '../../jobs/composition/create-runtime.ts';
-import { type RunningWorkers, startWorkers } from '../../jobs/composition/workers.ts';
 import { QUEUE } from '../../jobs/definitions.ts';
-import type { Runtime } from '../../jobs/runtime.ts';
 import type { Alert, AlertSender } from '../../src/app/observability/alert-sender.ts';
 import { watchStorageAlarm } from '../../src/app/observability/storage-alerts.ts';
 import { startBackfill } from '../../src/app/services/backfill.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { migrateDatabase } from '../../src/db/migrations.ts';
 import { StorageAlarm } from '../../src/ingest/coverage/storage-alarm.ts';
 import { logger } from '../../src/logging/logger.ts';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.ts';
 import { runCliLive } from '../helpers/cli.ts';
 import { fullDisk } from '../helpers/database-write-block.ts';
-import { freshDatabaseUrl } from '../helpers/test-database.ts';
-import { randomPrefix, TEST_REDIS_URL } from '../helpers/test-redis.ts';
+import { TEST_REDIS_URL } from '../helpers/test-redis.ts';
+import { useWriteBlockRig } from '../helpers/write-block-rig.ts';
 
 const DAY = 86_400_000;
 const INIT_FILE_REFUSAL = /could not write init file: .*No space left on device, most likely/;
@@ -27,44 +21,16 @@ const INIT_FILE_REFUSAL = /could not write init file: .*No space left on device,
  * disk instead.
  */
 describe('a database whose tablespace is full to the byte', () => {
-  const url = freshDatabaseUrl('fullbyte');
-  const prefix = randomPrefix('fullbyte').replaceAll(':', '-');
   const way = fullDisk();
-  let sim: RunningSimulator;
-  const opened: Runtime[] = [];
-  let workers: RunningWorkers | undefined;
-
-  function runtimeNow(): Runtime {
-    const config = loadConfig({ DATABASE_URL: url, REDIS_URL: TEST_REDIS_URL, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-    const runtime = createRuntime(config, {
-      prefix,
-      jobOptions: { ingest: { attempts: 2, backoff: { type: 'fixed', delay: 100 } } },
-    });
-    opened.push(runtime);
-    return runtime;
-  }
-
-  beforeAll(async () => {
-    await way.create(url);
-    await migrateDatabase(url);
-    sim = await startSimulator({ scale: 'tiny' });
-  }, 120_000);
-  afterAll(async () => {
-    await workers?.close();
-    await way.unblock().catch(() => undefined);
-    const keys = await opened[0]?.redis.keys(`${prefix}:*`);
-    if (keys && keys.length > 0) await opened[0]!.redis.del(...keys);
-    for (const runtime of opened) await runtime.close();
-    await sim?.close();
-    await way.remove();
-  });
+  const rig = useWriteBlockRig('fullbyte', way);
+  const { url, prefix, runtimeNow } = rig;
 
   it('fails the windows naming the full disk, and status and the alert say DATABASE CANNOT WRITE, not unreachable', async () => {
     const planner = runtimeNow();
     await planner.accounts.add({
       name: 'main',
-      baseUrl: sim.url,
-      ...sim.demo,
+      baseUrl: rig.sim.url,
+      ...rig.sim.demo,
       isBrokerParent: true,
       isUnifiedAccount: true,
     });
@@ -82,7 +48,7 @@ describe('a database whose tablespace is full to the byte', () => {
 
     // A worker whose pool opens its sessions now: each is refused at its start.
     const stuck = runtimeNow();
-    workers = startWorkers(stuck, { concurrency: 2 });
+    await rig.startWorkers(stuck);
     const queue = stuck.queues.get(QUEUE.ingest);
     const failedJobs = async () => (await queue.getJobs(['failed'])).filter((j) => j.name !== undefined);
     // Two tries each (the retry budget here): not the bound of a watch showing retry counts.
